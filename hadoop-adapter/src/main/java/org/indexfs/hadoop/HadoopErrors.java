@@ -1,0 +1,42 @@
+package org.indexfs.hadoop;
+
+import java.io.FileNotFoundException;
+import java.io.IOException;
+import org.apache.hadoop.HadoopIllegalArgumentException;
+import org.apache.hadoop.fs.FileAlreadyExistsException;
+import org.apache.hadoop.fs.InvalidPathException;
+import org.apache.hadoop.fs.ParentNotDirectoryException;
+import org.apache.hadoop.fs.PathIsNotDirectoryException;
+import org.apache.hadoop.fs.PathIsNotEmptyDirectoryException;
+import org.apache.hadoop.security.AccessControlException;
+import org.indexfs.common.IndexFsException;
+
+/**
+ * The one place where IndexFS result codes become the exceptions HDFS users expect
+ * (DESIGN §9). Invalid paths and arguments are unchecked, as HDFS's are.
+ */
+final class HadoopErrors {
+  private HadoopErrors() {}
+
+  static IOException toHadoop(IOException e) {
+    if (!(e instanceof IndexFsException ie)) {
+      return e;
+    }
+    String m = ie.getMessage();
+    IOException mapped = switch (ie.code()) {
+      case FILE_NOT_FOUND, IS_DIRECTORY -> new FileNotFoundException(m);
+      case FILE_ALREADY_EXISTS -> new FileAlreadyExistsException(m);
+      case PARENT_NOT_DIRECTORY -> new ParentNotDirectoryException(m);
+      case DIRECTORY_NOT_EMPTY -> new PathIsNotEmptyDirectoryException(m);
+      case NOT_DIRECTORY -> new PathIsNotDirectoryException(m);
+      case ACCESS_DENIED -> new AccessControlException(m);
+      // HDFS reports this as a PathComponentTooLongException (an IOException) from the NameNode.
+      case PATH_COMPONENT_TOO_LONG -> new IOException(m);
+      case INVALID_PATH -> throw new InvalidPathException(m);
+      case INVALID_ARGUMENT -> throw new HadoopIllegalArgumentException(m);
+      default -> new IOException(ie.code() + ": " + m);
+    };
+    mapped.initCause(ie);
+    return mapped;
+  }
+}

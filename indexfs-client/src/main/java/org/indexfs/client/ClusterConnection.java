@@ -1,0 +1,129 @@
+package org.indexfs.client;
+
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.util.concurrent.DefaultThreadFactory;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.retry.ExponentialBackoffRetry;
+import org.apache.zookeeper.KeeperException;
+import org.indexfs.client.rpc.RpcConnection;
+import org.indexfs.common.ClusterPaths;
+
+/**
+ * A process's link to one cluster: the ZooKeeper session used to discover servers and one
+ * pipelined connection per server. Shared by every {@link IndexFsClient} of that cluster in the
+ * process (Hadoop creates a FileSystem per user) and closed when the last one releases it.
+ */
+public final class ClusterConnection implements AutoCloseable {
+  private static final Map<String, ClusterConnection> SHARED = new HashMap<>();
+
+  private final String key;
+  private final String cluster;
+  private final CuratorFramework curator;
+  private final EventLoopGroup group;
+  private final int maxFrameBytes;
+  private final int connectTimeoutMs;
+  private final Map<Integer, RpcConnection> connections = new HashMap<>();
+  private int references;
+
+  private ClusterConnection(String key, String zkQuorum, String cluster, int maxFrameBytes, int connectTimeoutMs)
+      throws IOException {
+    this.key = key;
+    this.cluster = cluster;
+    this.maxFrameBytes = maxFrameBytes;
+    this.connectTimeoutMs = connectTimeoutMs;
+    curator = CuratorFrameworkFactory.builder()
+        .connectString(zkQuorum)
+        .sessionTimeoutMs(30_000)
+        .connectionTimeoutMs(connectTimeoutMs)
+        .retryPolicy(new ExponentialBackoffRetry(200, 5))
+        .build();
+    curator.start();
+    try {
+      if (!curator.blockUntilConnected(connectTimeoutMs, TimeUnit.MILLISECONDS)) {
+        curator.close();
+        throw new IOException("Cannot reach ZooKeeper at " + zkQuorum + " for IndexFS cluster " + cluster);
+      }
+    } catch (InterruptedException e) {
+      curator.close();
+      Thread.currentThread().interrupt();
+      throw new java.io.InterruptedIOException("Interrupted connecting to ZooKeeper");
+    }
+    group = new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory("indexfs-client", true),
+        NioIoHandler.newFactory());
+  }
+
+  /** Joins (or opens) the process-wide connection to {@code cluster}. */
+  public static ClusterConnection acquire(String zkQuorum, String cluster, int maxFrameBytes, int connectTimeoutMs)
+      throws IOException {
+    String key = zkQuorum + "/" + cluster;
+    synchronized (SHARED) {
+      ClusterConnection c = SHARED.get(key);
+      if (c == null) {
+        c = new ClusterConnection(key, zkQuorum, cluster, maxFrameBytes, connectTimeoutMs);
+        SHARED.put(key, c);
+      }
+      c.references++;
+      return c;
+    }
+  }
+
+  public String cluster() {
+    return cluster;
+  }
+
+  /** The live connection to the server of {@code slot}, (re)discovering it through ZooKeeper. */
+  public synchronized RpcConnection connection(int slot) throws IOException {
+    RpcConnection c = connections.get(slot);
+    if (c != null && c.isOpen()) {
+      return c;
+    }
+    if (c != null) {
+      c.close();
+      connections.remove(slot);
+    }
+    c = RpcConnection.open(group, discover(slot), maxFrameBytes, connectTimeoutMs);
+    connections.put(slot, c);
+    return c;
+  }
+
+  private InetSocketAddress discover(int slot) throws IOException {
+    String path = ClusterPaths.slot(cluster, slot);
+    byte[] data;
+    try {
+      data = curator.getData().forPath(path);
+    } catch (KeeperException.NoNodeException e) {
+      throw new IOException("No server of IndexFS cluster '" + cluster + "' serves slot " + slot
+          + " (nothing registered at " + path + ")");
+    } catch (Exception e) {
+      throw new IOException("ZooKeeper lookup of " + path + " failed: " + e.getMessage(), e);
+    }
+    String hostPort = new String(data, StandardCharsets.UTF_8);
+    int colon = hostPort.lastIndexOf(':');
+    return new InetSocketAddress(hostPort.substring(0, colon), Integer.parseInt(hostPort.substring(colon + 1)));
+  }
+
+  @Override
+  public void close() {
+    synchronized (SHARED) {
+      if (--references > 0) {
+        return;
+      }
+      SHARED.remove(key);
+    }
+    synchronized (this) {
+      connections.values().forEach(RpcConnection::close);
+      connections.clear();
+    }
+    group.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
+    curator.close();
+  }
+}

@@ -1,0 +1,24 @@
+package org.indexfs.common;
+
+/** ZooKeeper layout of a cluster (DESIGN §8): {@code /indexfs/<cluster>/...}. */
+public final class ClusterPaths {
+  private ClusterPaths() {}
+
+  public static String root(String cluster) {
+    return "/indexfs/" + cluster;
+  }
+
+  /** Cluster-wide settings: slot count and format version. */
+  public static String config(String cluster) {
+    return root(cluster) + "/config";
+  }
+
+  public static String slots(String cluster) {
+    return root(cluster) + "/slots";
+  }
+
+  /** The owner of slot k publishes its address here. */
+  public static String slot(String cluster, int slot) {
+    return slots(cluster) + "/" + slot;
+  }
+}

@@ -1,0 +1,72 @@
+package org.indexfs.common;
+
+import java.util.List;
+
+/**
+ * Every IndexFS configuration key, declared once with its default and description. The same
+ * names are read from Hadoop's {@code Configuration} by the adapter and from
+ * {@code conf/indexfs-site.xml} by the server.
+ */
+public final class IndexFsConfig {
+  private IndexFsConfig() {}
+
+  public static final ConfigKey<String> ZOOKEEPER_QUORUM = ConfigKey.string(
+      "indexfs.zookeeper.quorum", "127.0.0.1:2181",
+      "ZooKeeper connect string used when no per-cluster quorum is set.");
+  /** Per-cluster quorum: {@code indexfs.cluster.<name>.zookeeper}. */
+  public static final String CLUSTER_ZOOKEEPER_PATTERN = "indexfs.cluster.%s.zookeeper";
+
+  public static final ConfigKey<String> CLUSTER_NAME = ConfigKey.string(
+      "indexfs.cluster.name", "local",
+      "Name of the cluster a server belongs to: the authority of indexfs://<name>/ URIs.");
+  public static final ConfigKey<String> SERVER_DIR = ConfigKey.string(
+      "indexfs.server.dir", "",
+      "Directory holding the server's RocksDB (required for a server).");
+  public static final ConfigKey<String> SERVER_BIND_HOST = ConfigKey.string(
+      "indexfs.server.bind-host", "127.0.0.1", "Address the metadata server listens on.");
+  public static final ConfigKey<Integer> SERVER_PORT = ConfigKey.integer(
+      "indexfs.server.port", 0, "Port the metadata server listens on; 0 picks a free one.");
+  public static final ConfigKey<Integer> SERVER_SLOT = ConfigKey.integer(
+      "indexfs.server.slot", 0, "The slot this server owns.");
+  public static final ConfigKey<Integer> SERVER_HANDLERS = ConfigKey.integer(
+      "indexfs.server.handler-threads", 32,
+      "Threads executing operations; a full queue answers SERVER_BUSY.");
+  public static final ConfigKey<Integer> SERVER_QUEUE = ConfigKey.integer(
+      "indexfs.server.queue-size", 10_000, "Operations waiting for a handler before the server sheds load.");
+
+  public static final ConfigKey<Boolean> WAL_SYNC = ConfigKey.bool(
+      "indexfs.wal.sync", true,
+      "true: a mutation returns only after its WAL record is fsynced (group commit); false: after it reached the OS.");
+
+  public static final ConfigKey<String> DATA_URI = ConfigKey.string(
+      "indexfs.data.uri", "",
+      "Root of the underlying Hadoop FS holding large-file data objects (hdfs://nn/indexfs-data or file:///dir).");
+  public static final ConfigKey<Integer> INLINE_MAX_BYTES = ConfigKey.integer(
+      "indexfs.inline.max-bytes", 64 * 1024,
+      "Files up to this size live inside their metadata entry; larger ones spill to a data object.");
+
+  public static final ConfigKey<Integer> RPC_MAX_FRAME_BYTES = ConfigKey.integer(
+      "indexfs.rpc.max-frame-bytes", 4 * 1024 * 1024,
+      "Largest request or response frame; a bigger frame closes the connection.");
+  public static final ConfigKey<Long> RPC_TIMEOUT_MS = ConfigKey.longValue(
+      "indexfs.rpc.timeout-ms", 120_000, "How long a client waits for one reply.");
+  public static final ConfigKey<Integer> LIST_PAGE_SIZE = ConfigKey.integer(
+      "indexfs.list.page-size", 1000, "Entries per listStatus page (HDFS: dfs.ls.limit).");
+
+  public static final ConfigKey<String> SUPERUSER = ConfigKey.string(
+      "indexfs.permissions.superuser", "",
+      "The superuser; empty means the user running the server (as in HDFS).");
+  public static final ConfigKey<String> SUPERGROUP = ConfigKey.string(
+      "indexfs.permissions.superusergroup", "supergroup", "Members of this group are superusers.");
+  public static final ConfigKey<Boolean> PERMISSIONS_ENABLED = ConfigKey.bool(
+      "indexfs.permissions.enabled", true, "Check permissions like HDFS (dfs.permissions.enabled).");
+  public static final ConfigKey<Integer> MAX_COMPONENT_LENGTH = ConfigKey.integer(
+      "indexfs.fs-limits.max-component-length", 255,
+      "Longest path component in UTF-8 bytes (HDFS dfs.namenode.fs-limits.max-component-length).");
+
+  public static final List<ConfigKey<?>> ALL = List.of(
+      ZOOKEEPER_QUORUM, CLUSTER_NAME, SERVER_DIR, SERVER_BIND_HOST, SERVER_PORT, SERVER_SLOT,
+      SERVER_HANDLERS, SERVER_QUEUE, WAL_SYNC, DATA_URI, INLINE_MAX_BYTES, RPC_MAX_FRAME_BYTES,
+      RPC_TIMEOUT_MS, LIST_PAGE_SIZE, SUPERUSER, SUPERGROUP, PERMISSIONS_ENABLED,
+      MAX_COMPONENT_LENGTH);
+}

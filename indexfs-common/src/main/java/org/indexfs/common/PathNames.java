@@ -1,0 +1,91 @@
+package org.indexfs.common;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Path rules as HDFS applies them (DFSUtil.isValidName plus the fs-limits): absolute, no empty,
+ * "." or ".." components, no ':' or NUL, components at most {@code maxComponentBytes} long.
+ */
+public final class PathNames {
+  public static final String ROOT = "/";
+
+  private PathNames() {}
+
+  /** Splits a valid absolute path into its components ("/" gives none). */
+  public static List<String> components(String path, int maxComponentBytes) throws IndexFsException {
+    if (path == null || path.isEmpty()) {
+      throw IndexFsException.invalidPath(String.valueOf(path), "empty path");
+    }
+    if (path.charAt(0) != '/') {
+      throw IndexFsException.invalidPath(path, "not an absolute path");
+    }
+    List<String> parts = new ArrayList<>();
+    int start = 1;
+    int n = path.length();
+    // A single trailing slash is tolerated ("/a/"), as Hadoop's Path normalises it away.
+    if (n > 1 && path.charAt(n - 1) == '/') {
+      n--;
+    }
+    while (start <= n && n > 1) {
+      int end = path.indexOf('/', start);
+      if (end < 0 || end > n) {
+        end = n;
+      }
+      String part = path.substring(start, end);
+      checkComponent(path, part, maxComponentBytes);
+      parts.add(part);
+      start = end + 1;
+    }
+    return parts;
+  }
+
+  /** Validates one component of {@code path}. */
+  public static void checkComponent(String path, String part, int maxComponentBytes)
+      throws IndexFsException {
+    if (part.isEmpty()) {
+      throw IndexFsException.invalidPath(path, "empty path component");
+    }
+    if (part.equals(".") || part.equals("..")) {
+      throw IndexFsException.invalidPath(path, "'" + part + "' is not allowed as a path component");
+    }
+    for (int i = 0; i < part.length(); i++) {
+      char c = part.charAt(i);
+      if (c == ':' || c == '\0') {
+        throw IndexFsException.invalidPath(path, "character " + (c == 0 ? "NUL" : "':'") + " is not allowed");
+      }
+    }
+    int bytes = part.getBytes(StandardCharsets.UTF_8).length;
+    if (bytes > maxComponentBytes) {
+      throw new IndexFsException(org.indexfs.proto.Code.PATH_COMPONENT_TOO_LONG,
+          "The maximum path component name limit of " + part + " in directory " + parentOf(path)
+              + " is exceeded: limit=" + maxComponentBytes + " length=" + bytes);
+    }
+  }
+
+  /** The parent of an absolute path ("/" for "/a"). */
+  public static String parentOf(String path) {
+    int i = path.lastIndexOf('/');
+    return i <= 0 ? ROOT : path.substring(0, i);
+  }
+
+  public static String join(List<String> parts, int count) {
+    if (count == 0) {
+      return ROOT;
+    }
+    StringBuilder sb = new StringBuilder();
+    for (int i = 0; i < count; i++) {
+      sb.append('/').append(parts.get(i));
+    }
+    return sb.toString();
+  }
+
+  /** True when {@code descendant} equals {@code ancestor} or lies below it. */
+  public static boolean isSameOrBelow(List<String> ancestor, List<String> descendant) {
+    if (descendant.size() < ancestor.size()) {
+      return false;
+    }
+    return descendant.subList(0, ancestor.size()).equals(ancestor);
+  }
+}

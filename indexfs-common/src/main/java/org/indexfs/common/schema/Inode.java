@@ -1,0 +1,123 @@
+package org.indexfs.common.schema;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+
+/**
+ * The value of a directory entry: the inode's attributes as fixed-width fields (LocoFS: no
+ * per-field decoding), then a variable tail holding inline file bytes or a data-object name.
+ * Owner and group are stored as interned 32-bit principal ids to keep the header fixed-width.
+ *
+ * <pre>
+ *  0 version u8 | 1 type u8 | 2 flags u16 | 4 permission u16 | 6 replication u16
+ *  8 owner u32 | 12 group u32 | 16 inodeId u64 | 24 length u64 | 32 mtime i64 | 40 atime i64
+ * 48 blockSize u64 | 56 zerothSlot u16 | 58 tailKind u8 | 59..63 reserved | 64 tail...
+ * </pre>
+ */
+public final class Inode {
+  public static final int HEADER_BYTES = 64;
+  private static final byte VERSION = 1;
+
+  public static final byte TYPE_FILE = 0;
+  public static final byte TYPE_DIRECTORY = 1;
+
+  public static final int FLAG_UNDER_CONSTRUCTION = 1;
+
+  private static final byte TAIL_NONE = 0;
+  private static final byte TAIL_INLINE = 1;
+  private static final byte TAIL_OBJECT = 2;
+
+  public byte type;
+  public int flags;
+  public int permission;
+  public int replication;
+  public int ownerId;
+  public int groupId;
+  public long inodeId;
+  public long length;
+  public long mtime;
+  public long atime;
+  public long blockSize;
+  public int zerothSlot;
+  /** Inline bytes of a small file, or null. */
+  public byte[] inlineData;
+  /** Name of the data object holding a large file's bytes, or null. */
+  public String dataObject;
+
+  public boolean isDirectory() {
+    return type == TYPE_DIRECTORY;
+  }
+
+  public boolean isUnderConstruction() {
+    return (flags & FLAG_UNDER_CONSTRUCTION) != 0;
+  }
+
+  public Inode copy() {
+    Inode c = new Inode();
+    c.type = type;
+    c.flags = flags;
+    c.permission = permission;
+    c.replication = replication;
+    c.ownerId = ownerId;
+    c.groupId = groupId;
+    c.inodeId = inodeId;
+    c.length = length;
+    c.mtime = mtime;
+    c.atime = atime;
+    c.blockSize = blockSize;
+    c.zerothSlot = zerothSlot;
+    c.inlineData = inlineData;
+    c.dataObject = dataObject;
+    return c;
+  }
+
+  public byte[] encode() {
+    byte tailKind = TAIL_NONE;
+    byte[] tail = new byte[0];
+    if (inlineData != null) {
+      tailKind = TAIL_INLINE;
+      tail = inlineData;
+    } else if (dataObject != null) {
+      tailKind = TAIL_OBJECT;
+      tail = dataObject.getBytes(StandardCharsets.UTF_8);
+    }
+    ByteBuffer b = ByteBuffer.allocate(HEADER_BYTES + tail.length);
+    b.put(VERSION).put(type).putShort((short) flags).putShort((short) permission)
+        .putShort((short) replication).putInt(ownerId).putInt(groupId).putLong(inodeId)
+        .putLong(length).putLong(mtime).putLong(atime).putLong(blockSize)
+        .putShort((short) zerothSlot).put(tailKind);
+    b.position(HEADER_BYTES);
+    b.put(tail);
+    return b.array();
+  }
+
+  public static Inode decode(byte[] value) {
+    if (value.length < HEADER_BYTES || value[0] != VERSION) {
+      throw new IllegalStateException("Corrupt or unknown entry value (" + value.length + " bytes, version "
+          + (value.length > 0 ? value[0] : -1) + ")");
+    }
+    ByteBuffer b = ByteBuffer.wrap(value);
+    Inode i = new Inode();
+    b.get();
+    i.type = b.get();
+    i.flags = Short.toUnsignedInt(b.getShort());
+    i.permission = Short.toUnsignedInt(b.getShort());
+    i.replication = Short.toUnsignedInt(b.getShort());
+    i.ownerId = b.getInt();
+    i.groupId = b.getInt();
+    i.inodeId = b.getLong();
+    i.length = b.getLong();
+    i.mtime = b.getLong();
+    i.atime = b.getLong();
+    i.blockSize = b.getLong();
+    i.zerothSlot = Short.toUnsignedInt(b.getShort());
+    byte tailKind = b.get();
+    if (tailKind == TAIL_INLINE) {
+      i.inlineData = Arrays.copyOfRange(value, HEADER_BYTES, value.length);
+    } else if (tailKind == TAIL_OBJECT) {
+      i.dataObject = new String(value, HEADER_BYTES, value.length - HEADER_BYTES, StandardCharsets.UTF_8);
+    }
+    return i;
+  }
+}

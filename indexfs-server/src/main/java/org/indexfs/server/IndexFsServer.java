@@ -1,0 +1,160 @@
+package org.indexfs.server;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.Map;
+import org.indexfs.common.IndexFsConfig;
+import org.indexfs.proto.Request.OpCase;
+import org.indexfs.server.data.Reclaimer;
+import org.indexfs.server.membership.SlotRegistration;
+import org.indexfs.server.ns.AccessChecker;
+import org.indexfs.server.ns.Namespace;
+import org.indexfs.server.ns.PathResolver;
+import org.indexfs.server.op.CompleteOp;
+import org.indexfs.server.op.ContentSummaryOp;
+import org.indexfs.server.op.CreateOp;
+import org.indexfs.server.op.DeleteOp;
+import org.indexfs.server.op.GetFileStatusOp;
+import org.indexfs.server.op.ListStatusOp;
+import org.indexfs.server.op.MkdirsOp;
+import org.indexfs.server.op.OpContext;
+import org.indexfs.server.op.OpenOp;
+import org.indexfs.server.op.Operation;
+import org.indexfs.server.op.RenameOp;
+import org.indexfs.server.op.ServerInfoOp;
+import org.indexfs.server.op.SetOwnerOp;
+import org.indexfs.server.op.SetPermissionOp;
+import org.indexfs.server.op.SetReplicationOp;
+import org.indexfs.server.op.SetTimesOp;
+import org.indexfs.server.rpc.Dispatcher;
+import org.indexfs.server.rpc.RpcServer;
+import org.indexfs.server.store.MetadataStore;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One metadata server: owns one slot's RocksDB, serves it over Netty, and registers itself in
+ * ZooKeeper. Everything it opens it closes, in reverse order.
+ */
+public final class IndexFsServer implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(IndexFsServer.class);
+
+  private final MetadataStore store;
+  private final Namespace ns;
+  private final Reclaimer reclaimer;
+  private final Dispatcher dispatcher;
+  private final RpcServer rpc;
+  private final SlotRegistration registration;
+  private final InetSocketAddress address;
+
+  private IndexFsServer(Map<String, String> conf) throws IOException {
+    String dir = IndexFsConfig.SERVER_DIR.get(conf);
+    if (dir.isEmpty()) {
+      throw new IllegalArgumentException(IndexFsConfig.SERVER_DIR.name() + " must be set");
+    }
+    int slot = IndexFsConfig.SERVER_SLOT.get(conf);
+    String superuser = IndexFsConfig.SUPERUSER.get(conf);
+    if (superuser.isEmpty()) {
+      superuser = System.getProperty("user.name");
+    }
+    String supergroup = IndexFsConfig.SUPERGROUP.get(conf);
+    String dataUri = IndexFsConfig.DATA_URI.get(conf);
+    store = MetadataStore.open(Path.of(dir));
+    try {
+      ns = new Namespace(store, slot, IndexFsConfig.WAL_SYNC.get(conf), superuser, supergroup);
+      reclaimer = new Reclaimer(ns, dataUri);
+      AccessChecker access = new AccessChecker(ns, IndexFsConfig.PERMISSIONS_ENABLED.get(conf), superuser, supergroup);
+      OpContext ctx = new OpContext(ns, new PathResolver(ns, IndexFsConfig.MAX_COMPONENT_LENGTH.get(conf)),
+          access, reclaimer, dataUri, IndexFsConfig.INLINE_MAX_BYTES.get(conf), IndexFsConfig.LIST_PAGE_SIZE.get(conf));
+      dispatcher = new Dispatcher(operations(ctx), IndexFsConfig.SERVER_HANDLERS.get(conf),
+          IndexFsConfig.SERVER_QUEUE.get(conf));
+      rpc = new RpcServer(dispatcher, IndexFsConfig.RPC_MAX_FRAME_BYTES.get(conf));
+      address = rpc.start(IndexFsConfig.SERVER_BIND_HOST.get(conf), IndexFsConfig.SERVER_PORT.get(conf));
+      reclaimer.start();
+      registration = new SlotRegistration(IndexFsConfig.ZOOKEEPER_QUORUM.get(conf),
+          IndexFsConfig.CLUSTER_NAME.get(conf), slot, address.getHostString() + ":" + address.getPort());
+    } catch (Exception e) {
+      closeQuietly();
+      throw e instanceof IOException io ? io : new IOException("Server start failed: " + e.getMessage(), e);
+    }
+    LOG.info("IndexFS server for slot {} serving {} from {} (wal.sync={})", slot, address, dir,
+        IndexFsConfig.WAL_SYNC.get(conf));
+  }
+
+  public static IndexFsServer start(Map<String, String> conf) throws IOException {
+    return new IndexFsServer(conf);
+  }
+
+  private static Map<OpCase, Operation> operations(OpContext ctx) {
+    Map<OpCase, Operation> ops = new EnumMap<>(OpCase.class);
+    ops.put(OpCase.MKDIRS, new MkdirsOp(ctx));
+    ops.put(OpCase.CREATE, new CreateOp(ctx));
+    ops.put(OpCase.GET_FILE_STATUS, new GetFileStatusOp(ctx));
+    ops.put(OpCase.LIST_STATUS, new ListStatusOp(ctx));
+    ops.put(OpCase.DELETE, new DeleteOp(ctx));
+    ops.put(OpCase.RENAME, new RenameOp(ctx));
+    ops.put(OpCase.SET_PERMISSION, new SetPermissionOp(ctx));
+    ops.put(OpCase.SET_OWNER, new SetOwnerOp(ctx));
+    ops.put(OpCase.SET_TIMES, new SetTimesOp(ctx));
+    ops.put(OpCase.SET_REPLICATION, new SetReplicationOp(ctx));
+    ops.put(OpCase.CONTENT_SUMMARY, new ContentSummaryOp(ctx));
+    ops.put(OpCase.OPEN, new OpenOp(ctx));
+    ops.put(OpCase.COMPLETE, new CompleteOp(ctx));
+    ops.put(OpCase.SERVER_INFO, new ServerInfoOp(ctx));
+    return ops;
+  }
+
+  public InetSocketAddress address() {
+    return address;
+  }
+
+  public Namespace namespace() {
+    return ns;
+  }
+
+  public Reclaimer reclaimer() {
+    return reclaimer;
+  }
+
+  private void closeQuietly() {
+    try {
+      close();
+    } catch (RuntimeException e) {
+      LOG.warn("Error while closing a server that failed to start", e);
+    }
+  }
+
+  @Override
+  public void close() {
+    if (registration != null) {
+      registration.close();
+    }
+    if (rpc != null) {
+      rpc.close();
+    }
+    if (dispatcher != null) {
+      dispatcher.close();
+    }
+    if (reclaimer != null) {
+      try {
+        reclaimer.close();
+      } catch (IOException e) {
+        LOG.warn("Reclaimer did not close cleanly", e);
+      }
+    }
+    store.close();
+  }
+
+  /** {@code bin/indexfs server [-D key=value ...] [--conf file.xml]}: runs one server until killed. */
+  public static void main(String[] args) throws Exception {
+    Map<String, String> conf = new HashMap<>(ServerConf.load(args));
+    IndexFsServer server = start(conf);
+    Runtime.getRuntime().addShutdownHook(new Thread(server::close, "indexfs-shutdown"));
+    System.out.println("INDEXFS_SERVER_READY " + server.address().getHostString() + ":" + server.address().getPort());
+    System.out.flush();
+    Thread.currentThread().join();
+  }
+}

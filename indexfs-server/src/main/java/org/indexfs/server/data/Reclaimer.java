@@ -1,0 +1,200 @@
+package org.indexfs.server.data;
+
+import java.io.IOException;
+import java.net.URI;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.indexfs.common.schema.Bytes;
+import org.indexfs.common.schema.EntryKey;
+import org.indexfs.common.schema.Inode;
+import org.indexfs.server.ns.Namespace;
+import org.rocksdb.RocksDBException;
+import org.rocksdb.RocksIterator;
+import org.rocksdb.WriteBatch;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Reclaims what deletes and overwrites leave behind, in the background and from durable records
+ * written in the same batch as the unlink (DESIGN §7): the entries of a detached subtree
+ * ({@code reclaim.dir/<id>}) and data objects on the underlying FS ({@code reclaim.obj/<name>}).
+ * A restart resumes from the records, so nothing leaks and nothing is reclaimed twice.
+ */
+public final class Reclaimer implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(Reclaimer.class);
+  private static final byte[] DIR_PREFIX = "reclaim.dir/".getBytes(StandardCharsets.UTF_8);
+  private static final byte[] OBJ_PREFIX = "reclaim.obj/".getBytes(StandardCharsets.UTF_8);
+  private static final int BATCH = 1000;
+
+  private final Namespace ns;
+  private final String dataUri;
+  private final Thread thread;
+  private FileSystem dataFs;
+  private volatile boolean running = true;
+  private long objectsReclaimed;
+  private long entriesReclaimed;
+
+  public Reclaimer(Namespace ns, String dataUri) {
+    this.ns = ns;
+    this.dataUri = dataUri;
+    this.thread = new Thread(this::run, "indexfs-reclaimer-" + ns.slot());
+    thread.setDaemon(true);
+  }
+
+  public void start() {
+    thread.start();
+  }
+
+  /** Records, in the caller's batch, that {@code objectName} must be removed from the data FS. */
+  public void reclaimObject(WriteBatch batch, String objectName) throws IOException {
+    put(batch, Bytes.concat(OBJ_PREFIX, objectName.getBytes(StandardCharsets.UTF_8)));
+  }
+
+  /** Records, in the caller's batch, that everything below directory {@code dirId} is garbage. */
+  public void reclaimSubtree(WriteBatch batch, long dirId) throws IOException {
+    put(batch, Bytes.concat(DIR_PREFIX, ByteBuffer.allocate(8).putLong(dirId).array()));
+  }
+
+  private void put(WriteBatch batch, byte[] key) throws IOException {
+    try {
+      batch.put(ns.store().meta(), key, new byte[0]);
+    } catch (RocksDBException e) {
+      throw new IOException(e);
+    }
+  }
+
+  private void delete(WriteBatch batch, byte[] record) throws IOException {
+    try {
+      batch.delete(ns.store().meta(), record);
+    } catch (RocksDBException e) {
+      throw new IOException(e);
+    }
+  }
+
+  public synchronized void wake() {
+    notifyAll();
+  }
+
+  /** Runs one full pass; true when no work remained. Visible for tests. */
+  public boolean runOnce() throws IOException {
+    boolean idle = true;
+    for (byte[] record : records(DIR_PREFIX)) {
+      idle = false;
+      reclaimDirectory(record, ByteBuffer.wrap(record, DIR_PREFIX.length, 8).getLong());
+    }
+    for (byte[] record : records(OBJ_PREFIX)) {
+      idle = false;
+      String name = new String(record, OBJ_PREFIX.length, record.length - OBJ_PREFIX.length, StandardCharsets.UTF_8);
+      deleteObject(name);
+      ns.mutate(batch -> {
+        delete(batch, record);
+        return null;
+      });
+      objectsReclaimed++;
+    }
+    return idle;
+  }
+
+  private List<byte[]> records(byte[] prefix) {
+    List<byte[]> out = new ArrayList<>();
+    try (RocksIterator it = ns.store().iterator(ns.store().meta(), null)) {
+      for (it.seek(prefix); it.isValid() && Bytes.startsWith(it.key(), prefix) && out.size() < BATCH; it.next()) {
+        out.add(it.key());
+      }
+    }
+    return out;
+  }
+
+  /** Removes up to BATCH children of a detached directory; drops the record once it is empty. */
+  private void reclaimDirectory(byte[] record, long dirId) throws IOException {
+    ns.mutate(batch -> {
+      byte[] prefix = EntryKey.prefix(dirId);
+      int n = 0;
+      try (RocksIterator it = ns.store().iterator(ns.store().entries(), null)) {
+        for (it.seek(prefix); it.isValid() && Bytes.startsWith(it.key(), prefix) && n < BATCH; it.next(), n++) {
+          Inode child = Inode.decode(it.value());
+          if (child.isDirectory()) {
+            reclaimSubtree(batch, child.inodeId);
+          } else if (child.dataObject != null) {
+            reclaimObject(batch, child.dataObject);
+          }
+          batch.delete(ns.store().entries(), it.key());
+        }
+      } catch (RocksDBException e) {
+        throw new IOException(e);
+      }
+      if (n < BATCH) {
+        delete(batch, record);
+      }
+      entriesReclaimed += n;
+      return null;
+    });
+  }
+
+  private void deleteObject(String name) throws IOException {
+    if (dataUri.isEmpty()) {
+      return;
+    }
+    if (dataFs == null) {
+      dataFs = FileSystem.newInstance(URI.create(dataUri), new Configuration());
+    }
+    Path path = new Path(dataUri + "/" + name);
+    if (!dataFs.delete(path, false) && dataFs.exists(path)) {
+      throw new IOException("Could not delete data object " + path);
+    }
+  }
+
+  public long objectsReclaimed() {
+    return objectsReclaimed;
+  }
+
+  public long entriesReclaimed() {
+    return entriesReclaimed;
+  }
+
+  private void run() {
+    while (running) {
+      try {
+        boolean idle = runOnce();
+        if (idle) {
+          synchronized (this) {
+            if (running) {
+              wait(1000);
+            }
+          }
+        }
+      } catch (InterruptedException e) {
+        return;
+      } catch (IOException | RuntimeException e) {
+        if (!running) {
+          return;
+        }
+        LOG.warn("Reclamation pass failed; will retry", e);
+        try {
+          Thread.sleep(1000);
+        } catch (InterruptedException ie) {
+          return;
+        }
+      }
+    }
+  }
+
+  @Override
+  public void close() throws IOException {
+    running = false;
+    wake();
+    try {
+      thread.join(10_000);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    if (dataFs != null) {
+      dataFs.close();
+    }
+  }
+}

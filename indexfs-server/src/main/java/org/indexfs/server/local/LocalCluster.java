@@ -1,0 +1,154 @@
+package org.indexfs.server.local;
+
+import java.io.IOException;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.indexfs.common.IndexFsConfig;
+import org.indexfs.server.IndexFsServer;
+
+/**
+ * The embedded cluster under one work directory: a real ZooKeeper server, the metadata
+ * server(s), and a local data directory for large-file objects. Used by {@code bin/indexfs local}
+ * and by tests. Restarting it on the same directory finds every file again.
+ *
+ * <pre>
+ * work/zookeeper   ZooKeeper snapshots and log
+ * work/slot-0      the RocksDB of slot 0
+ * work/data        data objects (indexfs.data.uri)
+ * work/conf        core-site.xml for clients
+ * </pre>
+ */
+public final class LocalCluster implements AutoCloseable {
+  private final Path workDir;
+  private final String clusterName;
+  private final Map<String, String> serverConf;
+  private final EmbeddedZooKeeper zookeeper;
+  private final List<IndexFsServer> servers = new ArrayList<>();
+
+  private LocalCluster(Builder b) throws IOException {
+    this.workDir = b.workDir.toAbsolutePath();
+    this.clusterName = b.clusterName;
+    Files.createDirectories(workDir.resolve("data"));
+    zookeeper = new EmbeddedZooKeeper(workDir.resolve("zookeeper").toFile(), b.zkPort);
+    serverConf = new HashMap<>(b.conf);
+    serverConf.put(IndexFsConfig.ZOOKEEPER_QUORUM.name(), zookeeper.connectString());
+    serverConf.put(IndexFsConfig.CLUSTER_NAME.name(), clusterName);
+    serverConf.putIfAbsent(IndexFsConfig.DATA_URI.name(), workDir.resolve("data").toUri().toString().replaceAll("/$", ""));
+    try {
+      startServer(0);
+    } catch (IOException | RuntimeException e) {
+      close();
+      throw e;
+    }
+  }
+
+  public static Builder builder(Path workDir) {
+    return new Builder(workDir);
+  }
+
+  private void startServer(int slot) throws IOException {
+    Map<String, String> conf = new HashMap<>(serverConf);
+    conf.put(IndexFsConfig.SERVER_SLOT.name(), String.valueOf(slot));
+    conf.put(IndexFsConfig.SERVER_DIR.name(), workDir.resolve("slot-" + slot).toString());
+    servers.add(IndexFsServer.start(conf));
+  }
+
+  /** Stops and starts slot 0's server on the same directory (a clean restart). */
+  public void restartServer() throws IOException {
+    servers.remove(0).close();
+    startServer(0);
+  }
+
+  public IndexFsServer server() {
+    return servers.get(0);
+  }
+
+  public String clusterName() {
+    return clusterName;
+  }
+
+  public String zookeeperConnect() {
+    return zookeeper.connectString();
+  }
+
+  public Path workDir() {
+    return workDir;
+  }
+
+  public String dataUri() {
+    return serverConf.get(IndexFsConfig.DATA_URI.name());
+  }
+
+  public String defaultFs() {
+    return "indexfs://" + clusterName + "/";
+  }
+
+  /** The settings a Hadoop client needs to use this cluster. */
+  public Map<String, String> clientConf() {
+    Map<String, String> conf = new LinkedHashMap<>();
+    conf.put("fs.defaultFS", defaultFs());
+    conf.put(String.format(IndexFsConfig.CLUSTER_ZOOKEEPER_PATTERN, clusterName), zookeeper.connectString());
+    return conf;
+  }
+
+  /** Writes {@link #clientConf()} as a Hadoop core-site.xml and returns its path. */
+  public Path writeClientConf(Path dir) throws IOException {
+    Files.createDirectories(dir);
+    Path file = dir.resolve("core-site.xml");
+    try (Writer w = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
+      w.write("<?xml version=\"1.0\"?>\n<!-- Written by bin/indexfs local: point a Hadoop client at the embedded cluster. -->\n<configuration>\n");
+      for (Map.Entry<String, String> e : clientConf().entrySet()) {
+        w.write("  <property><name>" + e.getKey() + "</name><value>" + e.getValue() + "</value></property>\n");
+      }
+      w.write("</configuration>\n");
+    }
+    return file;
+  }
+
+  @Override
+  public void close() {
+    for (IndexFsServer s : servers) {
+      s.close();
+    }
+    servers.clear();
+    zookeeper.close();
+  }
+
+  public static final class Builder {
+    private final Path workDir;
+    private String clusterName = "local";
+    private int zkPort;
+    private final Map<String, String> conf = new HashMap<>();
+
+    private Builder(Path workDir) {
+      this.workDir = workDir;
+    }
+
+    public Builder clusterName(String name) {
+      this.clusterName = name;
+      return this;
+    }
+
+    /** 0 (the default) picks a free port. */
+    public Builder zookeeperPort(int port) {
+      this.zkPort = port;
+      return this;
+    }
+
+    public Builder set(String key, String value) {
+      conf.put(key, value);
+      return this;
+    }
+
+    public LocalCluster start() throws IOException {
+      return new LocalCluster(this);
+    }
+  }
+}

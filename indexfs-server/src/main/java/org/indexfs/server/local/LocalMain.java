@@ -1,0 +1,58 @@
+package org.indexfs.server.local;
+
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+
+/**
+ * {@code bin/indexfs local [--work-dir DIR] [--zk-port N] [-D key=value ...]}: runs the embedded
+ * cluster until Ctrl-C and writes the client configuration that {@code bin/indexfs fs} uses.
+ */
+public final class LocalMain {
+  private LocalMain() {}
+
+  public static void main(String[] args) throws Exception {
+    Path work = Path.of(System.getProperty("indexfs.local.dir", "indexfs-work"));
+    int zkPort = 0;
+    LocalCluster.Builder builder = null;
+    java.util.List<String[]> settings = new java.util.ArrayList<>();
+    for (int i = 0; i < args.length; i++) {
+      switch (args[i]) {
+        case "--work-dir" -> work = Path.of(args[++i]);
+        case "--zk-port" -> zkPort = Integer.parseInt(args[++i]);
+        case "-D" -> settings.add(args[++i].split("=", 2));
+        default -> {
+          System.err.println("Unknown argument " + args[i]
+              + "\nUsage: indexfs local [--work-dir DIR] [--zk-port N] [-D key=value ...]");
+          System.exit(2);
+        }
+      }
+    }
+    builder = LocalCluster.builder(work).zookeeperPort(zkPort);
+    for (String[] kv : settings) {
+      builder.set(kv[0], kv.length > 1 ? kv[1] : "");
+    }
+    LocalCluster cluster = builder.start();
+    Path confFile = cluster.writeClientConf(cluster.workDir().resolve("conf"));
+    CountDownLatch stopped = new CountDownLatch(1);
+    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+      System.out.println("\nStopping the embedded IndexFS cluster...");
+      cluster.close();
+      stopped.countDown();
+    }, "indexfs-local-shutdown"));
+
+    System.out.println("IndexFS embedded cluster is running.");
+    System.out.println("  work directory : " + cluster.workDir());
+    System.out.println("  ZooKeeper      : " + cluster.zookeeperConnect());
+    System.out.println("  metadata server: slot 0 at " + cluster.server().address());
+    System.out.println("  data objects   : " + cluster.dataUri());
+    System.out.println("Client configuration (written to " + confFile + "):");
+    for (Map.Entry<String, String> e : cluster.clientConf().entrySet()) {
+      System.out.println("  " + e.getKey() + "=" + e.getValue());
+    }
+    System.out.println("In another terminal:  bin/indexfs fs -ls /");
+    System.out.println("Press Ctrl-C to stop.");
+    System.out.flush();
+    stopped.await();
+  }
+}

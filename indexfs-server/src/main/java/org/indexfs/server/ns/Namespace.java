@@ -1,0 +1,194 @@
+package org.indexfs.server.ns;
+
+import java.io.IOException;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
+import org.indexfs.common.InodeIds;
+import org.indexfs.common.Permission;
+import org.indexfs.common.schema.EntryKey;
+import org.indexfs.common.schema.Inode;
+import org.indexfs.proto.FileStatus;
+import org.indexfs.proto.FileType;
+import org.indexfs.server.store.GroupCommit;
+import org.indexfs.server.store.InodeAllocator;
+import org.indexfs.server.store.MetadataStore;
+import org.indexfs.server.store.Principals;
+import org.rocksdb.RocksDBException;
+import org.rocksdb.WriteBatch;
+
+/**
+ * What every operation works on: one slot's tables, its lock, ids, principals and durability.
+ *
+ * <p>Concurrency follows the HDFS NameNode: a mutation validates and writes its batch under the
+ * write lock, releases it, then waits for the WAL sync outside the lock, so concurrent writers
+ * share fsyncs. Reads take the read lock, so a multi-key read never sees half a rename.
+ */
+public final class Namespace {
+  private final MetadataStore store;
+  private final Principals principals;
+  private final InodeAllocator inodes;
+  private final GroupCommit groupCommit;
+  private final boolean walSync;
+  private final int slot;
+  private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
+  private final AtomicLong mutations = new AtomicLong();
+
+  public Namespace(MetadataStore store, int slot, boolean walSync, String rootOwner, String rootGroup)
+      throws IOException {
+    this.store = store;
+    this.slot = slot;
+    this.walSync = walSync;
+    this.principals = new Principals(store);
+    this.inodes = new InodeAllocator(store, slot);
+    this.groupCommit = new GroupCommit(store);
+    if (slot == 0) {
+      ensureRoot(rootOwner, rootGroup);
+    }
+  }
+
+  private void ensureRoot(String owner, String group) throws IOException {
+    byte[] key = rootKey();
+    if (store.get(store.entries(), key) != null) {
+      return;
+    }
+    Inode root = new Inode();
+    root.type = Inode.TYPE_DIRECTORY;
+    root.inodeId = InodeIds.ROOT;
+    root.permission = Permission.DEFAULT_DIR;
+    root.ownerId = principals.idOf(owner);
+    root.groupId = principals.idOf(group);
+    root.mtime = root.atime = System.currentTimeMillis();
+    root.zerothSlot = 0;
+    try (WriteBatch batch = new WriteBatch()) {
+      batch.put(store.entries(), key, root.encode());
+      store.writeDurably(batch);
+    } catch (RocksDBException e) {
+      throw new IOException("Cannot create the root", e);
+    }
+  }
+
+  private static byte[] rootKey() {
+    return new EntryKey(InodeIds.NO_PARENT, 0, "").encode();
+  }
+
+  public MetadataStore store() {
+    return store;
+  }
+
+  public int slot() {
+    return slot;
+  }
+
+  public Principals principals() {
+    return principals;
+  }
+
+  public long newInodeId() throws IOException {
+    return inodes.next();
+  }
+
+  public long mutationCount() {
+    return mutations.get();
+  }
+
+  public GroupCommit groupCommit() {
+    return groupCommit;
+  }
+
+  /** The root directory's inode. */
+  public Inode root() throws IOException {
+    byte[] v = store.get(store.entries(), rootKey());
+    if (v == null) {
+      throw new IOException("Root entry missing on slot " + slot);
+    }
+    return Inode.decode(v);
+  }
+
+  /** The entry {@code name} in directory {@code parentId}, or null. */
+  public Inode lookup(long parentId, String name) throws IOException {
+    byte[] v = store.get(store.entries(), EntryKey.of(parentId, name).encode());
+    return v == null ? null : Inode.decode(v);
+  }
+
+  public void putEntry(WriteBatch batch, long parentId, String name, Inode inode) throws IOException {
+    try {
+      byte[] key = parentId == InodeIds.NO_PARENT ? rootKey() : EntryKey.of(parentId, name).encode();
+      batch.put(store.entries(), key, inode.encode());
+    } catch (RocksDBException e) {
+      throw new IOException(e);
+    }
+  }
+
+  public void deleteEntry(WriteBatch batch, long parentId, String name) throws IOException {
+    try {
+      batch.delete(store.entries(), EntryKey.of(parentId, name).encode());
+    } catch (RocksDBException e) {
+      throw new IOException(e);
+    }
+  }
+
+  /** Reads under the read lock. */
+  public <T> T read(Work<T> work) throws IOException {
+    lock.readLock().lock();
+    try {
+      return work.run(null);
+    } finally {
+      lock.readLock().unlock();
+    }
+  }
+
+  /**
+   * Validates and applies a mutation under the write lock, then waits (outside the lock) until
+   * it is durable. {@code work} adds its changes to the batch; an exception discards them.
+   */
+  public <T> T mutate(Work<T> work) throws IOException {
+    long ticket;
+    T result;
+    try (WriteBatch batch = new WriteBatch()) {
+      lock.writeLock().lock();
+      try {
+        result = work.run(batch);
+        if (batch.count() == 0) {
+          return result;
+        }
+        store.write(batch);
+        ticket = groupCommit.ticket();
+        mutations.incrementAndGet();
+      } finally {
+        lock.writeLock().unlock();
+      }
+    }
+    if (walSync) {
+      groupCommit.awaitDurable(ticket);
+    }
+    return result;
+  }
+
+  /** The HDFS-style status of an entry. */
+  public FileStatus toStatus(String name, Inode inode) {
+    FileStatus.Builder b = FileStatus.newBuilder()
+        .setName(name)
+        .setType(inode.isDirectory() ? FileType.DIRECTORY : FileType.FILE)
+        .setInodeId(inode.inodeId)
+        .setPermission(inode.permission)
+        .setOwner(principals.nameOf(inode.ownerId))
+        .setGroup(principals.nameOf(inode.groupId))
+        .setMtime(inode.mtime)
+        .setAtime(inode.atime)
+        .setZerothSlot(inode.zerothSlot)
+        .setUnderConstruction(inode.isUnderConstruction());
+    if (!inode.isDirectory()) {
+      b.setLength(inode.length).setReplication(inode.replication).setBlockSize(inode.blockSize);
+      if (inode.dataObject != null) {
+        b.setDataObject(inode.dataObject);
+      }
+    }
+    return b.build();
+  }
+
+  /** A unit of work run under the namespace lock; {@code batch} is null for reads. */
+  @FunctionalInterface
+  public interface Work<T> {
+    T run(WriteBatch batch) throws IOException;
+  }
+}

@@ -1,0 +1,94 @@
+package org.indexfs.server.op;
+
+import java.io.IOException;
+import org.indexfs.common.IndexFsException;
+import org.indexfs.common.Permission;
+import org.indexfs.common.schema.Inode;
+import org.indexfs.proto.Code;
+import org.indexfs.proto.CreateRequest;
+import org.indexfs.proto.Request;
+import org.indexfs.proto.Response;
+import org.indexfs.server.ns.ResolvedPath;
+
+/**
+ * {@code create}: makes a new, empty file visible at once (its length arrives with
+ * {@link CompleteOp}). Overwrite replaces an existing file and reclaims its data object.
+ */
+public final class CreateOp implements Operation {
+  private final OpContext ctx;
+
+  public CreateOp(OpContext ctx) {
+    this.ctx = ctx;
+  }
+
+  @Override
+  public Response.Builder apply(Request request) throws IOException {
+    CreateRequest req = request.getCreate();
+    if (req.getReplication() == 0 || req.getReplication() > Short.MAX_VALUE) {
+      throw IndexFsException.invalidArgument("Invalid replication " + req.getReplication());
+    }
+    if (req.getBlockSize() == 0) {
+      throw IndexFsException.invalidArgument("Invalid block size 0");
+    }
+    Inode created = ctx.ns().mutate(batch -> {
+      ResolvedPath p = ctx.resolver().resolve(req.getPath());
+      if (p.isRoot()) {
+        throw new IndexFsException(Code.FILE_ALREADY_EXISTS, "/ already exists as a directory");
+      }
+      ctx.access().checkTraverse(request.getCaller(), p);
+      if (p.ancestorIsFile()) {
+        throw IndexFsException.parentNotDirectory(p.pathAt(p.existingCount() - 1));
+      }
+      long now = System.currentTimeMillis();
+      Inode old = p.last();
+      if (old != null) {
+        if (old.isDirectory()) {
+          throw new IndexFsException(Code.FILE_ALREADY_EXISTS, p.path() + " already exists as a directory");
+        }
+        if (!req.getOverwrite()) {
+          throw new IndexFsException(Code.FILE_ALREADY_EXISTS, p.path() + " for client already exists");
+        }
+        ctx.access().checkSelf(request.getCaller(), p, Permission.WRITE);
+      }
+      Inode parent;
+      if (p.existingCount() < p.depth()) {
+        if (!req.getCreateParent()) {
+          throw new IndexFsException(Code.FILE_NOT_FOUND, "Parent directory doesn't exist: " + p.pathAt(p.depth() - 1));
+        }
+        ctx.access().checkAncestor(request.getCaller(), p, Permission.WRITE_EXECUTE);
+        parent = Entries.createDirectories(ctx.ns(), batch, request.getCaller(), p, p.depth() - 1,
+            Permission.withImplicitUserWriteExecute(req.getPermission()), false, now);
+      } else {
+        ctx.access().checkParent(request.getCaller(), p, Permission.WRITE_EXECUTE);
+        parent = p.parent();
+        Entries.touchDirectory(ctx.ns(), batch, p, p.depth() - 1, now);
+      }
+      if (old != null && old.dataObject != null) {
+        ctx.reclaimer().reclaimObject(batch, old.dataObject);
+      }
+      Inode file = new Inode();
+      file.type = Inode.TYPE_FILE;
+      file.flags = Inode.FLAG_UNDER_CONSTRUCTION;
+      file.inodeId = ctx.ns().newInodeId();
+      file.permission = req.getPermission() & Permission.MASK & ~Permission.STICKY;
+      file.ownerId = ctx.ns().principals().idOf(request.getCaller().getUser());
+      file.groupId = parent.groupId;
+      file.replication = req.getReplication();
+      file.blockSize = req.getBlockSize();
+      file.mtime = file.atime = now;
+      file.zerothSlot = ctx.ns().slot();
+      ctx.ns().putEntry(batch, parent.inodeId, p.lastName(), file);
+      return file;
+    });
+    return Response.newBuilder().setStatus(ctx.ns().toStatus(lastName(req.getPath()), created));
+  }
+
+  static String lastName(String path) {
+    int i = path.lastIndexOf('/');
+    String name = path.substring(i + 1);
+    if (name.isEmpty() && path.length() > 1) {
+      return lastName(path.substring(0, path.length() - 1));
+    }
+    return name;
+  }
+}

@@ -1,0 +1,16 @@
+package org.indexfs.server.op;
+
+import org.indexfs.server.data.Reclaimer;
+import org.indexfs.server.ns.AccessChecker;
+import org.indexfs.server.ns.Namespace;
+import org.indexfs.server.ns.PathResolver;
+
+/** What the operations share: the namespace, path walking, permission checks, reclamation and limits. */
+public record OpContext(
+    Namespace ns,
+    PathResolver resolver,
+    AccessChecker access,
+    Reclaimer reclaimer,
+    String dataUri,
+    int inlineMaxBytes,
+    int listPageSize) {}

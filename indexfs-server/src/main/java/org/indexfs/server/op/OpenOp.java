@@ -1,0 +1,42 @@
+package org.indexfs.server.op;
+
+import com.google.protobuf.ByteString;
+import java.io.IOException;
+import org.indexfs.common.IndexFsException;
+import org.indexfs.common.Permission;
+import org.indexfs.proto.Code;
+import org.indexfs.proto.OpenResult;
+import org.indexfs.proto.Request;
+import org.indexfs.proto.Response;
+import org.indexfs.server.ns.ResolvedPath;
+
+/** {@code open}: READ on the file; small files come back with their bytes in the same reply. */
+public final class OpenOp implements Operation {
+  private final OpContext ctx;
+
+  public OpenOp(OpContext ctx) {
+    this.ctx = ctx;
+  }
+
+  @Override
+  public Response.Builder apply(Request request) throws IOException {
+    String path = request.getOpen().getPath();
+    OpenResult result = ctx.ns().read(none -> {
+      ResolvedPath p = ctx.resolver().resolve(path);
+      ctx.access().checkTraverse(request.getCaller(), p);
+      if (p.last() == null) {
+        throw IndexFsException.notFound(path);
+      }
+      if (p.last().isDirectory()) {
+        throw new IndexFsException(Code.IS_DIRECTORY, "Path is not a file: " + path);
+      }
+      ctx.access().checkSelf(request.getCaller(), p, Permission.READ);
+      OpenResult.Builder b = OpenResult.newBuilder().setStatus(ctx.ns().toStatus(p.lastName(), p.last()));
+      if (p.last().inlineData != null) {
+        b.setInlineData(ByteString.copyFrom(p.last().inlineData));
+      }
+      return b.build();
+    });
+    return Response.newBuilder().setOpen(result);
+  }
+}

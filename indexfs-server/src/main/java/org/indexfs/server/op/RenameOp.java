@@ -1,0 +1,148 @@
+package org.indexfs.server.op;
+
+import java.io.IOException;
+import org.indexfs.common.IndexFsException;
+import org.indexfs.common.PathNames;
+import org.indexfs.common.Permission;
+import org.indexfs.common.schema.Inode;
+import org.indexfs.proto.BoolResult;
+import org.indexfs.proto.Caller;
+import org.indexfs.proto.Code;
+import org.indexfs.proto.RenameRequest;
+import org.indexfs.proto.Request;
+import org.indexfs.proto.Response;
+import org.indexfs.server.ns.ResolvedPath;
+import org.rocksdb.WriteBatch;
+
+/**
+ * {@code rename} with HDFS's two rule sets (FSDirRenameOp):
+ * <ul>
+ *   <li>LEGACY ({@code FileSystem.rename}): an existing directory destination means "move into
+ *       it"; a missing source, an existing destination, a missing destination parent or a move
+ *       into the source's own subtree answer {@code false};</li>
+ *   <li>EXACT ({@code FileContext.rename}, {@code Rename.OVERWRITE}): the destination is exact and
+ *       every refusal is an exception.</li>
+ * </ul>
+ * Entries are keyed by their parent's inode id, so moving a directory rewrites one entry, never
+ * its subtree. Both keys change in one RocksDB batch: the rename is atomic.
+ */
+public final class RenameOp implements Operation {
+  private final OpContext ctx;
+
+  public RenameOp(OpContext ctx) {
+    this.ctx = ctx;
+  }
+
+  @Override
+  public Response.Builder apply(Request request) throws IOException {
+    RenameRequest req = request.getRename();
+    Caller caller = request.getCaller();
+    boolean renamed = ctx.ns().mutate(batch -> req.getMode() == RenameRequest.Mode.EXACT
+        ? exact(batch, caller, req) : legacy(batch, caller, req));
+    if (renamed) {
+      ctx.reclaimer().wake();
+    }
+    return Response.newBuilder().setBool(BoolResult.newBuilder().setValue(renamed));
+  }
+
+  private boolean legacy(WriteBatch batch, Caller caller, RenameRequest req) throws IOException {
+    ResolvedPath src = ctx.resolver().resolve(req.getSrc());
+    ctx.access().checkTraverse(caller, src);
+    if (src.last() == null || src.isRoot()) {
+      return false;
+    }
+    ResolvedPath dst = ctx.resolver().resolve(req.getDst());
+    ctx.access().checkTraverse(caller, dst);
+    if (dst.last() != null && dst.last().isDirectory()) {
+      String into = (dst.isRoot() ? "" : PathNames.join(dst.names(), dst.depth())) + "/" + src.lastName();
+      dst = ctx.resolver().resolve(into);
+      ctx.access().checkTraverse(caller, dst);
+    }
+    if (dst.names().equals(src.names())) {
+      // Renaming a file onto itself succeeds and changes nothing.
+      return true;
+    }
+    if (PathNames.isSameOrBelow(src.names(), dst.names()) || dst.last() != null
+        || dst.isRoot() || dst.parent() == null || dst.existingCount() < dst.depth()) {
+      return false;
+    }
+    checkAccess(caller, src, dst);
+    move(batch, src, dst, null);
+    return true;
+  }
+
+  private boolean exact(WriteBatch batch, Caller caller, RenameRequest req) throws IOException {
+    ResolvedPath src = ctx.resolver().resolve(req.getSrc());
+    ctx.access().checkTraverse(caller, src);
+    if (src.last() == null) {
+      throw new IndexFsException(Code.FILE_NOT_FOUND, "rename source " + req.getSrc() + " is not found.");
+    }
+    if (src.isRoot()) {
+      throw new IndexFsException(Code.RENAME_REFUSED, "rename source cannot be the root");
+    }
+    ResolvedPath dst = ctx.resolver().resolve(req.getDst());
+    ctx.access().checkTraverse(caller, dst);
+    if (dst.names().equals(src.names())) {
+      throw new IndexFsException(Code.FILE_ALREADY_EXISTS,
+          "The source " + req.getSrc() + " and destination " + req.getDst() + " are the same");
+    }
+    if (PathNames.isSameOrBelow(src.names(), dst.names())) {
+      throw new IndexFsException(Code.RENAME_REFUSED, "Rename destination " + req.getDst()
+          + " is a directory or file under source " + req.getSrc());
+    }
+    if (dst.isRoot()) {
+      throw new IndexFsException(Code.RENAME_REFUSED, "rename destination cannot be the root");
+    }
+    Inode old = dst.last();
+    if (old != null) {
+      if (old.isDirectory() != src.last().isDirectory()) {
+        throw new IndexFsException(Code.RENAME_REFUSED, old.isDirectory()
+            ? "Source " + req.getSrc() + " is not a directory, but destination " + req.getDst() + " is"
+            : "Source " + req.getSrc() + " is a directory, but destination " + req.getDst() + " is not");
+      }
+      if (!req.getOverwrite()) {
+        throw new IndexFsException(Code.FILE_ALREADY_EXISTS, "rename destination " + req.getDst() + " already exists");
+      }
+      if (old.isDirectory() && !SubtreeWalk.isEmpty(ctx, old.inodeId)) {
+        throw new IndexFsException(Code.RENAME_REFUSED, "rename destination directory is not empty: " + req.getDst());
+      }
+    }
+    if (dst.existingCount() < dst.depth()) {
+      if (dst.ancestorIsFile()) {
+        throw new IndexFsException(Code.PARENT_NOT_DIRECTORY,
+            "rename destination parent " + PathNames.parentOf(req.getDst()) + " is a file.");
+      }
+      throw new IndexFsException(Code.FILE_NOT_FOUND,
+          "rename destination parent " + PathNames.parentOf(req.getDst()) + " not found.");
+    }
+    checkAccess(caller, src, dst);
+    if (old != null) {
+      ctx.access().checkStickyBit(caller, dst);
+    }
+    move(batch, src, dst, old);
+    return true;
+  }
+
+  private void checkAccess(Caller caller, ResolvedPath src, ResolvedPath dst) throws IOException {
+    ctx.access().checkParent(caller, src, Permission.WRITE_EXECUTE);
+    ctx.access().checkStickyBit(caller, src);
+    ctx.access().checkParent(caller, dst, Permission.WRITE_EXECUTE);
+  }
+
+  /** One batch: remove the source key, write the destination key, settle the replaced entry. */
+  private void move(WriteBatch batch, ResolvedPath src, ResolvedPath dst, Inode replaced) throws IOException {
+    long now = System.currentTimeMillis();
+    Inode moving = src.last();
+    Inode srcParent = src.parent();
+    Inode dstParent = dst.parent();
+    ctx.ns().deleteEntry(batch, srcParent.inodeId, src.lastName());
+    ctx.ns().putEntry(batch, dstParent.inodeId, dst.lastName(), moving);
+    if (replaced != null && replaced.dataObject != null) {
+      ctx.reclaimer().reclaimObject(batch, replaced.dataObject);
+    }
+    Entries.touchDirectory(ctx.ns(), batch, src, src.depth() - 1, now);
+    if (dstParent.inodeId != srcParent.inodeId) {
+      Entries.touchDirectory(ctx.ns(), batch, dst, dst.depth() - 1, now);
+    }
+  }
+}

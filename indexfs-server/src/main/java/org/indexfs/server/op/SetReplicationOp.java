@@ -1,0 +1,44 @@
+package org.indexfs.server.op;
+
+import java.io.IOException;
+import org.indexfs.common.IndexFsException;
+import org.indexfs.common.Permission;
+import org.indexfs.common.schema.Inode;
+import org.indexfs.proto.BoolResult;
+import org.indexfs.proto.Request;
+import org.indexfs.proto.Response;
+import org.indexfs.proto.SetReplicationRequest;
+import org.indexfs.server.ns.ResolvedPath;
+
+/** {@code setReplication}: WRITE on the file; a directory answers false, as in HDFS. */
+public final class SetReplicationOp implements Operation {
+  private final OpContext ctx;
+
+  public SetReplicationOp(OpContext ctx) {
+    this.ctx = ctx;
+  }
+
+  @Override
+  public Response.Builder apply(Request request) throws IOException {
+    SetReplicationRequest req = request.getSetReplication();
+    if (req.getReplication() == 0 || req.getReplication() > Short.MAX_VALUE) {
+      throw IndexFsException.invalidArgument("Invalid replication " + req.getReplication());
+    }
+    boolean applied = ctx.ns().mutate(batch -> {
+      ResolvedPath p = ctx.resolver().resolve(req.getPath());
+      ctx.access().checkTraverse(request.getCaller(), p);
+      if (p.last() == null) {
+        throw IndexFsException.notFound(req.getPath());
+      }
+      ctx.access().checkSelf(request.getCaller(), p, Permission.WRITE);
+      if (p.last().isDirectory()) {
+        return false;
+      }
+      Inode updated = p.last().copy();
+      updated.replication = req.getReplication();
+      Entries.put(ctx.ns(), batch, p, p.depth(), updated);
+      return true;
+    });
+    return Response.newBuilder().setBool(BoolResult.newBuilder().setValue(applied));
+  }
+}

@@ -1,0 +1,84 @@
+package org.indexfs.server.rpc;
+
+import java.io.IOException;
+import java.util.EnumMap;
+import java.util.Map;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import org.indexfs.common.IndexFsException;
+import org.indexfs.proto.Code;
+import org.indexfs.proto.Request;
+import org.indexfs.proto.Response;
+import org.indexfs.server.op.Operation;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Routes each request to its {@link Operation} on a bounded handler pool and turns the outcome
+ * into a response. It only dispatches: every rule lives in the operation classes.
+ */
+public final class Dispatcher implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(Dispatcher.class);
+
+  private final Map<Request.OpCase, Operation> operations;
+  private final ThreadPoolExecutor handlers;
+
+  public Dispatcher(Map<Request.OpCase, Operation> operations, int threads, int queueSize) {
+    this.operations = new EnumMap<>(operations);
+    this.handlers = new ThreadPoolExecutor(threads, threads, 60, TimeUnit.SECONDS,
+        new ArrayBlockingQueue<>(queueSize), r -> {
+          Thread t = new Thread(r, "indexfs-handler");
+          t.setDaemon(true);
+          return t;
+        });
+  }
+
+  /** Runs {@code request} and hands its response to {@code reply} (possibly on another thread). */
+  public void submit(Request request, Consumer<Response> reply) {
+    Operation op = operations.get(request.getOpCase());
+    if (op == null) {
+      reply.accept(error(request, Code.BAD_REQUEST, "Unknown or missing operation in call " + request.getCallId()));
+      return;
+    }
+    if (request.getCaller().getUser().isEmpty()) {
+      reply.accept(error(request, Code.BAD_REQUEST, "Request carries no caller identity"));
+      return;
+    }
+    try {
+      handlers.execute(() -> reply.accept(run(op, request)));
+    } catch (RejectedExecutionException e) {
+      reply.accept(error(request, Code.SERVER_BUSY, "Server is overloaded; retry later"));
+    }
+  }
+
+  private Response run(Operation op, Request request) {
+    try {
+      return op.apply(request).setCallId(request.getCallId()).setCode(Code.OK).build();
+    } catch (IndexFsException e) {
+      return error(request, e.code(), e.getMessage());
+    } catch (IOException | RuntimeException e) {
+      LOG.error("{} failed for call {}", request.getOpCase(), request.getCallId(), e);
+      return error(request, Code.INTERNAL_ERROR, request.getOpCase() + " failed: " + e);
+    }
+  }
+
+  static Response error(Request request, Code code, String message) {
+    return Response.newBuilder().setCallId(request.getCallId()).setCode(code).setMessage(message).build();
+  }
+
+  @Override
+  public void close() {
+    handlers.shutdown();
+    try {
+      if (!handlers.awaitTermination(30, TimeUnit.SECONDS)) {
+        handlers.shutdownNow();
+      }
+    } catch (InterruptedException e) {
+      handlers.shutdownNow();
+      Thread.currentThread().interrupt();
+    }
+  }
+}

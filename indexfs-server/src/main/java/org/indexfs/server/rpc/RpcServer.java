@@ -1,0 +1,117 @@
+package org.indexfs.server.rpc;
+
+import com.google.protobuf.InvalidProtocolBufferException;
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufUtil;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.SimpleChannelInboundHandler;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.handler.codec.TooLongFrameException;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import org.indexfs.common.rpc.Framing;
+import org.indexfs.proto.Code;
+import org.indexfs.proto.Request;
+import org.indexfs.proto.Response;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The server's Netty transport: length-prefixed protobuf frames, many calls in flight per
+ * connection, replies in completion order (matched by call id). A malformed or oversized frame
+ * closes only that connection, with the reason logged.
+ */
+public final class RpcServer implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(RpcServer.class);
+
+  private final Dispatcher dispatcher;
+  private final int maxFrameBytes;
+  private final EventLoopGroup boss = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
+  private final EventLoopGroup workers = new MultiThreadIoEventLoopGroup(2, NioIoHandler.newFactory());
+  private Channel serverChannel;
+
+  public RpcServer(Dispatcher dispatcher, int maxFrameBytes) {
+    this.dispatcher = dispatcher;
+    this.maxFrameBytes = maxFrameBytes;
+  }
+
+  /** Binds and returns the address actually bound (port 0 picks a free port). */
+  public InetSocketAddress start(String host, int port) throws IOException {
+    ServerBootstrap b = new ServerBootstrap()
+        .group(boss, workers)
+        .channel(NioServerSocketChannel.class)
+        .childOption(ChannelOption.TCP_NODELAY, true)
+        .childHandler(new ChannelInitializer<SocketChannel>() {
+          @Override
+          protected void initChannel(SocketChannel ch) {
+            Framing.install(ch.pipeline(), maxFrameBytes);
+            ch.pipeline().addLast("calls", new CallHandler());
+          }
+        });
+    try {
+      serverChannel = b.bind(host, port).sync().channel();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IOException("Interrupted while binding " + host + ":" + port, e);
+    } catch (RuntimeException e) {
+      throw new IOException("Cannot bind " + host + ":" + port + ": " + e.getMessage(), e);
+    }
+    return (InetSocketAddress) serverChannel.localAddress();
+  }
+
+  private final class CallHandler extends SimpleChannelInboundHandler<ByteBuf> {
+    @Override
+    protected void channelRead0(ChannelHandlerContext ctx, ByteBuf frame) {
+      Request request;
+      try {
+        request = Request.parseFrom(ByteBufUtil.getBytes(frame));
+      } catch (InvalidProtocolBufferException e) {
+        LOG.warn("Closing connection from {}: malformed request frame ({} bytes): {}",
+            ctx.channel().remoteAddress(), frame.readableBytes(), e.getMessage());
+        ctx.close();
+        return;
+      }
+      Channel channel = ctx.channel();
+      dispatcher.submit(request, response -> send(channel, request, response));
+    }
+
+    private void send(Channel channel, Request request, Response response) {
+      if (response.getSerializedSize() + Framing.LENGTH_BYTES > maxFrameBytes) {
+        LOG.error("Reply to call {} ({}) is {} bytes, over the frame limit", request.getCallId(),
+            request.getOpCase(), response.getSerializedSize());
+        response = Dispatcher.error(request, Code.INTERNAL_ERROR, "Reply exceeds indexfs.rpc.max-frame-bytes");
+      }
+      channel.writeAndFlush(Unpooled.wrappedBuffer(response.toByteArray()));
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+      if (cause instanceof TooLongFrameException) {
+        LOG.warn("Closing connection from {}: oversized frame: {}", ctx.channel().remoteAddress(), cause.getMessage());
+      } else if (cause instanceof IOException) {
+        LOG.debug("Connection from {} failed: {}", ctx.channel().remoteAddress(), cause.toString());
+      } else {
+        LOG.warn("Closing connection from {} after an error", ctx.channel().remoteAddress(), cause);
+      }
+      ctx.close();
+    }
+  }
+
+  @Override
+  public void close() {
+    if (serverChannel != null) {
+      serverChannel.close().syncUninterruptibly();
+    }
+    boss.shutdownGracefully(0, 5, java.util.concurrent.TimeUnit.SECONDS).syncUninterruptibly();
+    workers.shutdownGracefully(0, 5, java.util.concurrent.TimeUnit.SECONDS).syncUninterruptibly();
+  }
+}

@@ -1,0 +1,155 @@
+package org.indexfs.server.store;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.rocksdb.BlockBasedTableConfig;
+import org.rocksdb.BloomFilter;
+import org.rocksdb.ColumnFamilyDescriptor;
+import org.rocksdb.ColumnFamilyHandle;
+import org.rocksdb.ColumnFamilyOptions;
+import org.rocksdb.DBOptions;
+import org.rocksdb.ReadOptions;
+import org.rocksdb.RocksDB;
+import org.rocksdb.RocksDBException;
+import org.rocksdb.RocksIterator;
+import org.rocksdb.WriteBatch;
+import org.rocksdb.WriteOptions;
+
+/**
+ * One server's RocksDB and its column families (DESIGN §3):
+ * <ul>
+ *   <li>{@code entries}: directory entries, {@code parentId | nameHash | name → Inode};</li>
+ *   <li>{@code principals}: interned owner/group names, so entry values stay fixed-width;</li>
+ *   <li>{@code meta}: counters and durable work records (pending reclamation).</li>
+ * </ul>
+ * Owns every native handle it opens and closes them in reverse order.
+ */
+public final class MetadataStore implements AutoCloseable {
+  static {
+    RocksDB.loadLibrary();
+  }
+
+  private final DBOptions dbOptions;
+  private final ColumnFamilyOptions entryOptions;
+  private final ColumnFamilyOptions plainOptions;
+  private final List<ColumnFamilyHandle> handles = new ArrayList<>();
+  private final RocksDB db;
+  private final WriteOptions writeOptions;
+  private final ColumnFamilyHandle entries;
+  private final ColumnFamilyHandle principals;
+  private final ColumnFamilyHandle meta;
+
+  private MetadataStore(Path dir) throws IOException {
+    Files.createDirectories(dir);
+    dbOptions = new DBOptions().setCreateIfMissing(true).setCreateMissingColumnFamilies(true)
+        .setMaxBackgroundJobs(2);
+    BlockBasedTableConfig table = new BlockBasedTableConfig()
+        .setFilterPolicy(new BloomFilter(10, false))
+        .setWholeKeyFiltering(true);
+    entryOptions = new ColumnFamilyOptions().setTableFormatConfig(table)
+        .setWriteBufferSize(32L << 20);
+    plainOptions = new ColumnFamilyOptions();
+    List<ColumnFamilyDescriptor> descriptors = List.of(
+        new ColumnFamilyDescriptor(RocksDB.DEFAULT_COLUMN_FAMILY, plainOptions),
+        new ColumnFamilyDescriptor(bytes("entries"), entryOptions),
+        new ColumnFamilyDescriptor(bytes("principals"), plainOptions),
+        new ColumnFamilyDescriptor(bytes("meta"), plainOptions));
+    try {
+      db = RocksDB.open(dbOptions, dir.toString(), descriptors, handles);
+    } catch (RocksDBException e) {
+      closeOptions();
+      throw new IOException("Cannot open metadata store at " + dir + ": " + e.getMessage(), e);
+    }
+    entries = handles.get(1);
+    principals = handles.get(2);
+    meta = handles.get(3);
+    // The WAL is written on every mutation; fsync is GroupCommit's job, shared by concurrent writers.
+    writeOptions = new WriteOptions().setSync(false);
+  }
+
+  public static MetadataStore open(Path dir) throws IOException {
+    return new MetadataStore(dir);
+  }
+
+  private static byte[] bytes(String s) {
+    return s.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+  }
+
+  public ColumnFamilyHandle entries() {
+    return entries;
+  }
+
+  public ColumnFamilyHandle principals() {
+    return principals;
+  }
+
+  public ColumnFamilyHandle meta() {
+    return meta;
+  }
+
+  public byte[] get(ColumnFamilyHandle cf, byte[] key) throws IOException {
+    try {
+      return db.get(cf, key);
+    } catch (RocksDBException e) {
+      throw new IOException("RocksDB get failed: " + e.getMessage(), e);
+    }
+  }
+
+  public void write(WriteBatch batch) throws IOException {
+    try {
+      db.write(writeOptions, batch);
+    } catch (RocksDBException e) {
+      throw new IOException("RocksDB write failed: " + e.getMessage(), e);
+    }
+  }
+
+  /** Writes and fsyncs at once: for rare bookkeeping records that must never be lost. */
+  public void writeDurably(WriteBatch batch) throws IOException {
+    try (WriteOptions sync = new WriteOptions().setSync(true)) {
+      db.write(sync, batch);
+    } catch (RocksDBException e) {
+      throw new IOException("RocksDB write failed: " + e.getMessage(), e);
+    }
+  }
+
+  /** Fsyncs the WAL: every write issued before this call is durable when it returns. */
+  public void syncWal() throws IOException {
+    try {
+      db.syncWal();
+    } catch (RocksDBException e) {
+      throw new IOException("WAL sync failed: " + e.getMessage(), e);
+    }
+  }
+
+  /** An iterator the caller must close; {@code readOptions} may be null. */
+  public RocksIterator iterator(ColumnFamilyHandle cf, ReadOptions readOptions) {
+    return readOptions == null ? db.newIterator(cf) : db.newIterator(cf, readOptions);
+  }
+
+  public long estimatedEntries() {
+    try {
+      return db.getLongProperty(entries, "rocksdb.estimate-num-keys");
+    } catch (RocksDBException e) {
+      return -1;
+    }
+  }
+
+  private void closeOptions() {
+    plainOptions.close();
+    entryOptions.close();
+    dbOptions.close();
+  }
+
+  @Override
+  public void close() {
+    writeOptions.close();
+    for (ColumnFamilyHandle h : handles) {
+      h.close();
+    }
+    db.close();
+    closeOptions();
+  }
+}

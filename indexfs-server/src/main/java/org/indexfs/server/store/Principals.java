@@ -1,0 +1,74 @@
+package org.indexfs.server.store;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import org.rocksdb.RocksIterator;
+import org.rocksdb.WriteBatch;
+import org.rocksdb.RocksDBException;
+
+/**
+ * Interns user and group names as 32-bit ids so that owner and group are fixed-width fields of
+ * an entry (LocoFS). Names and ids are both persisted: {@code n<name> → id}, {@code i<id> → name}.
+ * The table is small (one row per distinct principal) and cached whole in memory.
+ */
+public final class Principals {
+  private final MetadataStore store;
+  private final Map<String, Integer> ids = new ConcurrentHashMap<>();
+  private final Map<Integer, String> names = new ConcurrentHashMap<>();
+  private int nextId = 1;
+
+  public Principals(MetadataStore store) {
+    this.store = store;
+    try (RocksIterator it = store.iterator(store.principals(), null)) {
+      for (it.seekToFirst(); it.isValid(); it.next()) {
+        byte[] k = it.key();
+        if (k[0] == 'n') {
+          String name = new String(k, 1, k.length - 1, StandardCharsets.UTF_8);
+          int id = ByteBuffer.wrap(it.value()).getInt();
+          ids.put(name, id);
+          names.put(id, name);
+          nextId = Math.max(nextId, id + 1);
+        }
+      }
+    }
+  }
+
+  /** The id of {@code name}, allocating and durably recording a new one on first use. */
+  public int idOf(String name) throws IOException {
+    Integer id = ids.get(name);
+    if (id != null) {
+      return id;
+    }
+    synchronized (this) {
+      id = ids.get(name);
+      if (id != null) {
+        return id;
+      }
+      int fresh = nextId++;
+      byte[] nameBytes = name.getBytes(StandardCharsets.UTF_8);
+      byte[] nameKey = ByteBuffer.allocate(1 + nameBytes.length).put((byte) 'n').put(nameBytes).array();
+      byte[] idKey = ByteBuffer.allocate(5).put((byte) 'i').putInt(fresh).array();
+      try (WriteBatch batch = new WriteBatch()) {
+        batch.put(store.principals(), nameKey, ByteBuffer.allocate(4).putInt(fresh).array());
+        batch.put(store.principals(), idKey, nameBytes);
+        store.writeDurably(batch);
+      } catch (RocksDBException e) {
+        throw new IOException("Cannot record principal " + name, e);
+      }
+      names.put(fresh, name);
+      ids.put(name, fresh);
+      return fresh;
+    }
+  }
+
+  public String nameOf(int id) {
+    String name = names.get(id);
+    if (name == null) {
+      throw new IllegalStateException("Unknown principal id " + id);
+    }
+    return name;
+  }
+}

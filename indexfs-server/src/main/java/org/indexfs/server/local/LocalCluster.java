@@ -95,6 +95,8 @@ public final class LocalCluster implements AutoCloseable {
     Map<String, String> conf = new LinkedHashMap<>();
     conf.put("fs.defaultFS", defaultFs());
     conf.put(String.format(IndexFsConfig.CLUSTER_ZOOKEEPER_PATTERN, clusterName), zookeeper.connectString());
+    // FileContext finds AbstractFileSystems only through configuration, never a service loader.
+    conf.put("fs.AbstractFileSystem.indexfs.impl", "org.indexfs.hadoop.IndexFs");
     return conf;
   }
 

@@ -16,6 +16,9 @@ import org.indexfs.common.IndexFsException;
  * (DESIGN §9). Invalid paths and arguments are unchecked, as HDFS's are.
  */
 final class HadoopErrors {
+  /** InvalidPathException(path) prepends this; the server's message already starts with it. */
+  private static final String INVALID_PATH_PREFIX = "Invalid path name ";
+
   private HadoopErrors() {}
 
   static IOException toHadoop(IOException e) {
@@ -32,11 +35,20 @@ final class HadoopErrors {
       case ACCESS_DENIED -> new AccessControlException(m);
       // HDFS reports this as a PathComponentTooLongException (an IOException) from the NameNode.
       case PATH_COMPONENT_TOO_LONG -> new IOException(m);
-      case INVALID_PATH -> throw new InvalidPathException(m);
-      case INVALID_ARGUMENT -> throw new HadoopIllegalArgumentException(m);
+      case INVALID_PATH -> throw unchecked(new InvalidPathException(withoutPrefix(m, INVALID_PATH_PREFIX)), ie);
+      case INVALID_ARGUMENT -> throw unchecked(new HadoopIllegalArgumentException(m), ie);
       default -> new IOException(ie.code() + ": " + m);
     };
     mapped.initCause(ie);
     return mapped;
+  }
+
+  private static RuntimeException unchecked(RuntimeException mapped, IndexFsException cause) {
+    mapped.initCause(cause);
+    return mapped;
+  }
+
+  private static String withoutPrefix(String message, String prefix) {
+    return message.startsWith(prefix) ? message.substring(prefix.length()) : message;
   }
 }

@@ -24,8 +24,9 @@ public final class PathNames {
     List<String> parts = new ArrayList<>();
     int start = 1;
     int n = path.length();
-    // A single trailing slash is tolerated ("/a/"), as Hadoop's Path normalises it away.
-    if (n > 1 && path.charAt(n - 1) == '/') {
+    // Trailing slashes are tolerated ("/a/", "/a//"): HDFS's isValidName drops trailing empty
+    // components, and only an empty component in the middle ("/a//b") is invalid.
+    while (n > 1 && path.charAt(n - 1) == '/') {
       n--;
     }
     while (start <= n && n > 1) {

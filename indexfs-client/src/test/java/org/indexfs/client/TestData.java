@@ -1,0 +1,33 @@
+package org.indexfs.client;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.indexfs.common.IndexFsConfig;
+import org.indexfs.server.local.LocalCluster;
+
+/** Where tests of this module keep their files, and how they talk to an embedded cluster. */
+final class TestData {
+  static final String USER = System.getProperty("user.name");
+
+  private TestData() {}
+
+  /** A fresh directory under the module's test-data directory ({@code test.build.data}). */
+  static Path newDir(String prefix) throws IOException {
+    Path base = Path.of(System.getProperty("test.build.data", "target/test-data"));
+    Files.createDirectories(base);
+    return Files.createTempDirectory(base, prefix + "-");
+  }
+
+  /** A client of {@code cluster} acting as the user running the server (its superuser). */
+  static IndexFsClient client(LocalCluster cluster) throws IOException {
+    return client(cluster.zookeeperConnect(), cluster.clusterName());
+  }
+
+  static IndexFsClient client(String zookeeper, String clusterName) throws IOException {
+    ClusterConnection connection = ClusterConnection.acquire(zookeeper, clusterName,
+        IndexFsConfig.RPC_MAX_FRAME_BYTES.defaultValue(), 10_000);
+    return new IndexFsClient(connection, IndexFsClient.caller(USER, List.of(), "test-client"), 30_000);
+  }
+}

@@ -48,6 +48,9 @@ public final class IndexFsConfig {
   public static final ConfigKey<Integer> RPC_MAX_FRAME_BYTES = ConfigKey.integer(
       "indexfs.rpc.max-frame-bytes", 4 * 1024 * 1024,
       "Largest request or response frame; a bigger frame closes the connection.");
+  public static final ConfigKey<Integer> RPC_IDLE_TIMEOUT_SECONDS = ConfigKey.integer(
+      "indexfs.rpc.idle-timeout-seconds", 600,
+      "A server closes a connection that sent nothing for this long (also ends half-sent frames); clients reconnect.");
   public static final ConfigKey<Long> RPC_TIMEOUT_MS = ConfigKey.longValue(
       "indexfs.rpc.timeout-ms", 120_000, "How long a client waits for one reply.");
   public static final ConfigKey<Integer> LIST_PAGE_SIZE = ConfigKey.integer(
@@ -67,6 +70,6 @@ public final class IndexFsConfig {
   public static final List<ConfigKey<?>> ALL = List.of(
       ZOOKEEPER_QUORUM, CLUSTER_NAME, SERVER_DIR, SERVER_BIND_HOST, SERVER_PORT, SERVER_SLOT,
       SERVER_HANDLERS, SERVER_QUEUE, WAL_SYNC, DATA_URI, INLINE_MAX_BYTES, RPC_MAX_FRAME_BYTES,
-      RPC_TIMEOUT_MS, LIST_PAGE_SIZE, SUPERUSER, SUPERGROUP, PERMISSIONS_ENABLED,
+      RPC_IDLE_TIMEOUT_SECONDS, RPC_TIMEOUT_MS, LIST_PAGE_SIZE, SUPERUSER, SUPERGROUP, PERMISSIONS_ENABLED,
       MAX_COMPONENT_LENGTH);
 }

@@ -71,7 +71,8 @@ public final class IndexFsServer implements AutoCloseable {
           access, reclaimer, dataUri, IndexFsConfig.INLINE_MAX_BYTES.get(conf), IndexFsConfig.LIST_PAGE_SIZE.get(conf));
       dispatcher = new Dispatcher(operations(ctx), IndexFsConfig.SERVER_HANDLERS.get(conf),
           IndexFsConfig.SERVER_QUEUE.get(conf));
-      rpc = new RpcServer(dispatcher, IndexFsConfig.RPC_MAX_FRAME_BYTES.get(conf));
+      rpc = new RpcServer(dispatcher, IndexFsConfig.RPC_MAX_FRAME_BYTES.get(conf),
+          IndexFsConfig.RPC_IDLE_TIMEOUT_SECONDS.get(conf));
       address = rpc.start(IndexFsConfig.SERVER_BIND_HOST.get(conf), IndexFsConfig.SERVER_PORT.get(conf));
       reclaimer.start();
       registration = new SlotRegistration(IndexFsConfig.ZOOKEEPER_QUORUM.get(conf),

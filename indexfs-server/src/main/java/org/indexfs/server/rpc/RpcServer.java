@@ -16,6 +16,8 @@ import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.handler.codec.TooLongFrameException;
+import io.netty.handler.timeout.IdleStateEvent;
+import io.netty.handler.timeout.IdleStateHandler;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import org.indexfs.common.rpc.Framing;
@@ -35,13 +37,15 @@ public final class RpcServer implements AutoCloseable {
 
   private final Dispatcher dispatcher;
   private final int maxFrameBytes;
+  private final int idleSeconds;
   private final EventLoopGroup boss = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
   private final EventLoopGroup workers = new MultiThreadIoEventLoopGroup(2, NioIoHandler.newFactory());
   private Channel serverChannel;
 
-  public RpcServer(Dispatcher dispatcher, int maxFrameBytes) {
+  public RpcServer(Dispatcher dispatcher, int maxFrameBytes, int idleSeconds) {
     this.dispatcher = dispatcher;
     this.maxFrameBytes = maxFrameBytes;
+    this.idleSeconds = idleSeconds;
   }
 
   /** Binds and returns the address actually bound (port 0 picks a free port). */
@@ -53,6 +57,8 @@ public final class RpcServer implements AutoCloseable {
         .childHandler(new ChannelInitializer<SocketChannel>() {
           @Override
           protected void initChannel(SocketChannel ch) {
+            // Reads only: a connection waiting for a slow reply is not idle, a silent peer is.
+            ch.pipeline().addLast("idle", new IdleStateHandler(idleSeconds, 0, 0));
             Framing.install(ch.pipeline(), maxFrameBytes);
             ch.pipeline().addLast("calls", new CallHandler());
           }
@@ -91,6 +97,16 @@ public final class RpcServer implements AutoCloseable {
         response = Dispatcher.error(request, Code.INTERNAL_ERROR, "Reply exceeds indexfs.rpc.max-frame-bytes");
       }
       channel.writeAndFlush(Unpooled.wrappedBuffer(response.toByteArray()));
+    }
+
+    @Override
+    public void userEventTriggered(ChannelHandlerContext ctx, Object event) throws Exception {
+      if (event instanceof IdleStateEvent) {
+        LOG.info("Closing connection from {}: nothing received for {} s", ctx.channel().remoteAddress(), idleSeconds);
+        ctx.close();
+      } else {
+        super.userEventTriggered(ctx, event);
+      }
     }
 
     @Override

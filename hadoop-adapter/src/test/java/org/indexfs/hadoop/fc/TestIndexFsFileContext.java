@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.FileNotFoundException;
 import java.io.IOException;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.EnumSet;
@@ -100,6 +101,17 @@ class TestIndexFsFileContext {
     assertFalse(exists(new Path(sub, "a")));
     assertTrue(fc.delete(sub, true));
     assertFalse(exists(sub));
+  }
+
+  @Test
+  void uriWithoutAClusterNameIsRejected() {
+    Exception e = assertThrows(Exception.class,
+        () -> FileContext.getFileContext(URI.create("indexfs:///"), IndexFsTestCluster.conf()));
+    Throwable root = e;
+    while (root.getCause() != null) {
+      root = root.getCause();
+    }
+    assertTrue(String.valueOf(root.getMessage()).contains("names its cluster"), root.toString());
   }
 
   @Test

@@ -17,6 +17,8 @@ import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Options;
+import org.apache.hadoop.fs.Options.ChecksumOpt;
+import org.apache.hadoop.fs.ParentNotDirectoryException;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.RemoteIterator;
 import org.apache.hadoop.fs.permission.FsPermission;
@@ -139,7 +141,7 @@ public class IndexFileSystem extends FileSystem {
   @Override
   public FSDataOutputStream create(Path f, FsPermission permission, boolean overwrite, int bufferSize,
       short replication, long blockSize, Progressable progress) throws IOException {
-    return create(f, permission, overwrite, replication, blockSize, true);
+    return create(f, masked(permission, FsPermission.getFileDefault()), overwrite, replication, blockSize, true);
   }
 
   @Override
@@ -148,17 +150,34 @@ public class IndexFileSystem extends FileSystem {
     if (flags.contains(CreateFlag.APPEND)) {
       throw new UnsupportedOperationException("CreateFlag.APPEND: append is not supported by indexfs yet");
     }
-    return create(f, permission, flags.contains(CreateFlag.OVERWRITE), replication, blockSize, false);
+    return create(f, masked(permission, FsPermission.getFileDefault()), flags.contains(CreateFlag.OVERWRITE),
+        replication, blockSize, false);
   }
 
+  /**
+   * FileContext's create ({@link IndexFs}): FileContext has already applied its own umask, so
+   * the permission is used as given, as HDFS's {@code primitiveCreate} does.
+   */
+  @Override
+  protected FSDataOutputStream primitiveCreate(Path f, FsPermission absolutePermission, EnumSet<CreateFlag> flags,
+      int bufferSize, short replication, long blockSize, Progressable progress, ChecksumOpt checksumOpt)
+      throws IOException {
+    boolean exists = exists(f);
+    CreateFlag.validate(f, exists, flags);
+    if (exists && flags.contains(CreateFlag.APPEND)) {
+      return append(f, bufferSize, progress);
+    }
+    return create(f, absolutePermission, flags.contains(CreateFlag.OVERWRITE), replication, blockSize, true);
+  }
+
+  /** {@code permission} is final here: every caller has applied the umask it answers for. */
   private FSDataOutputStream create(Path f, FsPermission permission, boolean overwrite, short replication,
       long blockSize, boolean createParent) throws IOException {
     String path = pathOf(f);
     statistics.incrementWriteOps(1);
     org.indexfs.proto.FileStatus created;
     try {
-      created = client.create(path, masked(permission, FsPermission.getFileDefault()).toShort(), overwrite,
-          replication, blockSize, createParent);
+      created = client.create(path, permission.toShort(), overwrite, replication, blockSize, createParent);
     } catch (IOException e) {
       throw HadoopErrors.toHadoop(e);
     }
@@ -263,9 +282,31 @@ public class IndexFileSystem extends FileSystem {
 
   @Override
   public boolean mkdirs(Path f, FsPermission permission) throws IOException {
+    return mkdirsAbsolute(f, masked(permission, FsPermission.getDirDefault()));
+  }
+
+  /** FileContext's mkdir ({@link IndexFs}): its umask is applied already, as in HDFS. */
+  @Override
+  protected boolean primitiveMkdir(Path f, FsPermission absolutePermission) throws IOException {
+    return mkdirsAbsolute(f, absolutePermission);
+  }
+
+  @Override
+  protected void primitiveMkdir(Path f, FsPermission absolutePermission, boolean createParent)
+      throws IOException {
+    if (!createParent && f.getParent() != null) {
+      FileStatus parent = getFileStatus(f.getParent());
+      if (!parent.isDirectory()) {
+        throw new ParentNotDirectoryException("Parent path is not a directory: " + f.getParent());
+      }
+    }
+    mkdirsAbsolute(f, absolutePermission);
+  }
+
+  private boolean mkdirsAbsolute(Path f, FsPermission permission) throws IOException {
     statistics.incrementWriteOps(1);
     try {
-      return client.mkdirs(pathOf(f), masked(permission, FsPermission.getDirDefault()).toShort());
+      return client.mkdirs(pathOf(f), permission.toShort());
     } catch (IOException e) {
       throw HadoopErrors.toHadoop(e);
     }

@@ -13,7 +13,10 @@ import org.apache.hadoop.fs.Path;
  */
 public class IndexFs extends DelegateToFileSystem {
   public IndexFs(URI uri, Configuration conf) throws IOException, URISyntaxException {
-    super(uri, new IndexFileSystem(), conf, IndexFileSystem.SCHEME, true);
+    // authorityRequired=false: DelegateToFileSystem demands a default port when the authority is
+    // required, but ours is a cluster name, not host:port. IndexFileSystem.initialize still
+    // rejects a URI without one.
+    super(uri, new IndexFileSystem(), conf, IndexFileSystem.SCHEME, false);
   }
 
   @Override

@@ -35,9 +35,13 @@ public final class Permission {
     return mode & 7;
   }
 
-  /** HDFS gives implicitly created parents u+wx so the creator can keep going (FSDirMkdirOp). */
+  /**
+   * The mode of an implicitly created parent (FSDirMkdirOp.addImplicitUwx): the rwx bits of
+   * {@code mode} plus u+wx so the creator can keep going; HDFS rebuilds it from the user, group
+   * and other actions alone, so the sticky bit is never passed on.
+   */
   public static int withImplicitUserWriteExecute(int mode) {
-    return mode | 0300;
+    return (mode & 0777) | 0300;
   }
 
   /** "rwxr-x---" style, with 't'/'T' for the sticky bit, as in HDFS messages. */

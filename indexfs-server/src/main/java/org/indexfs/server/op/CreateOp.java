@@ -56,8 +56,10 @@ public final class CreateOp implements Operation {
           throw new IndexFsException(Code.FILE_NOT_FOUND, "Parent directory doesn't exist: " + p.pathAt(p.depth() - 1));
         }
         ctx.access().checkAncestor(request.getCaller(), p, Permission.WRITE_EXECUTE);
+        // As HDFS's createAncestorDirectories: missing parents copy the nearest existing
+        // directory's mode (plus u+wx), not the new file's.
         parent = Entries.createDirectories(ctx.ns(), batch, request.getCaller(), p, p.depth() - 1,
-            Permission.withImplicitUserWriteExecute(req.getPermission()), false, now);
+            Permission.withImplicitUserWriteExecute(p.deepestExisting().permission), false, now);
       } else {
         ctx.access().checkParent(request.getCaller(), p, Permission.WRITE_EXECUTE);
         parent = p.parent();

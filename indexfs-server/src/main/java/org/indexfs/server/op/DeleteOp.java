@@ -43,10 +43,12 @@ public final class DeleteOp implements Operation {
       }
       ctx.access().checkParent(request.getCaller(), p, Permission.WRITE_EXECUTE);
       ctx.access().checkStickyBit(request.getCaller(), p);
+      // ALL on every non-empty directory of the subtree (FSDirDeleteOp: subAccess=ALL,
+      // ignoreEmptyDir=true): an empty directory holds nothing its mode could protect.
       if (!empty && ctx.access().requiresSubtreeChecks(request.getCaller())) {
         ctx.access().checkSubtreeDirectory(request.getCaller(), p.path(), target, Permission.ALL);
         SubtreeWalk.walk(ctx, p.path(), target.inodeId, (path, inode) -> {
-          if (inode.isDirectory()) {
+          if (inode.isDirectory() && !SubtreeWalk.isEmpty(ctx, inode.inodeId)) {
             ctx.access().checkSubtreeDirectory(request.getCaller(), path, inode, Permission.ALL);
           }
         });

@@ -6,6 +6,7 @@ import java.net.URI;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.FsStatus;
 import org.apache.hadoop.fs.Path;
 import org.indexfs.common.InodeIds;
 
@@ -44,6 +45,11 @@ final class DataObjects implements AutoCloseable {
   OutputStream create(String name, short replication, long blockSize) throws IOException {
     FileSystem f = fs();
     return f.create(pathOf(name), true, f.getConf().getInt("io.file.buffer.size", 4096), replication, blockSize);
+  }
+
+  /** Capacity and usage of the data tier, which is where the bytes (and the space) are. */
+  FsStatus status() throws IOException {
+    return fs().getStatus();
   }
 
   FSDataInputStream open(String name) throws IOException {

@@ -16,6 +16,7 @@ import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.FsStatus;
 import org.apache.hadoop.fs.Options;
 import org.apache.hadoop.fs.Options.ChecksumOpt;
 import org.apache.hadoop.fs.ParentNotDirectoryException;
@@ -383,6 +384,12 @@ public class IndexFileSystem extends FileSystem {
     } catch (IOException e) {
       throw HadoopErrors.toHadoop(e);
     }
+  }
+
+  /** Like HDFS reporting its DataNodes: the capacity of the file system that holds the bytes. */
+  @Override
+  public FsStatus getStatus(Path p) throws IOException {
+    return objects.status();
   }
 
   @Override

@@ -6,8 +6,6 @@ import org.apache.hadoop.fs.FileContextURIBase;
 import org.indexfs.hadoop.IndexFsTestCluster;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Disabled;
-import org.junit.jupiter.api.Test;
 
 /**
  * Hadoop's FileContext URI suite: two FileContexts on the same indexfs cluster see one namespace.
@@ -31,9 +29,4 @@ public class TestIndexFsFileContextURI extends FileContextURIBase {
     fc2 = second;
     super.setUp();
   }
-
-  @Test
-  @Disabled("FsStatus (capacity/used/remaining) is not implemented by IndexFileSystem yet")
-  @Override
-  public void testFileStatus() {}
 }

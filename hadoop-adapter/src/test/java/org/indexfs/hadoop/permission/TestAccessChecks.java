@@ -108,6 +108,25 @@ class TestAccessChecks {
   }
 
   @Test
+  void renamePermissionsAreCheckedBeforeAnyRenameRule() throws Exception {
+    // HDFS checks WRITE on both sides first (FSDirRenameOp.renameTo), so a refused caller is told
+    // "denied", never "false" or "not found", whether or not the source exists.
+    Path alices = alicesDirectory();
+    Path bobs = bobsDirectory();
+    assertThrows(AccessControlException.class,
+        () -> users.bob.rename(new Path(alices, "missing"), new Path(bobs, "x")));
+    assertThrows(AccessControlException.class,
+        () -> users.bob.rename(new Path(bobs, "missing"), new Path(alices, "x")));
+    org.apache.hadoop.fs.FileContext fc = users.bobUgi.doAs(
+        (java.security.PrivilegedExceptionAction<org.apache.hadoop.fs.FileContext>)
+            () -> org.apache.hadoop.fs.FileContext.getFileContext(users.uri, users.conf));
+    assertThrows(AccessControlException.class,
+        () -> fc.rename(new Path(alices, "missing"), new Path(bobs, "x")));
+    // With permission, the same missing source is the ordinary answer.
+    assertFalse(users.bob.rename(new Path(bobs, "missing"), new Path(bobs, "x")));
+  }
+
+  @Test
   void stickyBitProtectsOtherUsersFiles() throws IOException {
     Path tmp = users.directory(new Path(base, "tmp"), "dora", 01777);
     assertTrue(users.mode(tmp).getStickyBit());

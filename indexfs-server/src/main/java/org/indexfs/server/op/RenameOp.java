@@ -48,15 +48,16 @@ public final class RenameOp implements Operation {
   private boolean legacy(WriteBatch batch, Caller caller, RenameRequest req) throws IOException {
     ResolvedPath src = ctx.resolver().resolve(req.getSrc());
     ctx.access().checkTraverse(caller, src);
-    if (src.last() == null || src.isRoot()) {
-      return false;
-    }
     ResolvedPath dst = ctx.resolver().resolve(req.getDst());
     ctx.access().checkTraverse(caller, dst);
-    if (dst.last() != null && dst.last().isDirectory()) {
+    if (src.last() != null && dst.last() != null && dst.last().isDirectory()) {
       String into = (dst.isRoot() ? "" : PathNames.join(dst.names(), dst.depth())) + "/" + src.lastName();
       dst = ctx.resolver().resolve(into);
       ctx.access().checkTraverse(caller, dst);
+    }
+    checkAccess(caller, src, dst);
+    if (src.last() == null || src.isRoot()) {
+      return false;
     }
     if (dst.names().equals(src.names())) {
       // Renaming a file onto itself succeeds and changes nothing.
@@ -66,7 +67,6 @@ public final class RenameOp implements Operation {
         || dst.isRoot() || dst.parent() == null || dst.existingCount() < dst.depth()) {
       return false;
     }
-    checkAccess(caller, src, dst);
     move(batch, src, dst, null);
     return true;
   }
@@ -74,14 +74,15 @@ public final class RenameOp implements Operation {
   private boolean exact(WriteBatch batch, Caller caller, RenameRequest req) throws IOException {
     ResolvedPath src = ctx.resolver().resolve(req.getSrc());
     ctx.access().checkTraverse(caller, src);
+    ResolvedPath dst = ctx.resolver().resolve(req.getDst());
+    ctx.access().checkTraverse(caller, dst);
+    checkAccess(caller, src, dst);
     if (src.last() == null) {
       throw new IndexFsException(Code.FILE_NOT_FOUND, "rename source " + req.getSrc() + " is not found.");
     }
     if (src.isRoot()) {
       throw new IndexFsException(Code.RENAME_REFUSED, "rename source cannot be the root");
     }
-    ResolvedPath dst = ctx.resolver().resolve(req.getDst());
-    ctx.access().checkTraverse(caller, dst);
     if (dst.names().equals(src.names())) {
       throw new IndexFsException(Code.FILE_ALREADY_EXISTS,
           "The source " + req.getSrc() + " and destination " + req.getDst() + " are the same");
@@ -115,7 +116,6 @@ public final class RenameOp implements Operation {
       throw new IndexFsException(Code.FILE_NOT_FOUND,
           "rename destination parent " + PathNames.parentOf(req.getDst()) + " not found.");
     }
-    checkAccess(caller, src, dst);
     if (old != null) {
       ctx.access().checkStickyBit(caller, dst);
     }
@@ -123,10 +123,21 @@ public final class RenameOp implements Operation {
     return true;
   }
 
+  /**
+   * HDFS checks permissions before any rename rule (FSDirRenameOp.renameTo): WRITE on the source's
+   * parent (with the sticky bit when the source exists) and WRITE on the destination's deepest
+   * existing ancestor. So a refused caller learns nothing about what exists.
+   */
   private void checkAccess(Caller caller, ResolvedPath src, ResolvedPath dst) throws IOException {
-    ctx.access().checkParent(caller, src, Permission.WRITE_EXECUTE);
-    ctx.access().checkStickyBit(caller, src);
-    ctx.access().checkParent(caller, dst, Permission.WRITE_EXECUTE);
+    if (!src.isRoot() && src.existingCount() >= src.depth() && src.parent() != null) {
+      ctx.access().checkParent(caller, src, Permission.WRITE_EXECUTE);
+      if (src.last() != null) {
+        ctx.access().checkStickyBit(caller, src);
+      }
+    }
+    if (!dst.isRoot()) {
+      ctx.access().checkAncestor(caller, dst, Permission.WRITE_EXECUTE);
+    }
   }
 
   /** One batch: remove the source key, write the destination key, settle the replaced entry. */

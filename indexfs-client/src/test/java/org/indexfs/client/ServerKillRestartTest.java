@@ -49,6 +49,8 @@ class ServerKillRestartTest {
       conf.put("indexfs.cluster.name", CLUSTER);
       conf.put("indexfs.wal.sync", "true");
       conf.put("indexfs.server.port", "0");
+      // The restarted server waits for the killed one's slot lease, i.e. its ZooKeeper session.
+      conf.put("indexfs.zookeeper.session-timeout-ms", "2000");
       conf.put("indexfs.data.uri", work.resolve("data").toUri().toString());
       Path log = work.resolve("server.log");
 

@@ -17,6 +17,11 @@ public final class ClusterPaths {
     return root(cluster) + "/slots";
   }
 
+  /** The lease of slot k: a leader latch whose leader is the one process serving the slot. */
+  public static String lease(String cluster, int slot) {
+    return root(cluster) + "/leases/" + slot;
+  }
+
   /** The owner of slot k publishes its address here. */
   public static String slot(String cluster, int slot) {
     return slots(cluster) + "/" + slot;

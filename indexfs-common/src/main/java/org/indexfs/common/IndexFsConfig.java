@@ -16,6 +16,13 @@ public final class IndexFsConfig {
   /** Per-cluster quorum: {@code indexfs.cluster.<name>.zookeeper}. */
   public static final String CLUSTER_ZOOKEEPER_PATTERN = "indexfs.cluster.%s.zookeeper";
 
+  public static final ConfigKey<Integer> ZOOKEEPER_SESSION_TIMEOUT_MS = ConfigKey.integer(
+      "indexfs.zookeeper.session-timeout-ms", 15_000,
+      "ZooKeeper session of a server: a killed server's slot lease is free again after this long.");
+  public static final ConfigKey<Long> SLOT_LEASE_WAIT_MS = ConfigKey.longValue(
+      "indexfs.slot.lease-wait-ms", 60_000,
+      "How long a starting server waits for its slot's lease while another process holds it.");
+
   public static final ConfigKey<String> CLUSTER_NAME = ConfigKey.string(
       "indexfs.cluster.name", "local",
       "Name of the cluster a server belongs to: the authority of indexfs://<name>/ URIs.");
@@ -68,7 +75,7 @@ public final class IndexFsConfig {
       "Longest path component in UTF-8 bytes (HDFS dfs.namenode.fs-limits.max-component-length).");
 
   public static final List<ConfigKey<?>> ALL = List.of(
-      ZOOKEEPER_QUORUM, CLUSTER_NAME, SERVER_DIR, SERVER_BIND_HOST, SERVER_PORT, SERVER_SLOT,
+      ZOOKEEPER_QUORUM, ZOOKEEPER_SESSION_TIMEOUT_MS, SLOT_LEASE_WAIT_MS, CLUSTER_NAME, SERVER_DIR, SERVER_BIND_HOST, SERVER_PORT, SERVER_SLOT,
       SERVER_HANDLERS, SERVER_QUEUE, WAL_SYNC, DATA_URI, INLINE_MAX_BYTES, RPC_MAX_FRAME_BYTES,
       RPC_IDLE_TIMEOUT_SECONDS, RPC_TIMEOUT_MS, LIST_PAGE_SIZE, SUPERUSER, SUPERGROUP, PERMISSIONS_ENABLED,
       MAX_COMPONENT_LENGTH);

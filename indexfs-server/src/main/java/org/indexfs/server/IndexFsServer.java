@@ -9,7 +9,7 @@ import java.util.Map;
 import org.indexfs.common.IndexFsConfig;
 import org.indexfs.proto.Request.OpCase;
 import org.indexfs.server.data.Reclaimer;
-import org.indexfs.server.membership.SlotRegistration;
+import org.indexfs.server.membership.SlotLease;
 import org.indexfs.server.ns.AccessChecker;
 import org.indexfs.server.ns.Namespace;
 import org.indexfs.server.ns.PathResolver;
@@ -47,7 +47,7 @@ public final class IndexFsServer implements AutoCloseable {
   private final Reclaimer reclaimer;
   private final Dispatcher dispatcher;
   private final RpcServer rpc;
-  private final SlotRegistration registration;
+  private final SlotLease lease;
   private final InetSocketAddress address;
 
   private IndexFsServer(Map<String, String> conf) throws IOException {
@@ -75,8 +75,10 @@ public final class IndexFsServer implements AutoCloseable {
           IndexFsConfig.RPC_IDLE_TIMEOUT_SECONDS.get(conf));
       address = rpc.start(IndexFsConfig.SERVER_BIND_HOST.get(conf), IndexFsConfig.SERVER_PORT.get(conf));
       reclaimer.start();
-      registration = new SlotRegistration(IndexFsConfig.ZOOKEEPER_QUORUM.get(conf),
-          IndexFsConfig.CLUSTER_NAME.get(conf), slot, address.getHostString() + ":" + address.getPort());
+      lease = new SlotLease(IndexFsConfig.ZOOKEEPER_QUORUM.get(conf),
+          IndexFsConfig.ZOOKEEPER_SESSION_TIMEOUT_MS.get(conf), IndexFsConfig.CLUSTER_NAME.get(conf), slot,
+          address.getHostString() + ":" + address.getPort(), IndexFsConfig.SLOT_LEASE_WAIT_MS.get(conf),
+          this::fence);
     } catch (Exception e) {
       closeQuietly();
       throw e instanceof IOException io ? io : new IOException("Server start failed: " + e.getMessage(), e);
@@ -120,6 +122,11 @@ public final class IndexFsServer implements AutoCloseable {
     return reclaimer;
   }
 
+  /** The slot's lease is gone: another process may own the slot now, so stop answering at once. */
+  private void fence() {
+    rpc.close();
+  }
+
   private void closeQuietly() {
     try {
       close();
@@ -130,8 +137,8 @@ public final class IndexFsServer implements AutoCloseable {
 
   @Override
   public void close() {
-    if (registration != null) {
-      registration.close();
+    if (lease != null) {
+      lease.close();
     }
     if (rpc != null) {
       rpc.close();

@@ -56,8 +56,10 @@ public final class CreateOp implements Operation {
           throw new IndexFsException(Code.FILE_NOT_FOUND, "Parent directory doesn't exist: " + p.pathAt(p.depth() - 1));
         }
         ctx.access().checkAncestor(request.getCaller(), p, Permission.WRITE_EXECUTE);
+        // As HDFS (FSDirMkdirOp.createParentDirectories with inheritPerms): parents made by create
+        // take the mode of the deepest existing ancestor, plus u+wx; mkdirs' parents take its own mode.
         parent = Entries.createDirectories(ctx.ns(), batch, request.getCaller(), p, p.depth() - 1,
-            Permission.withImplicitUserWriteExecute(req.getPermission()), false, now);
+            Permission.withImplicitUserWriteExecute(p.deepestExisting().permission & Permission.MASK), false, now);
       } else {
         ctx.access().checkParent(request.getCaller(), p, Permission.WRITE_EXECUTE);
         parent = p.parent();

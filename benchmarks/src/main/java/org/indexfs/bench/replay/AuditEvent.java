@@ -6,7 +6,7 @@ import java.util.List;
 /**
  * One usable audit record.
  *
- * @param line        1-based line number in its trace (for messages)
+ * @param line        1-based line number across the trace files, in the order given (for messages)
  * @param timeMillis  the record's timestamp from the log line prefix, or -1 when it had none
  * @param allowed     {@code allowed=}: false means the NameNode refused it (or, for delete, found nothing)
  * @param user        the effective user's short name (what permission checks see)

@@ -70,7 +70,7 @@ final class PathOrdering {
         boolean last = i == chain.size() - 1;
         follow(call, last ? n.lastBelow : n.lastHere);
         follow(call, n.creator);
-        if (!n.exists && (creates || !last)) {
+        if (!n.exists && call.event.allowed()) { // the call succeeded, so the path existed or it made it
           n.exists = true;
           n.creator = creates ? call : null;
         }

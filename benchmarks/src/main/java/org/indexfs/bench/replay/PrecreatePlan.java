@@ -120,13 +120,22 @@ public final class PrecreatePlan {
     newParent.attach(moving);
   }
 
-  /** Creates a file or directory (and missing parents: HDFS's create and mkdirs make them). */
+  /**
+   * Creates a file or directory. A missing parent below a pre-existing directory is taken to have
+   * existed too (a trace cannot tell it from one made implicitly, and only a pre-existing one
+   * explains later reads of its other entries); below a directory the trace made, it is made here.
+   */
   private void create(String path, boolean directory) {
     Node cur = root;
     List<String> names = names(path);
     for (int i = 0; i < names.size(); i++) {
       boolean last = i == names.size() - 1;
       Node next = cur.child(names.get(i));
+      if (next == null && !last && cur.origin != null) {
+        next = new Node(names.get(i), cur, true, (cur == root ? "" : cur.origin) + "/" + names.get(i));
+        cur.attach(next);
+        preexisting.add(next);
+      }
       if (next != null && !last && !next.directory) {
         if (!(next.typeGuessed && next.origin != null)) {
           inconsistent("create below a file");

@@ -30,10 +30,12 @@ public final class ReplayMain {
       System.exit(e.getMessage() == null ? 0 : 2);
       return;
     }
-    System.exit(run(o));
+    run(o);
+    System.exit(0);
   }
 
-  static int run(ReplayOptions o) throws IOException {
+  /** Runs the command line; returns the report, or null when it only generated a trace. */
+  static BenchReport run(ReplayOptions o) throws IOException {
     List<Path> trace = o.traces;
     if (o.generate >= 0) {
       Path file = o.traceOut != null ? o.traceOut : o.out.resolve("trace.log.gz");
@@ -46,7 +48,7 @@ public final class ReplayMain {
           (System.nanoTime() - t0) / 1e9, file);
       trace = List.of(file);
       if (o.targets.isEmpty()) {
-        return 0;
+        return null;
       }
     }
     Configuration base = new Configuration();
@@ -88,6 +90,6 @@ public final class ReplayMain {
     System.out.println(report.comparison().toText());
     report.tables().forEach(t -> System.out.println(t.toText()));
     System.out.println("Report: " + o.out.resolve("report.html") + " (also report.md, report.json, *.png)");
-    return 0;
+    return report;
   }
 }

@@ -18,7 +18,6 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.security.UserGroupInformation;
 import org.indexfs.server.local.LocalCluster;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
@@ -54,14 +53,7 @@ class AuditRoundTripTest {
     MixedWorkload.registerUsers();
     work = Files.createTempDirectory(Files.createDirectories(
         Path.of(System.getProperty("test.build.data", "target/test-data"))), "roundtrip-");
-    hdfs = new MiniHdfs("roundtrip-hdfs");
-  }
-
-  @AfterAll
-  void stopHdfs() {
-    if (hdfs != null) {
-      hdfs.close();
-    }
+    hdfs = MiniHdfs.shared();
   }
 
   @Test

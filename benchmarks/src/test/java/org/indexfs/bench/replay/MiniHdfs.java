@@ -14,7 +14,19 @@ import org.apache.hadoop.security.UserGroupInformation;
  * (proxy-user replay), synchronous audit logging so a capture sees every record at once.
  */
 final class MiniHdfs implements AutoCloseable {
+  private static MiniHdfs shared;
+
   private final MiniDFSCluster cluster;
+
+  /** The one HDFS of this test JVM (a MiniDFSCluster is heavy), shut down at exit. */
+  static synchronized MiniHdfs shared() throws IOException {
+    if (shared == null) {
+      shared = new MiniHdfs("hdfs");
+      MiniHdfs started = shared;
+      Runtime.getRuntime().addShutdownHook(new Thread(started::close, "minihdfs-shutdown"));
+    }
+    return shared;
+  }
 
   MiniHdfs(String name) throws IOException {
     Path base = Path.of(System.getProperty("test.build.data", "target/test-data"));

@@ -15,21 +15,21 @@ import org.apache.hadoop.fs.permission.FsPermission;
 
 /**
  * Builds a {@link PrecreatePlan} on a target in parallel, one depth level at a time (a level's
- * parents exist before its children are made), as the replaying user, who must be a superuser
- * there to hand entries to their owners. Directories are made {@code rwxrwxrwx} and files
+ * parents exist before its children are made). Entries with an owner are made by that user, the
+ * rest by the replaying user. Directories are made {@code rwxrwxrwx} and files
  * {@code rw-rw-rw-} and empty: a trace records neither the modes nor the sizes entries had
  * before it began, and permissive modes let every call the trace shows succeeding succeed again.
  */
-public final class Precreator {
+final class Precreator {
   static final FsPermission DIRECTORY_MODE = new FsPermission((short) 0777);
   static final FsPermission FILE_MODE = new FsPermission((short) 0666);
 
-  private final FileSystem fs;
+  private final Identities identities;
   private final int threads;
   private final AtomicLong done = new AtomicLong();
 
-  public Precreator(FileSystem fs, int threads) {
-    this.fs = fs;
+  Precreator(Identities identities, int threads) {
+    this.identities = identities;
     this.threads = threads;
   }
 
@@ -67,21 +67,29 @@ public final class Precreator {
     }
   }
 
+  /**
+   * One entry, made by its owner (its parent is rwxrwxrwx), so it needs no chown; with the replay's
+   * umask of 000 the mode is exact, else it is set after.
+   */
   private void make(PrecreatePlan.Entry e) throws IOException {
+    Identities.Caller caller = e.owner() == null ? identities.superuser() : identities.forUser(e.owner());
+    FileSystem fs = caller.fs;
     Path p = new Path(e.path());
-    if (e.directory()) {
-      fs.mkdirs(p, DIRECTORY_MODE);
-      fs.setPermission(p, DIRECTORY_MODE); // mkdirs applies the umask
-    } else {
-      try (FSDataOutputStream out = fs.create(p, FILE_MODE, true, 4096, fs.getDefaultReplication(p),
-          fs.getDefaultBlockSize(p), null)) {
-        // empty: the trace does not say how large the file was
+    boolean exactModes = FsPermission.getUMask(fs.getConf()).toShort() == 0;
+    caller.as(() -> {
+      if (e.directory()) {
+        fs.mkdirs(p, DIRECTORY_MODE);
+      } else {
+        try (FSDataOutputStream out = fs.create(p, FILE_MODE, true, 4096, fs.getDefaultReplication(p),
+            fs.getDefaultBlockSize(p), null)) {
+          // empty: the trace does not say how large the file was
+        }
       }
-      fs.setPermission(p, FILE_MODE);
-    }
-    if (e.owner() != null) {
-      fs.setOwner(p, e.owner(), null);
-    }
+      if (!exactModes) {
+        fs.setPermission(p, e.directory() ? DIRECTORY_MODE : FILE_MODE);
+      }
+      return null;
+    });
     done.incrementAndGet();
   }
 

@@ -17,7 +17,7 @@ final class ReplayReport {
 
   static BenchReport build(String title, TraceCounts counts, PrecreatePlan plan, List<ReplayResult> results,
       Map<String, String> facts) {
-    BenchReport report = new BenchReport(title);
+    BenchReport report = new BenchReport(title).mixed(true);
     facts.forEach(report::fact);
     report.fact("trace lines", counts.lines()).fact("replayable records", counts.usableTotal())
         .fact("pre-created entries", plan.entries().size());

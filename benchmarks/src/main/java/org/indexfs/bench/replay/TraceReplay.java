@@ -76,7 +76,7 @@ public final class TraceReplay {
       double precreateSeconds = 0;
       if (s.precreate()) {
         List<PrecreatePlan.Entry> entries = p.entries();
-        Precreator builder = new Precreator(identities.superuser().fs, s.threads());
+        Precreator builder = new Precreator(identities, s.threads());
         long t0 = System.nanoTime();
         try (ProgressBar bar = ProgressBar.open(s.progress(), s.label() + " precreate", entries.size(), builder::done)) {
           builder.build(entries);

@@ -18,6 +18,7 @@ public final class BenchReport {
   private final Map<String, String> facts = new LinkedHashMap<>();
   private final List<TargetRun> runs = new ArrayList<>();
   private final List<Table> tables = new ArrayList<>();
+  private boolean mixed;
 
   public BenchReport(String title) {
     this.title = title;
@@ -31,6 +32,20 @@ public final class BenchReport {
   public BenchReport run(TargetRun run) {
     runs.add(run);
     return this;
+  }
+
+  /**
+   * Marks the runs as mixed: all operations ran interleaved in one timed run (a trace replay), so
+   * an operation's ops/s is its share of the total and only the total's throughput compares.
+   * Unmarked, each operation is taken to be timed on its own (mdtest-style phases).
+   */
+  public BenchReport mixed(boolean mixed) {
+    this.mixed = mixed;
+    return this;
+  }
+
+  public boolean mixed() {
+    return mixed;
   }
 
   public BenchReport table(Table table) {
@@ -87,13 +102,17 @@ public final class BenchReport {
       if (ratios) {
         OpMetrics a = runs.get(0).op(op);
         OpMetrics b = runs.get(1).op(op);
-        row.add(a == null || b == null ? "-" : ratio(a.opsPerSecond(), b.opsPerSecond()));
+        boolean total = op.equals(names.get(names.size() - 1));
+        row.add(a == null || b == null || (mixed && !total) ? "-" : ratio(a.opsPerSecond(), b.opsPerSecond()));
         row.add(a == null || b == null ? "-" : ratio(a.p50(), b.p50()));
         row.add(a == null || b == null ? "-" : ratio(a.p99(), b.p99()));
       }
       rows.add(row);
     }
     String vs = ratios ? " (ratios: " + runs.get(0).label() + " / " + runs.get(1).label() + ")" : "";
+    if (mixed) {
+      vs += "; in one mixed run an operation's ops/s is its share of the total";
+    }
     return new Table("Throughput and latency per operation" + vs, headers, rows);
   }
 

@@ -20,15 +20,18 @@ final class Charts {
     if (report.runs().isEmpty() || report.operations().isEmpty()) {
       return files;
     }
-    files.add(bar(report, dir, "throughput.png", "Throughput per operation", "operations / second", OpMetrics::opsPerSecond));
-    files.add(bar(report, dir, "latency-p50.png", "Median latency per operation", "microseconds", m -> m.p50()));
-    files.add(bar(report, dir, "latency-p99.png", "99th percentile latency per operation", "microseconds", m -> m.p99()));
+    files.add(report.mixed()
+        ? bar(report, List.of(report.runs().get(0).total().op()), dir, "throughput.png", "Throughput of the whole run",
+            "operations / second", OpMetrics::opsPerSecond)
+        : bar(report, report.operations(), dir, "throughput.png", "Throughput per operation", "operations / second",
+            OpMetrics::opsPerSecond));
+    files.add(bar(report, report.operations(), dir, "latency-p50.png", "Median latency per operation", "microseconds", m -> m.p50()));
+    files.add(bar(report, report.operations(), dir, "latency-p99.png", "99th percentile latency per operation", "microseconds", m -> m.p99()));
     return files;
   }
 
-  private static String bar(BenchReport report, Path dir, String file, String title, String yTitle,
-      ToDoubleFunction<OpMetrics> value) throws IOException {
-    List<String> ops = report.operations();
+  private static String bar(BenchReport report, List<String> ops, Path dir, String file, String title,
+      String yTitle, ToDoubleFunction<OpMetrics> value) throws IOException {
     CategoryChart chart = new CategoryChartBuilder().width(1000).height(500).title(title)
         .xAxisTitle("operation").yAxisTitle(yTitle).build();
     chart.getStyler().setLegendPosition(Styler.LegendPosition.InsideNE);

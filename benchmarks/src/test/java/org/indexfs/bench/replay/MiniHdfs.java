@@ -11,7 +11,9 @@ import org.apache.hadoop.security.UserGroupInformation;
 /**
  * A stock HDFS (NameNode + one DataNode) in this JVM, configured as the replay tests need:
  * permissions on, small blocks allowed, one replica, the login user allowed to impersonate
- * (proxy-user replay), synchronous audit logging so a capture sees every record at once.
+ * (proxy-user replay), synchronous audit logging so a capture sees every record at once, and a
+ * durable edit log: MiniDFSCluster skips the NameNode's fsync unless told not to, and IndexFS
+ * syncs its WAL (indexfs.wal.sync=true), so comparing them otherwise would flatter HDFS.
  */
 final class MiniHdfs implements AutoCloseable {
   private static MiniHdfs shared;
@@ -40,7 +42,8 @@ final class MiniHdfs implements AutoCloseable {
     String login = UserGroupInformation.getLoginUser().getShortUserName();
     conf.set("hadoop.proxyuser." + login + ".hosts", "*");
     conf.set("hadoop.proxyuser." + login + ".groups", "*");
-    cluster = new MiniDFSCluster.Builder(conf).numDataNodes(1).format(true).build();
+    cluster = new MiniDFSCluster.Builder(conf).numDataNodes(1).format(true)
+        .skipFsyncForTesting(false).build();
     cluster.waitActive();
   }
 

@@ -67,6 +67,16 @@ public record AuditEvent(long line, long timeMillis, boolean allowed, String use
     return out;
   }
 
+  /** The same record with every path moved below {@code prefix} (an absolute directory, not "/"). */
+  public AuditEvent under(String prefix) {
+    String base = prefix.endsWith("/") ? prefix.substring(0, prefix.length() - 1) : prefix;
+    String movedSrc = command == Command.CONCAT
+        ? concatSources().stream().map(s -> base + s).collect(java.util.stream.Collectors.joining(", ", "[", "]"))
+        : base + (src.equals("/") ? "" : src);
+    String movedDst = dst == null ? null : base + (dst.equals("/") ? "" : dst);
+    return new AuditEvent(line, timeMillis, allowed, user, ugi, ip, command, options, movedSrc, movedDst, perm);
+  }
+
   /** Every path this call reads or changes (for ordering calls on the same paths). */
   public List<String> paths() {
     List<String> out = new ArrayList<>(2);

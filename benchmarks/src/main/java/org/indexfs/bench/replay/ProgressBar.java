@@ -18,6 +18,7 @@ final class ProgressBar implements AutoCloseable {
   private final long startNanos = System.nanoTime();
   private final Thread painter;
   private volatile boolean running = true;
+  private int lastLength;
 
   ProgressBar(PrintStream out, String label, long total, LongSupplier done) {
     this.out = out;
@@ -50,7 +51,7 @@ final class ProgressBar implements AutoCloseable {
     int filled = (int) Math.round(fraction * WIDTH);
     double rate = seconds > 0 ? done / seconds : 0;
     String eta = rate > 0 && total > done ? String.format(Locale.ROOT, "%ds left", (long) ((total - done) / rate)) : "";
-    return String.format(Locale.ROOT, "%-14s [%s%s] %3d%% %,d/%,d  %,.0f/s  %s", label,
+    return String.format(Locale.ROOT, "%-18s [%s%s] %3d%% %,d/%,d  %,.0f/s  %s", label,
         "#".repeat(filled), ".".repeat(WIDTH - filled), (int) (fraction * 100), done, total, rate, eta);
   }
 
@@ -59,7 +60,11 @@ final class ProgressBar implements AutoCloseable {
       return;
     }
     double seconds = (System.nanoTime() - startNanos) / 1e9;
-    out.print("\r" + line(label, done.getAsLong(), total, seconds) + (last ? "\n" : ""));
+    String text = line(label, done.getAsLong(), total, seconds);
+    // Blank out what a longer previous line left behind.
+    String pad = " ".repeat(Math.max(0, lastLength - text.length()));
+    lastLength = text.length();
+    out.print("\r" + text + pad + (last ? "\n" : ""));
     out.flush();
   }
 

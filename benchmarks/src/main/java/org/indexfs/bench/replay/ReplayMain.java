@@ -57,7 +57,7 @@ public final class ReplayMain {
     }
     o.settings.forEach(base::set);
 
-    TraceReplay replay = new TraceReplay(trace, o.zone);
+    TraceReplay replay = new TraceReplay(trace, o.zone, o.prefix);
     PrecreatePlan plan = replay.plan();
     TraceCounts counts = replay.counts();
     System.out.printf("Trace: %,d lines, %,d replayable, %,d not used; %,d entries to pre-create%n",
@@ -80,6 +80,9 @@ public final class ReplayMain {
         ? String.format("generated, %,d records, seed %d, mix %s", o.generate, o.seed, o.mix)
         : trace.toString());
     facts.put("threads", String.valueOf(o.threads));
+    if (o.prefix != null) {
+      facts.put("paths", "below " + o.prefix);
+    }
     facts.put("pace", o.rate == 0 ? "as fast as possible" : "trace pace x " + o.rate);
     facts.put("callers", o.mode == Impersonation.SINGLE ? "all as " + o.singleUser : o.mode.name().toLowerCase()
         + " users from ugi=");

@@ -38,11 +38,12 @@ final class ReplayOptions {
                                   (createRemoteUser, for simple-auth clusters without proxy settings)
         --user NAME               replay every call as NAME instead of its ugi= user
         --no-precreate            skip phase one (the target already holds the namespace)
+        --prefix DIR              replay below DIR instead of / (a file:// target, a shared cluster)
         --create-bytes N, --append-bytes N, --truncate-to N, --set-replication N
                                   what audit logs do not record (defaults 0, 0, 0, 2)
       Output:
         --out DIR                 report directory (default: replay-report)
-        --no-progress             no progress bar
+        --progress / --no-progress   progress bar on stderr (default: when stderr is a terminal)
       """;
 
   final List<Path> traces = new ArrayList<>();
@@ -66,7 +67,8 @@ final class ReplayOptions {
   long truncateTo;
   short replication = 2;
   Path out = Path.of("replay-report");
-  boolean progress = true;
+  boolean progress = System.console() != null;
+  String prefix;
 
   static ReplayOptions parse(String[] args) {
     ReplayOptions o = new ReplayOptions();
@@ -82,8 +84,8 @@ final class ReplayOptions {
         o.precreate = false;
         continue;
       }
-      if (a.equals("--no-progress")) {
-        o.progress = false;
+      if (a.equals("--no-progress") || a.equals("--progress")) {
+        o.progress = a.equals("--progress");
         continue;
       }
       if (a.equals("-h") || a.equals("--help")) {
@@ -128,6 +130,12 @@ final class ReplayOptions {
         case "--truncate-to" -> o.truncateTo = Long.parseLong(v);
         case "--set-replication" -> o.replication = Short.parseShort(v);
         case "--out" -> o.out = Path.of(v);
+        case "--prefix" -> {
+          if (!v.startsWith("/")) {
+            throw new UsageException("--prefix must be an absolute path, not " + v);
+          }
+          o.prefix = v;
+        }
         default -> throw new UsageException("Unknown option " + a);
       }
     }

@@ -23,6 +23,7 @@ import java.util.zip.GZIPInputStream;
 public final class TraceReader implements Iterator<AuditEvent>, Closeable {
   private final List<Path> files;
   private final AuditLogParser parser;
+  private final String prefix;
   private final TraceCounts counts = new TraceCounts();
   private int fileIndex = -1;
   private BufferedReader reader;
@@ -30,8 +31,14 @@ public final class TraceReader implements Iterator<AuditEvent>, Closeable {
   private AuditEvent next;
 
   public TraceReader(List<Path> files, ZoneId zone) {
+    this(files, zone, null);
+  }
+
+  /** A reader that moves every path below {@code prefix} (null or "/": paths as written). */
+  public TraceReader(List<Path> files, ZoneId zone, String prefix) {
     this.files = List.copyOf(files);
     this.parser = new AuditLogParser(zone);
+    this.prefix = prefix == null || prefix.equals("/") ? null : prefix;
   }
 
   /** Counts so far (complete once the reader is exhausted). */
@@ -56,7 +63,7 @@ public final class TraceReader implements Iterator<AuditEvent>, Closeable {
         AuditLogParser.Result r = parser.parse(line, lineNumber);
         if (r.event() != null) {
           counts.usable(r.event().command());
-          next = r.event();
+          next = prefix == null ? r.event() : r.event().under(prefix);
         } else {
           counts.unusable(r.unusableReason());
         }

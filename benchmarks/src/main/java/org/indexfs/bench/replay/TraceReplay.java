@@ -16,19 +16,26 @@ import org.apache.hadoop.conf.Configuration;
 public final class TraceReplay {
   private final List<Path> trace;
   private final ZoneId zone;
+  private final String prefix;
   private TraceCounts counts;
   private PrecreatePlan plan;
 
   public TraceReplay(List<Path> trace, ZoneId zone) {
+    this(trace, zone, null);
+  }
+
+  /** A replay of {@code trace} with every path moved below {@code prefix} (null: as written). */
+  public TraceReplay(List<Path> trace, ZoneId zone, String prefix) {
     this.trace = List.copyOf(trace);
     this.zone = zone;
+    this.prefix = prefix;
   }
 
   /** Phase one's analysis (reads the trace once; cached for further targets). */
   public PrecreatePlan plan() throws IOException {
     if (plan == null) {
       PrecreatePlan p = new PrecreatePlan();
-      try (TraceReader reader = new TraceReader(trace, zone)) {
+      try (TraceReader reader = new TraceReader(trace, zone, prefix)) {
         reader.forEachRemaining(p::add);
         counts = reader.counts();
       }
@@ -87,7 +94,7 @@ public final class TraceReplay {
       Replayer replayer = new Replayer(identities, s.policy(), s.threads(), s.rate());
       long t0 = System.nanoTime();
       Map<Command, CommandStats> stats;
-      try (TraceReader reader = new TraceReader(trace, zone);
+      try (TraceReader reader = new TraceReader(trace, zone, prefix);
           ProgressBar bar = ProgressBar.open(s.progress(), s.label() + " replay", counts.usableTotal(),
               replayer::completed)) {
         stats = replayer.replay(reader);

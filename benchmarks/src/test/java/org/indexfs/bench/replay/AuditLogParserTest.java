@@ -95,6 +95,17 @@ class AuditLogParserTest {
   }
 
   @Test
+  void aPrefixMovesEveryPath() {
+    AuditEvent rename = parse("allowed=true\tugi=a\tip=/1.2.3.4\tcmd=rename\tsrc=/a\tdst=/b/c\tperm=null\tproto=rpc");
+    assertEquals(List.of("/r/a", "/r/b/c"), rename.under("/r/").paths());
+    AuditEvent concat = parse("allowed=true\tugi=a\tip=/1.2.3.4\tcmd=concat\tsrc=[/d/p1, /d/p2]\tdst=/d/p0"
+        + "\tperm=null\tproto=rpc");
+    assertEquals(List.of("/r/d/p1", "/r/d/p2", "/r/d/p0"), concat.under("/r").paths());
+    AuditEvent root = parse("allowed=true\tugi=a\tip=/1.2.3.4\tcmd=listStatus\tsrc=/\tdst=null\tperm=null\tproto=rpc");
+    assertEquals("/r", root.under("/r").src());
+  }
+
+  @Test
   void optionalFieldsAreAccepted() {
     AuditEvent e = parse("allowed=true\tugi=a (auth:TOKEN)\tip=/1.2.3.4\tcmd=listStatus\tsrc=/d\tdst=null"
         + "\tperm=null\ttrackingId=abc123\tproto=rpc\tcallerContext=mr_attempt_1:sig");

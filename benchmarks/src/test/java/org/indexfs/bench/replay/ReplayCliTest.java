@@ -81,7 +81,7 @@ class ReplayCliTest {
 
   @Test
   void progressLineShowsShareRateAndTimeLeft() {
-    assertEquals("replay         [###############...............]  50% 500/1,000  100/s  5s left",
+    assertEquals("replay             [###############...............]  50% 500/1,000  100/s  5s left",
         ProgressBar.line("replay", 500, 1000, 5.0));
   }
 }

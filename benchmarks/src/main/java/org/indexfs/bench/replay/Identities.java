@@ -3,6 +3,8 @@ package org.indexfs.bench.replay;
 import java.io.IOException;
 import java.net.URI;
 import java.security.PrivilegedExceptionAction;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
@@ -39,6 +41,7 @@ final class Identities implements AutoCloseable {
   private final String singleUser;
   private final UserGroupInformation login;
   private final ConcurrentHashMap<String, Caller> callers = new ConcurrentHashMap<>();
+  private Caller loginCaller;
 
   Identities(URI uri, Configuration conf, Impersonation mode, String singleUser) throws IOException {
     this.uri = uri;
@@ -65,20 +68,12 @@ final class Identities implements AutoCloseable {
     }
   }
 
-  /** The replaying (login) user itself: pre-creates the namespace. */
-  Caller superuser() throws IOException {
-    return forUserExact(login.getShortUserName(), login);
-  }
-
-  private Caller forUserExact(String key, UserGroupInformation ugi) throws IOException {
-    synchronized (callers) {
-      Caller c = callers.get("\0" + key);
-      if (c == null) {
-        c = new Caller(ugi, uri, conf);
-        callers.put("\0" + key, c);
-      }
-      return c;
+  /** The replaying (login) user itself, whatever the mode: makes the pre-created entries nobody owns. */
+  synchronized Caller superuser() throws IOException {
+    if (loginCaller == null) {
+      loginCaller = new Caller(login, uri, conf);
     }
+    return loginCaller;
   }
 
   private UserGroupInformation ugiFor(String user) {
@@ -89,14 +84,17 @@ final class Identities implements AutoCloseable {
         : UserGroupInformation.createRemoteUser(user);
   }
 
-  int size() {
-    return callers.size();
-  }
-
   @Override
   public void close() throws IOException {
     IOException first = null;
-    for (Caller c : callers.values()) {
+    List<Caller> all = new ArrayList<>(callers.values());
+    synchronized (this) {
+      if (loginCaller != null) {
+        all.add(loginCaller);
+        loginCaller = null;
+      }
+    }
+    for (Caller c : all) {
       try {
         c.fs.close();
       } catch (IOException e) {

@@ -65,10 +65,6 @@ public final class TraceReplay {
       return new Settings(label, uri, conf, threads, 0, Impersonation.PROXY, null, true, ReplayPolicy.DEFAULT, false);
     }
 
-    public Settings withMode(Impersonation m, String user) {
-      return new Settings(label, uri, conf, threads, rate, m, user, precreate, policy, progress);
-    }
-
     public Settings withPolicy(ReplayPolicy p) {
       return new Settings(label, uri, conf, threads, rate, mode, singleUser, precreate, p, progress);
     }

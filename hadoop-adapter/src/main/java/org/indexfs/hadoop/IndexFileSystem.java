@@ -29,6 +29,7 @@ import org.indexfs.client.ClusterConnection;
 import org.indexfs.client.IndexFsClient;
 import org.indexfs.common.ConfigKey;
 import org.indexfs.common.IndexFsConfig;
+import org.indexfs.proto.Caller;
 import org.indexfs.proto.Listing;
 import org.indexfs.proto.OpenResult;
 import org.indexfs.proto.ServerInfo;
@@ -64,9 +65,7 @@ public class IndexFileSystem extends FileSystem {
     user = ugi.getShortUserName();
     ClusterConnection connection = ClusterConnection.acquire(zk, cluster,
         get(conf, IndexFsConfig.RPC_MAX_FRAME_BYTES), 30_000);
-    client = new IndexFsClient(connection,
-        IndexFsClient.caller(user, List.of(ugi.getGroupNames()), UUID.randomUUID().toString()),
-        get(conf, IndexFsConfig.RPC_TIMEOUT_MS));
+    client = new IndexFsClient(connection, caller(ugi), get(conf, IndexFsConfig.RPC_TIMEOUT_MS));
     try {
       ServerInfo info = client.serverInfo();
       inlineMax = info.getInlineMaxBytes();
@@ -76,6 +75,17 @@ public class IndexFileSystem extends FileSystem {
       throw e;
     }
     workingDir = getHomeDirectory();
+  }
+
+  /** Who calls: user and groups for permission checks, the rest for the servers' audit log. */
+  private static Caller caller(UserGroupInformation ugi) throws IOException {
+    Caller.Builder b = IndexFsClient.caller(ugi.getShortUserName(), List.of(ugi.getGroupNames()),
+        UUID.randomUUID().toString()).toBuilder().setAuthMethod(ugi.getAuthenticationMethod().name());
+    UserGroupInformation real = ugi.getRealUser();
+    if (real != null) {
+      b.setRealUser(real.getUserName()).setRealAuthMethod(real.getAuthenticationMethod().name());
+    }
+    return b.build();
   }
 
   static <T> T get(Configuration conf, ConfigKey<T> key) {

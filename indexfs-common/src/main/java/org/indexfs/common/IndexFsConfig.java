@@ -74,9 +74,16 @@ public final class IndexFsConfig {
       "indexfs.fs-limits.max-component-length", 255,
       "Longest path component in UTF-8 bytes (HDFS dfs.namenode.fs-limits.max-component-length).");
 
+  public static final ConfigKey<Boolean> AUDIT_ENABLED = ConfigKey.bool(
+      "indexfs.audit.enabled", true,
+      "Write an HDFS-format audit record per client call to logger org.apache.hadoop.hdfs.server.namenode.FSNamesystem.audit.");
+  public static final ConfigKey<Integer> AUDIT_QUEUE = ConfigKey.integer(
+      "indexfs.audit.queue-size", 65_536,
+      "Audit records waiting for the asynchronous writer; a full queue slows handlers, it never drops records.");
+
   public static final List<ConfigKey<?>> ALL = List.of(
       ZOOKEEPER_QUORUM, ZOOKEEPER_SESSION_TIMEOUT_MS, SLOT_LEASE_WAIT_MS, CLUSTER_NAME, SERVER_DIR, SERVER_BIND_HOST, SERVER_PORT, SERVER_SLOT,
       SERVER_HANDLERS, SERVER_QUEUE, WAL_SYNC, DATA_URI, INLINE_MAX_BYTES, RPC_MAX_FRAME_BYTES,
       RPC_IDLE_TIMEOUT_SECONDS, RPC_TIMEOUT_MS, LIST_PAGE_SIZE, SUPERUSER, SUPERGROUP, PERMISSIONS_ENABLED,
-      MAX_COMPONENT_LENGTH);
+      MAX_COMPONENT_LENGTH, AUDIT_ENABLED, AUDIT_QUEUE);
 }

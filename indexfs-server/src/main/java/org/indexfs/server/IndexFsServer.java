@@ -8,6 +8,8 @@ import java.util.HashMap;
 import java.util.Map;
 import org.indexfs.common.IndexFsConfig;
 import org.indexfs.proto.Request.OpCase;
+import org.indexfs.server.audit.AuditLog;
+import org.indexfs.server.audit.Auditor;
 import org.indexfs.server.data.Reclaimer;
 import org.indexfs.server.membership.SlotLease;
 import org.indexfs.server.ns.AccessChecker;
@@ -45,6 +47,7 @@ public final class IndexFsServer implements AutoCloseable {
   private final MetadataStore store;
   private final Namespace ns;
   private final Reclaimer reclaimer;
+  private final AuditLog auditLog;
   private final Dispatcher dispatcher;
   private final RpcServer rpc;
   private final SlotLease lease;
@@ -69,8 +72,10 @@ public final class IndexFsServer implements AutoCloseable {
       AccessChecker access = new AccessChecker(ns, IndexFsConfig.PERMISSIONS_ENABLED.get(conf), superuser, supergroup);
       OpContext ctx = new OpContext(ns, new PathResolver(ns, IndexFsConfig.MAX_COMPONENT_LENGTH.get(conf)),
           access, reclaimer, dataUri, IndexFsConfig.INLINE_MAX_BYTES.get(conf), IndexFsConfig.LIST_PAGE_SIZE.get(conf));
+      auditLog = IndexFsConfig.AUDIT_ENABLED.get(conf)
+          ? AuditLog.start(IndexFsConfig.AUDIT_QUEUE.get(conf)) : AuditLog.disabled();
       dispatcher = new Dispatcher(operations(ctx), IndexFsConfig.SERVER_HANDLERS.get(conf),
-          IndexFsConfig.SERVER_QUEUE.get(conf));
+          IndexFsConfig.SERVER_QUEUE.get(conf), new Auditor(auditLog, ctx));
       rpc = new RpcServer(dispatcher, IndexFsConfig.RPC_MAX_FRAME_BYTES.get(conf),
           IndexFsConfig.RPC_IDLE_TIMEOUT_SECONDS.get(conf));
       address = rpc.start(IndexFsConfig.SERVER_BIND_HOST.get(conf), IndexFsConfig.SERVER_PORT.get(conf));
@@ -145,6 +150,9 @@ public final class IndexFsServer implements AutoCloseable {
     }
     if (dispatcher != null) {
       dispatcher.close();
+    }
+    if (auditLog != null) {
+      auditLog.close();
     }
     if (reclaimer != null) {
       try {

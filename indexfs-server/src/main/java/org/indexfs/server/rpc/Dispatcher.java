@@ -1,6 +1,7 @@
 package org.indexfs.server.rpc;
 
 import java.io.IOException;
+import java.net.SocketAddress;
 import java.util.EnumMap;
 import java.util.Map;
 import java.util.concurrent.ArrayBlockingQueue;
@@ -12,6 +13,8 @@ import org.indexfs.common.IndexFsException;
 import org.indexfs.proto.Code;
 import org.indexfs.proto.Request;
 import org.indexfs.proto.Response;
+import org.indexfs.server.audit.AuditLog;
+import org.indexfs.server.audit.Auditor;
 import org.indexfs.server.op.Operation;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -25,9 +28,15 @@ public final class Dispatcher implements AutoCloseable {
 
   private final Map<Request.OpCase, Operation> operations;
   private final ThreadPoolExecutor handlers;
+  private final Auditor auditor;
 
   public Dispatcher(Map<Request.OpCase, Operation> operations, int threads, int queueSize) {
+    this(operations, threads, queueSize, new Auditor(AuditLog.disabled(), null));
+  }
+
+  public Dispatcher(Map<Request.OpCase, Operation> operations, int threads, int queueSize, Auditor auditor) {
     this.operations = new EnumMap<>(operations);
+    this.auditor = auditor;
     this.handlers = new ThreadPoolExecutor(threads, threads, 60, TimeUnit.SECONDS,
         new ArrayBlockingQueue<>(queueSize), r -> {
           Thread t = new Thread(r, "indexfs-handler");
@@ -38,6 +47,11 @@ public final class Dispatcher implements AutoCloseable {
 
   /** Runs {@code request} and hands its response to {@code reply} (possibly on another thread). */
   public void submit(Request request, Consumer<Response> reply) {
+    submit(request, null, reply);
+  }
+
+  /** As {@link #submit(Request, Consumer)}, for a call from {@code remote} (the audit log's {@code ip=}). */
+  public void submit(Request request, SocketAddress remote, Consumer<Response> reply) {
     Operation op = operations.get(request.getOpCase());
     if (op == null) {
       reply.accept(error(request, Code.BAD_REQUEST, "Unknown or missing operation in call " + request.getCallId()));
@@ -48,10 +62,17 @@ public final class Dispatcher implements AutoCloseable {
       return;
     }
     try {
-      handlers.execute(() -> reply.accept(run(op, request)));
+      handlers.execute(() -> reply.accept(runAudited(op, request, remote)));
     } catch (RejectedExecutionException e) {
       reply.accept(error(request, Code.SERVER_BUSY, "Server is overloaded; retry later"));
     }
+  }
+
+  private Response runAudited(Operation op, Request request, SocketAddress remote) {
+    String before = auditor.beforeApply(request);
+    Response response = run(op, request);
+    auditor.record(request, remote, response, before);
+    return response;
   }
 
   private Response run(Operation op, Request request) {

@@ -87,7 +87,7 @@ public final class RpcServer implements AutoCloseable {
         return;
       }
       Channel channel = ctx.channel();
-      dispatcher.submit(request, response -> send(channel, request, response));
+      dispatcher.submit(request, channel.remoteAddress(), response -> send(channel, request, response));
     }
 
     private void send(Channel channel, Request request, Response response) {

@@ -1,0 +1,185 @@
+package org.indexfs.bench.replay;
+
+import java.nio.file.Path;
+import java.time.ZoneId;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** The command line of {@code bin/indexfs replay}, parsed and checked. */
+final class ReplayOptions {
+  static final String USAGE = """
+      Usage: indexfs replay [TRACE ...] [options]
+             indexfs replay --generate N [--trace-out FILE] [options]
+
+      Replays HDFS NameNode audit logs (plain or .gz) against any Hadoop FileSystem: first
+      pre-creates the namespace the trace expects, then re-issues its calls, and reports
+      throughput, latency percentiles and outcomes against what the trace implies.
+
+      Trace:
+        TRACE ...                 audit log files, replayed in the order given
+        --generate N              generate an N-line synthetic trace (seeded) instead
+        --seed S                  generator seed (default 1)
+        --mix SPEC                generator mix, e.g. getfileinfo=48,open=26,... (default: LinkedIn mix)
+        --users U                 generator users (default 16)
+        --trace-out FILE          where --generate writes (default: <out>/trace.log.gz); without
+                                  --target, --generate only writes the trace
+        --timezone ZONE           zone of the trace's timestamps (default: this machine's)
+      Targets:
+        --target URI              the system under test (indexfs://local/, hdfs://nn:8020/, file:///tmp/x)
+        --compare URI             a second target replayed in the same run; the report shows both with ratios
+        --label NAME / --compare-label NAME   names in the report (default: the URI scheme)
+        --conf FILE               Hadoop configuration resource (repeatable); -D key=value overrides
+      Replay:
+        --threads T               worker threads (default 16)
+        --rate R                  0: as fast as possible (default); R > 0: the trace's pace x R
+        --impersonation MODE      proxy (default: createProxyUser as the login user) or remote
+                                  (createRemoteUser, for simple-auth clusters without proxy settings)
+        --user NAME               replay every call as NAME instead of its ugi= user
+        --no-precreate            skip phase one (the target already holds the namespace)
+        --prefix DIR              replay below DIR instead of / (a file:// target, a shared cluster)
+        --create-bytes N, --append-bytes N, --truncate-to N, --set-replication N
+                                  what audit logs do not record (defaults 0, 0, 0, 2)
+      Output:
+        --out DIR                 report directory (default: replay-report)
+        --progress / --no-progress   progress bar on stderr (default: when stderr is a terminal)
+      """;
+
+  final List<Path> traces = new ArrayList<>();
+  long generate = -1;
+  long seed = 1;
+  String mix = TraceGenerator.LINKEDIN_MIX;
+  int users = 16;
+  Path traceOut;
+  ZoneId zone = ZoneId.systemDefault();
+  final List<String> targets = new ArrayList<>();
+  final List<String> labels = new ArrayList<>(List.of("", ""));
+  final List<Path> confFiles = new ArrayList<>();
+  final Map<String, String> settings = new LinkedHashMap<>();
+  int threads = 16;
+  double rate;
+  Impersonation mode = Impersonation.PROXY;
+  String singleUser;
+  boolean precreate = true;
+  int createBytes;
+  int appendBytes;
+  long truncateTo;
+  short replication = 2;
+  Path out = Path.of("replay-report");
+  boolean progress = System.console() != null;
+  String prefix;
+
+  static ReplayOptions parse(String[] args) {
+    ReplayOptions o = new ReplayOptions();
+    String target = null;
+    String compare = null;
+    for (int i = 0; i < args.length; i++) {
+      String a = args[i];
+      if (!a.startsWith("-")) {
+        o.traces.add(Path.of(a));
+        continue;
+      }
+      if (a.equals("--no-precreate")) {
+        o.precreate = false;
+        continue;
+      }
+      if (a.equals("--no-progress") || a.equals("--progress")) {
+        o.progress = a.equals("--progress");
+        continue;
+      }
+      if (a.equals("-h") || a.equals("--help")) {
+        throw new UsageException(null);
+      }
+      if (i + 1 >= args.length) {
+        throw new UsageException(a + " needs a value");
+      }
+      String v = args[++i];
+      switch (a) {
+        case "--generate" -> o.generate = Long.parseLong(v.replace("_", ""));
+        case "--seed" -> o.seed = Long.parseLong(v);
+        case "--mix" -> o.mix = v;
+        case "--users" -> o.users = Integer.parseInt(v);
+        case "--trace-out" -> o.traceOut = Path.of(v);
+        case "--timezone" -> o.zone = ZoneId.of(v);
+        case "--target" -> target = v;
+        case "--compare" -> compare = v;
+        case "--label" -> o.labels.set(0, v);
+        case "--compare-label" -> o.labels.set(1, v);
+        case "--conf" -> o.confFiles.add(Path.of(v));
+        case "-D" -> {
+          int eq = v.indexOf('=');
+          if (eq <= 0) {
+            throw new UsageException("-D expects key=value, got " + v);
+          }
+          o.settings.put(v.substring(0, eq), v.substring(eq + 1));
+        }
+        case "--threads" -> o.threads = Integer.parseInt(v);
+        case "--rate" -> o.rate = Double.parseDouble(v);
+        case "--impersonation" -> o.mode = switch (v) {
+          case "proxy" -> Impersonation.PROXY;
+          case "remote" -> Impersonation.REMOTE;
+          default -> throw new UsageException("--impersonation is proxy or remote, not " + v);
+        };
+        case "--user" -> {
+          o.mode = Impersonation.SINGLE;
+          o.singleUser = v;
+        }
+        case "--create-bytes" -> o.createBytes = Integer.parseInt(v);
+        case "--append-bytes" -> o.appendBytes = Integer.parseInt(v);
+        case "--truncate-to" -> o.truncateTo = Long.parseLong(v);
+        case "--set-replication" -> o.replication = Short.parseShort(v);
+        case "--out" -> o.out = Path.of(v);
+        case "--prefix" -> {
+          if (!v.startsWith("/")) {
+            throw new UsageException("--prefix must be an absolute path, not " + v);
+          }
+          o.prefix = v;
+        }
+        default -> throw new UsageException("Unknown option " + a);
+      }
+    }
+    if (target != null) {
+      o.targets.add(target);
+    }
+    if (compare != null) {
+      if (target == null) {
+        throw new UsageException("--compare needs --target");
+      }
+      o.targets.add(compare);
+    }
+    if (o.generate < 0 && o.traces.isEmpty()) {
+      throw new UsageException("Give trace files or --generate N");
+    }
+    if (o.generate >= 0 && !o.traces.isEmpty()) {
+      throw new UsageException("Give trace files or --generate N, not both");
+    }
+    if (o.generate < 0 && o.targets.isEmpty()) {
+      throw new UsageException("--target is required to replay a trace");
+    }
+    if (o.threads < 1 || o.rate < 0) {
+      throw new UsageException("--threads must be at least 1 and --rate at least 0");
+    }
+    return o;
+  }
+
+  ReplayPolicy policy() {
+    return new ReplayPolicy(createBytes, appendBytes, truncateTo, replication);
+  }
+
+  String label(int i) {
+    String l = labels.get(i);
+    if (!l.isEmpty()) {
+      return l;
+    }
+    String scheme = java.net.URI.create(targets.get(i)).getScheme();
+    return scheme == null ? "target" + (i + 1) : scheme;
+  }
+
+  /** A command line that cannot run; the message says why (null: just print the usage). */
+  static final class UsageException extends IllegalArgumentException {
+    UsageException(String message) {
+      super(message);
+    }
+  }
+}

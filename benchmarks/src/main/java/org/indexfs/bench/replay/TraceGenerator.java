@@ -1,0 +1,211 @@
+package org.indexfs.bench.replay;
+
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.OutputStreamWriter;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.zip.GZIPOutputStream;
+import org.apache.commons.text.StringEscapeUtils;
+
+/**
+ * Writes a synthetic NameNode audit log: a seeded, reproducible stream of successful calls with a
+ * given operation mix (default: the LinkedIn mix of the IndexFS paper §III-B, 84 % lookups, 9 %
+ * creates, 7 % updates) over a namespace that exists before the trace starts — home trees
+ * {@code /user/<u>} whose depths grow like a random recursive tree and whose directory sizes are
+ * heavy-tailed (new entries go preferentially where many already are). Each subtree is used only
+ * by its owner, so the trace replays without permission surprises under proxy users.
+ */
+public final class TraceGenerator {
+  /** The LinkedIn mix: percentages per command. */
+  public static final String LINKEDIN_MIX = "getfileinfo=48,open=26,listStatus=9,contentSummary=1,"
+      + "create=7,mkdirs=2,setPermission=1.5,setTimes=1,setReplication=0.5,rename=2,delete=2";
+
+  private static final DateTimeFormatter LOG4J = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss,SSS")
+      .withZone(ZoneOffset.UTC);
+  private static final long START_MILLIS = Instant.parse("2024-01-01T00:00:00Z").toEpochMilli();
+
+  private record Dir(String path, int user) {}
+
+  private record File(int dir, String name) {}
+
+  private final SplittableRandom random;
+  private final int users;
+  private final Map<Command, Double> mix;
+  private final List<Dir> dirs = new ArrayList<>();
+  private final List<File> files = new ArrayList<>();
+  private long nextId;
+  private long clock = START_MILLIS;
+
+  public TraceGenerator(long seed, int users, String mix) {
+    this.random = new SplittableRandom(seed);
+    this.users = users;
+    this.mix = parseMix(mix);
+  }
+
+  static Map<Command, Double> parseMix(String spec) {
+    Map<Command, Double> out = new LinkedHashMap<>();
+    for (String part : spec.split(",")) {
+      String[] kv = part.trim().split("=");
+      Command c = kv.length == 2 ? Command.ofAuditName(kv[0].trim()) : null;
+      if (c == null || c == Command.SET_OWNER || c == Command.APPEND || c == Command.TRUNCATE || c == Command.CONCAT) {
+        throw new IllegalArgumentException("Bad mix entry '" + part + "': expected cmd=percent with cmd one of "
+            + "getfileinfo, open, listStatus, contentSummary, create, mkdirs, setPermission, setTimes, "
+            + "setReplication, rename, delete");
+      }
+      out.put(c, Double.parseDouble(kv[1].trim()));
+    }
+    return out;
+  }
+
+  /** Writes {@code lines} records to {@code out} (gzip-compressed when the name ends in .gz). */
+  public void write(Path out, long lines) throws IOException {
+    OutputStream os = Files.newOutputStream(out);
+    if (out.getFileName().toString().endsWith(".gz")) {
+      os = new GZIPOutputStream(os, 1 << 16);
+    }
+    try (Writer w = new BufferedWriter(new OutputStreamWriter(os, StandardCharsets.UTF_8), 1 << 16)) {
+      write(w, lines);
+    }
+  }
+
+  public void write(Writer w, long lines) throws IOException {
+    seedNamespace(Math.max(200, lines / 5));
+    double total = mix.values().stream().mapToDouble(Double::doubleValue).sum();
+    for (long i = 0; i < lines; i++) {
+      double pick = random.nextDouble() * total;
+      Command chosen = null;
+      for (Map.Entry<Command, Double> m : mix.entrySet()) {
+        chosen = m.getKey();
+        pick -= m.getValue();
+        if (pick < 0) {
+          break;
+        }
+      }
+      clock += 1 + (long) (-Math.log(1 - random.nextDouble()) * 1.0); // about 1000 calls per second
+      w.write(line(chosen));
+      w.write('\n');
+    }
+  }
+
+  /** The namespace before the trace: dirs in per-user trees, files placed with preferential attachment. */
+  private void seedNamespace(long fileCount) {
+    for (int u = 0; u < users; u++) {
+      dirs.add(new Dir("/user/" + user(u), u));
+    }
+    long dirCount = Math.max(users * 4L, fileCount / 24);
+    for (long i = users; i < dirCount; i++) {
+      Dir parent = dirs.get(random.nextInt(dirs.size()));
+      dirs.add(new Dir(parent.path() + "/d" + nextId++, parent.user()));
+    }
+    for (long i = 0; i < fileCount; i++) {
+      files.add(new File(placeEntry(), "f" + nextId++));
+    }
+  }
+
+  /** A directory for a new entry: mostly next to a random existing file (heavy-tailed sizes). */
+  private int placeEntry() {
+    if (!files.isEmpty() && random.nextInt(10) < 8) {
+      return files.get(random.nextInt(files.size())).dir();
+    }
+    return random.nextInt(dirs.size());
+  }
+
+  private String line(Command c) {
+    switch (c) {
+      case GETFILEINFO, OPEN -> {
+        File f = randomFile();
+        return record(dirs.get(f.dir()).user(), c.auditName(), path(f), null, null);
+      }
+      case LIST_STATUS, CONTENT_SUMMARY -> {
+        Dir d = dirs.get(random.nextInt(dirs.size()));
+        return record(d.user(), c.auditName(), d.path(), null, null);
+      }
+      case CREATE -> {
+        File f = new File(placeEntry(), "f" + nextId++);
+        files.add(f);
+        Dir d = dirs.get(f.dir());
+        return record(d.user(), "create", path(f), null, user(d.user()) + ":supergroup:rw-r--r--");
+      }
+      case MKDIRS -> {
+        Dir parent = dirs.get(placeEntry());
+        Dir d = new Dir(parent.path() + "/d" + nextId++, parent.user());
+        dirs.add(d);
+        return record(d.user(), "mkdirs", d.path(), null, user(d.user()) + ":supergroup:rwxr-xr-x");
+      }
+      case SET_PERMISSION -> {
+        File f = randomFile();
+        String mode = new String[] {"rw-r--r--", "rw-r-----", "rw-------"}[random.nextInt(3)];
+        int u = dirs.get(f.dir()).user();
+        return record(u, "setPermission", path(f), null, user(u) + ":supergroup:" + mode);
+      }
+      case SET_TIMES, SET_REPLICATION -> {
+        File f = randomFile();
+        int u = dirs.get(f.dir()).user();
+        return record(u, c.auditName(), path(f), null, c == Command.SET_TIMES ? user(u) + ":supergroup:rw-r--r--" : null);
+      }
+      case RENAME -> {
+        int index = random.nextInt(files.size());
+        File f = files.get(index);
+        int u = dirs.get(f.dir()).user();
+        int target = sameUserDir(u);
+        File moved = new File(target, "f" + nextId++);
+        files.set(index, moved);
+        return record(u, "rename", path(f), path(moved), user(u) + ":supergroup:rw-r--r--");
+      }
+      case DELETE -> {
+        int index = random.nextInt(files.size());
+        File f = files.get(index);
+        files.set(index, files.get(files.size() - 1));
+        files.remove(files.size() - 1);
+        return record(dirs.get(f.dir()).user(), "delete", path(f), null, null);
+      }
+      default -> throw new IllegalStateException("Not generated: " + c);
+    }
+  }
+
+  private File randomFile() {
+    return files.get(random.nextInt(files.size()));
+  }
+
+  private int sameUserDir(int user) {
+    for (int tries = 0; tries < 32; tries++) {
+      int d = placeEntry();
+      if (dirs.get(d).user() == user) {
+        return d;
+      }
+    }
+    return user; // the user's home directory is always index `user`
+  }
+
+  private String path(File f) {
+    return dirs.get(f.dir()).path() + "/" + f.name();
+  }
+
+  private static String user(int u) {
+    return String.format(Locale.ROOT, "user%02d", u);
+  }
+
+  private String record(int u, String cmd, String src, String dst, String perm) {
+    return LOG4J.format(Instant.ofEpochMilli(clock)) + " INFO FSNamesystem.audit: allowed=true"
+        + "\tugi=" + user(u) + " (auth:SIMPLE)"
+        + "\tip=/10.0." + (u / 250) + "." + (u % 250 + 1)
+        + "\tcmd=" + cmd
+        + "\tsrc=" + StringEscapeUtils.escapeJava(src)
+        + "\tdst=" + (dst == null ? "null" : StringEscapeUtils.escapeJava(dst))
+        + "\tperm=" + (perm == null ? "null" : perm)
+        + "\tproto=rpc";
+  }
+}

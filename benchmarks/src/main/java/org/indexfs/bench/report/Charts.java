@@ -1,0 +1,51 @@
+package org.indexfs.bench.report;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.ToDoubleFunction;
+import org.knowm.xchart.BitmapEncoder;
+import org.knowm.xchart.CategoryChart;
+import org.knowm.xchart.CategoryChartBuilder;
+import org.knowm.xchart.style.Styler;
+
+/** PNG bar charts of a report (XChart): throughput and latency percentiles per operation, one series per target. */
+final class Charts {
+  private Charts() {}
+
+  /** Writes the charts into {@code dir} and returns their file names. */
+  static List<String> write(BenchReport report, Path dir) throws IOException {
+    List<String> files = new ArrayList<>();
+    if (report.runs().isEmpty() || report.operations().isEmpty()) {
+      return files;
+    }
+    files.add(report.mixed()
+        ? bar(report, List.of(report.runs().get(0).total().op()), dir, "throughput.png", "Throughput of the whole run",
+            "operations / second", OpMetrics::opsPerSecond)
+        : bar(report, report.operations(), dir, "throughput.png", "Throughput per operation", "operations / second",
+            OpMetrics::opsPerSecond));
+    files.add(bar(report, report.operations(), dir, "latency-p50.png", "Median latency per operation", "microseconds", m -> m.p50()));
+    files.add(bar(report, report.operations(), dir, "latency-p99.png", "99th percentile latency per operation", "microseconds", m -> m.p99()));
+    return files;
+  }
+
+  private static String bar(BenchReport report, List<String> ops, Path dir, String file, String title,
+      String yTitle, ToDoubleFunction<OpMetrics> value) throws IOException {
+    CategoryChart chart = new CategoryChartBuilder().width(1000).height(500).title(title)
+        .xAxisTitle("operation").yAxisTitle(yTitle).build();
+    chart.getStyler().setLegendPosition(Styler.LegendPosition.InsideNE);
+    chart.getStyler().setXAxisLabelRotation(30);
+    chart.getStyler().setChartBackgroundColor(java.awt.Color.WHITE);
+    for (TargetRun run : report.runs()) {
+      List<Double> ys = new ArrayList<>();
+      for (String op : ops) {
+        OpMetrics m = run.op(op);
+        ys.add(m == null ? 0.0 : value.applyAsDouble(m));
+      }
+      chart.addSeries(run.label(), ops, ys);
+    }
+    BitmapEncoder.saveBitmap(chart, dir.resolve(file).toString(), BitmapEncoder.BitmapFormat.PNG);
+    return file;
+  }
+}

@@ -8,7 +8,7 @@ import java.util.function.LongSupplier;
  * A one-line terminal progress bar ({@code \r}-redrawn twice a second) for a phase of known
  * size: done / total, rate, and time left.
  */
-final class ProgressBar implements AutoCloseable {
+public final class ProgressBar implements AutoCloseable {
   private static final int WIDTH = 30;
 
   private final PrintStream out;
@@ -31,7 +31,7 @@ final class ProgressBar implements AutoCloseable {
   }
 
   /** A bar on stderr, or (not enabled) one that prints nothing. */
-  static ProgressBar open(boolean enabled, String label, long total, LongSupplier done) {
+  public static ProgressBar open(boolean enabled, String label, long total, LongSupplier done) {
     return enabled ? new ProgressBar(System.err, label, total, done) : new ProgressBar(null, label, total, done);
   }
 

@@ -1,0 +1,26 @@
+package org.indexfs.bench;
+
+import java.util.Arrays;
+import org.indexfs.bench.mdtest.CompareMain;
+import org.indexfs.bench.mdtest.KvMain;
+
+/** {@code bin/indexfs bench <compare|kv|jmh> ...}. */
+public final class BenchMain {
+  private BenchMain() {}
+
+  public static void main(String[] args) throws Exception {
+    String[] rest = args.length > 0 ? Arrays.copyOfRange(args, 1, args.length) : new String[0];
+    switch (args.length > 0 ? args[0] : "") {
+      case "compare" -> CompareMain.main(rest);
+      case "kv" -> KvMain.main(rest);
+      case "jmh" -> org.indexfs.bench.jmh.JmhMain.main(rest);
+      default -> {
+        System.err.println("Usage: indexfs bench compare [options]   IndexFS vs HDFS NameNode, side by side\n"
+            + "       indexfs bench kv [--threads T] [--keys N]   raw RocksDB for the operations of a create and a stat\n"
+            + "       indexfs bench jmh [JMH options]              micro-benchmarks of codecs, GIGA+ math, framing\n\n"
+            + CompareMain.USAGE);
+        System.exit(args.length == 0 || args[0].equals("--help") ? 0 : 2);
+      }
+    }
+  }
+}

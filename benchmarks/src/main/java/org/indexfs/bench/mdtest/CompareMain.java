@@ -1,0 +1,244 @@
+package org.indexfs.bench.mdtest;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+import org.HdrHistogram.Histogram;
+import org.apache.hadoop.fs.FileSystem;
+import org.indexfs.bench.mdtest.MdtestWorkload.Phase;
+import org.indexfs.bench.mdtest.MdtestWorkload.PhaseResult;
+import org.indexfs.bench.mdtest.MdtestWorkload.Settings;
+import org.indexfs.bench.replay.ProgressBar;
+import org.indexfs.bench.report.BenchReport;
+import org.indexfs.bench.report.OpMetrics;
+import org.indexfs.bench.report.ReportWriter;
+import org.indexfs.bench.report.Table;
+import org.indexfs.bench.report.TargetRun;
+
+/**
+ * {@code bin/indexfs bench compare}: the mdtest workload against the stock HDFS NameNode and
+ * IndexFS on the same machine, in the same run, through the same FileSystem API, in alternating
+ * rounds (A B C A B C ...) so machine drift cancels; plus raw RocksDB for the same operations.
+ */
+public final class CompareMain {
+  public static final String USAGE = """
+      Usage: indexfs bench compare [--quick] [--threads T] [--files N] [--rounds R] [--depth D]
+                                   [--out DIR] [--publish README.md] [--no-progress]
+        --quick        8 threads x 400 files, 2 rounds (about 2 minutes on 2 cores)
+        --threads T    client threads per system (default 16)
+        --files N      files per thread per layout (default 2000)
+        --rounds R     alternating rounds (default 3)
+        --depth D      directories above the test directories (default 3)
+        --out DIR      report directory (default bench-report/compare)
+        --publish F    also copy the table and chart into F's Performance section (README.md)
+      """;
+
+  private CompareMain() {}
+
+  record Options(int threads, int files, int rounds, int depth, Path out, Path publish, boolean progress,
+      List<String> args) {}
+
+  static Options parse(String[] args) {
+    int threads = 16;
+    int files = 2000;
+    int rounds = 3;
+    int depth = 3;
+    Path out = Path.of("bench-report", "compare");
+    Path publish = null;
+    boolean progress = true;
+    for (int i = 0; i < args.length; i++) {
+      switch (args[i]) {
+        case "--quick" -> {
+          threads = 8;
+          files = 400;
+          rounds = 2;
+        }
+        case "--threads" -> threads = Integer.parseInt(args[++i]);
+        case "--files" -> files = Integer.parseInt(args[++i]);
+        case "--rounds" -> rounds = Integer.parseInt(args[++i]);
+        case "--depth" -> depth = Integer.parseInt(args[++i]);
+        case "--out" -> out = Path.of(args[++i]);
+        case "--publish" -> publish = Path.of(args[++i]);
+        case "--no-progress" -> progress = false;
+        default -> throw new IllegalArgumentException("Unknown argument " + args[i] + "\n" + USAGE);
+      }
+    }
+    return new Options(threads, files, rounds, depth, out, publish, progress, List.of(args));
+  }
+
+  /** One system of the comparison and its accumulated phases. */
+  static final class Subject {
+    final String label;
+    final String uri;
+    final Map<String, Histogram> micros = new LinkedHashMap<>();
+    final Map<String, Double> seconds = new LinkedHashMap<>();
+    final Map<String, Long> errors = new LinkedHashMap<>();
+
+    Subject(String label, String uri) {
+      this.label = label;
+      this.uri = uri;
+    }
+
+    void add(String op, PhaseResult r) {
+      micros.computeIfAbsent(op, k -> new Histogram(3_600_000_000L, 3)).add(r.micros());
+      seconds.merge(op, r.seconds(), Double::sum);
+      errors.merge(op, r.errors(), Long::sum);
+    }
+
+    TargetRun toRun() {
+      List<OpMetrics> ops = new ArrayList<>();
+      Histogram all = new Histogram(3_600_000_000L, 3);
+      double total = 0;
+      long errs = 0;
+      for (String op : micros.keySet()) {
+        ops.add(OpMetrics.of(op, micros.get(op), seconds.get(op), errors.get(op)));
+        all.add(micros.get(op));
+        total += seconds.get(op);
+        errs += errors.get(op);
+      }
+      return new TargetRun(label, uri, total, ops, OpMetrics.of("all phases", all, total, errs));
+    }
+  }
+
+  public static void main(String[] args) throws Exception {
+    System.setProperty("java.awt.headless", "true");
+    Options o;
+    try {
+      o = parse(args);
+    } catch (IllegalArgumentException e) {
+      System.err.println(e.getMessage());
+      System.exit(2);
+      return;
+    }
+    BenchReport report = run(o);
+    System.out.println();
+    System.out.println(report.tables().get(0).toText());
+    System.out.println(report.tables().get(1).toText());
+    System.out.println("Report: " + o.out().toAbsolutePath().resolve("report.html"));
+    System.exit(0);
+  }
+
+  static BenchReport run(Options o) throws IOException, InterruptedException {
+    Path work = Files.createTempDirectory("indexfs-bench-");
+    List<Settings> layouts = List.of(new Settings(o.threads(), o.files(), true, o.depth()),
+        new Settings(o.threads(), o.files(), false, o.depth()));
+    Subject hdfs;
+    Subject sync;
+    Subject async;
+    List<KvBench.Result> kv;
+    long perRound = layouts.stream().mapToLong(s -> s.totalFiles() * Phase.values().length).sum();
+    AtomicLong done = new AtomicLong();
+    try (BenchClusters clusters = new BenchClusters(work)) {
+      hdfs = new Subject("HDFS", clusters.hdfsUri().toString());
+      sync = new Subject("IndexFS", "indexfs://bench-sync/ (indexfs.wal.sync=true)");
+      async = new Subject("IndexFS async", "indexfs://bench-async/ (indexfs.wal.sync=false)");
+      try (FileSystem hdfsFs = clusters.hdfsClient();
+          FileSystem syncFs = clusters.indexfsClient(true);
+          FileSystem asyncFs = clusters.indexfsClient(false);
+          ProgressBar bar = ProgressBar.open(o.progress(), "compare", perRound * 3L * o.rounds()
+              + 2L * o.threads() * o.files(), done::get)) {
+        for (int round = 0; round < o.rounds(); round++) {
+          for (Subject s : List.of(hdfs, sync, async)) {
+            FileSystem fs = s == hdfs ? hdfsFs : s == sync ? syncFs : asyncFs;
+            for (Settings layout : layouts) {
+              org.apache.hadoop.fs.Path root = new org.apache.hadoop.fs.Path("/bench/r" + round + "/" + layout.layout().replace(' ', '-'));
+              List<PhaseResult> results = new MdtestWorkload(fs, root, layout, done).runAll();
+              for (PhaseResult r : results) {
+                s.add(r.phase().name().toLowerCase(Locale.ROOT) + " (" + layout.layout() + ")", r);
+              }
+            }
+          }
+        }
+        kv = KvBench.run(work.resolve("kv"), o.threads(), o.files(), done);
+      }
+    }
+    deleteQuietly(work);
+    return report(o, hdfs, sync, async, kv);
+  }
+
+  static BenchReport report(Options o, Subject hdfs, Subject sync, Subject async, List<KvBench.Result> kv)
+      throws IOException {
+    BenchReport report = new BenchReport("IndexFS vs HDFS NameNode: mdtest-style metadata workload");
+    report.fact("command", "bin/indexfs bench compare " + String.join(" ", o.args()));
+    report.fact("date", Instant.now().toString());
+    report.fact("machine", Machine.describe());
+    report.fact("versions", Machine.versions());
+    report.fact("workload", String.format(Locale.ROOT,
+        "%d threads x %,d empty files per layout, directory depth %d, %d alternating rounds; phases create, stat, list, delete",
+        o.threads(), o.files(), o.depth(), o.rounds()));
+    report.fact("durability", "HDFS: NameNode edit log fsynced per transaction batch (MiniDFSCluster with"
+        + " skipFsyncForTesting=false), 1 DataNode. IndexFS: RocksDB WAL fsynced before a mutation returns"
+        + " (group commit) — the headline; 'IndexFS async' writes the WAL without fsync, shown for reference.");
+    report.fact("systems", "same JVM, same machine, same Hadoop FileSystem API; IndexFS's data tier is the same HDFS");
+    TargetRun h = hdfs.toRun();
+    TargetRun s = sync.toRun();
+    TargetRun a = async.toRun();
+    report.run(s).run(h).run(a);
+    report.table(headline(h, s, a));
+    report.table(kvTable(s, a, kv));
+    ReportWriter.write(report, o.out());
+    if (o.publish() != null) {
+      Publish.toReadme(report, o.out(), o.publish());
+    }
+    return report;
+  }
+
+  static Table headline(TargetRun hdfs, TargetRun sync, TargetRun async) {
+    List<List<String>> rows = new ArrayList<>();
+    for (OpMetrics m : hdfs.ops()) {
+      OpMetrics i = sync.op(m.op());
+      OpMetrics a = async.op(m.op());
+      rows.add(List.of(m.op(), fmt(m.opsPerSecond()), fmt(i.opsPerSecond()), ratio(i.opsPerSecond(), m.opsPerSecond()),
+          m.p50() + " / " + m.p99(), i.p50() + " / " + i.p99(), fmt(a.opsPerSecond()),
+          ratio(a.opsPerSecond(), m.opsPerSecond())));
+    }
+    return new Table("Throughput (ops/s) and latency (p50 / p99, µs): IndexFS vs HDFS",
+        List.of("phase", "HDFS ops/s", "IndexFS ops/s", "IndexFS / HDFS", "HDFS p50/p99", "IndexFS p50/p99",
+            "IndexFS async ops/s", "async / HDFS"), rows);
+  }
+
+  static Table kvTable(TargetRun sync, TargetRun async, List<KvBench.Result> kv) {
+    List<List<String>> rows = new ArrayList<>();
+    KvBench.Result put = kv.get(0);
+    KvBench.Result get = kv.get(1);
+    for (String layout : List.of("shared dir", "private dirs")) {
+      OpMetrics ac = async.op("create (" + layout + ")");
+      OpMetrics as = async.op("stat (" + layout + ")");
+      OpMetrics sc = sync.op("create (" + layout + ")");
+      rows.add(List.of("create (" + layout + ")", fmt(put.opsPerSecond()), fmt(ac.opsPerSecond()),
+          pct(ac.opsPerSecond(), put.opsPerSecond()), fmt(sc.opsPerSecond()), pct(sc.opsPerSecond(), put.opsPerSecond())));
+      rows.add(List.of("stat (" + layout + ")", fmt(get.opsPerSecond()), fmt(as.opsPerSecond()),
+          pct(as.opsPerSecond(), get.opsPerSecond()), "", ""));
+    }
+    return new Table("IndexFS as a share of raw RocksDB on this machine (same keys, values, threads)",
+        List.of("operation", "raw KV ops/s", "IndexFS async ops/s", "% of raw KV", "IndexFS sync ops/s",
+            "% of raw KV"), rows);
+  }
+
+  static String fmt(double v) {
+    return String.format(Locale.ROOT, "%,.0f", v);
+  }
+
+  static String ratio(double a, double b) {
+    return b > 0 ? String.format(Locale.ROOT, "%.2fx", a / b) : "n/a";
+  }
+
+  static String pct(double a, double b) {
+    return b > 0 ? String.format(Locale.ROOT, "%.1f %%", 100 * a / b) : "n/a";
+  }
+
+  private static void deleteQuietly(Path dir) {
+    try (var paths = Files.walk(dir)) {
+      paths.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+    } catch (IOException e) {
+      System.err.println("Could not remove " + dir + ": " + e.getMessage());
+    }
+  }
+}

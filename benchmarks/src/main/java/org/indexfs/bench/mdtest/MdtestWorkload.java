@@ -1,0 +1,182 @@
+package org.indexfs.bench.mdtest;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
+import org.HdrHistogram.Histogram;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.RemoteIterator;
+
+/**
+ * The mdtest workload the IndexFS paper measures with (§III-A), through the Hadoop FileSystem API
+ * any user calls: T threads create, stat, list and delete empty files, either all in one shared
+ * directory or each in a private one, under a directory chain of a given depth.
+ *
+ * <p>Each phase starts all threads at a barrier and ends when the last finishes; every call's
+ * latency goes into a histogram (µs). Listing counts one operation per entry returned.
+ */
+public final class MdtestWorkload {
+  /** What to run. */
+  public record Settings(int threads, int filesPerThread, boolean sharedDirectory, int depth) {
+    public Settings {
+      if (threads < 1 || filesPerThread < 1 || depth < 0) {
+        throw new IllegalArgumentException("threads and files per thread must be positive, depth not negative");
+      }
+    }
+
+    public long totalFiles() {
+      return (long) threads * filesPerThread;
+    }
+
+    public String layout() {
+      return sharedDirectory ? "shared dir" : "private dirs";
+    }
+  }
+
+  public enum Phase { CREATE, STAT, LIST, DELETE }
+
+  /** One phase's outcome on one file system. */
+  public record PhaseResult(Phase phase, long operations, double seconds, Histogram micros, long errors) {
+    public double opsPerSecond() {
+      return seconds > 0 ? operations / seconds : 0;
+    }
+  }
+
+  private final FileSystem fs;
+  private final Path root;
+  private final Settings settings;
+  private final AtomicLong progress;
+
+  /** {@code progress} counts operations done, for a progress bar. */
+  public MdtestWorkload(FileSystem fs, Path root, Settings settings, AtomicLong progress) {
+    this.fs = fs;
+    this.root = root;
+    this.settings = settings;
+    this.progress = progress;
+  }
+
+  /** Creates the directory chain (not timed) and runs every phase in order. */
+  public List<PhaseResult> runAll() throws IOException, InterruptedException {
+    prepare();
+    List<PhaseResult> results = new ArrayList<>();
+    for (Phase phase : Phase.values()) {
+      results.add(run(phase));
+    }
+    fs.delete(root, true);
+    return results;
+  }
+
+  private Path base() {
+    Path p = root;
+    for (int d = 1; d <= settings.depth(); d++) {
+      p = new Path(p, "d" + d);
+    }
+    return p;
+  }
+
+  Path directoryOf(int thread) {
+    return settings.sharedDirectory() ? new Path(base(), "shared") : new Path(base(), "t" + thread);
+  }
+
+  Path fileOf(int thread, int i) {
+    return new Path(directoryOf(thread), "f." + thread + "." + i);
+  }
+
+  void prepare() throws IOException {
+    for (int t = 0; t < (settings.sharedDirectory() ? 1 : settings.threads()); t++) {
+      if (!fs.mkdirs(directoryOf(t))) {
+        throw new IOException("Could not create " + directoryOf(t));
+      }
+    }
+  }
+
+  public PhaseResult run(Phase phase) throws IOException, InterruptedException {
+    int threads = settings.threads();
+    CyclicBarrier start = new CyclicBarrier(threads + 1);
+    Histogram all = new Histogram(3_600_000_000L, 3);
+    LongAdder operations = new LongAdder();
+    LongAdder errors = new LongAdder();
+    ExecutorService pool = Executors.newFixedThreadPool(threads);
+    List<Future<Histogram>> futures = new ArrayList<>();
+    try {
+      for (int t = 0; t < threads; t++) {
+        int thread = t;
+        futures.add(pool.submit(() -> {
+          Histogram h = new Histogram(3_600_000_000L, 3);
+          start.await();
+          runThread(phase, thread, h, operations, errors);
+          return h;
+        }));
+      }
+      long begin;
+      try {
+        start.await();
+        begin = System.nanoTime();
+      } catch (java.util.concurrent.BrokenBarrierException e) {
+        throw new IOException("Phase " + phase + " could not start", e);
+      }
+      for (Future<Histogram> f : futures) {
+        try {
+          all.add(f.get());
+        } catch (java.util.concurrent.ExecutionException e) {
+          throw new IOException("Phase " + phase + " failed: " + e.getCause(), e.getCause());
+        }
+      }
+      double seconds = (System.nanoTime() - begin) / 1e9;
+      return new PhaseResult(phase, operations.sum(), seconds, all, errors.sum());
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  private void runThread(Phase phase, int thread, Histogram h, LongAdder operations, LongAdder errors)
+      throws IOException {
+    if (phase == Phase.LIST) {
+      // Everybody lists the directory it wrote to: the shared one, or its own.
+      long t0 = System.nanoTime();
+      RemoteIterator<FileStatus> it = fs.listStatusIterator(directoryOf(thread));
+      long entries = 0;
+      while (it.hasNext()) {
+        it.next();
+        entries++;
+        long now = System.nanoTime();
+        h.recordValue(Math.max(1, (now - t0) / 1000));
+        t0 = now;
+      }
+      long expected = settings.sharedDirectory() ? settings.totalFiles() : settings.filesPerThread();
+      if (entries != expected) {
+        errors.increment();
+      }
+      operations.add(entries);
+      progress.addAndGet(entries);
+      return;
+    }
+    for (int i = 0; i < settings.filesPerThread(); i++) {
+      Path file = fileOf(thread, i);
+      long t0 = System.nanoTime();
+      boolean ok = switch (phase) {
+        case CREATE -> {
+          fs.create(file, false).close();
+          yield true;
+        }
+        case STAT -> fs.getFileStatus(file).getLen() == 0;
+        case DELETE -> fs.delete(file, false);
+        case LIST -> throw new IllegalStateException();
+      };
+      h.recordValue(Math.max(1, (System.nanoTime() - t0) / 1000));
+      if (!ok) {
+        errors.increment();
+      }
+      operations.increment();
+      progress.incrementAndGet();
+    }
+  }
+}

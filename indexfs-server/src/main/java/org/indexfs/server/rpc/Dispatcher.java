@@ -13,7 +13,6 @@ import org.indexfs.common.IndexFsException;
 import org.indexfs.proto.Code;
 import org.indexfs.proto.Request;
 import org.indexfs.proto.Response;
-import org.indexfs.server.audit.AuditLog;
 import org.indexfs.server.audit.Auditor;
 import org.indexfs.server.op.Operation;
 import org.slf4j.Logger;
@@ -30,10 +29,6 @@ public final class Dispatcher implements AutoCloseable {
   private final ThreadPoolExecutor handlers;
   private final Auditor auditor;
 
-  public Dispatcher(Map<Request.OpCase, Operation> operations, int threads, int queueSize) {
-    this(operations, threads, queueSize, new Auditor(AuditLog.disabled(), null));
-  }
-
   public Dispatcher(Map<Request.OpCase, Operation> operations, int threads, int queueSize, Auditor auditor) {
     this.operations = new EnumMap<>(operations);
     this.auditor = auditor;
@@ -45,12 +40,10 @@ public final class Dispatcher implements AutoCloseable {
         });
   }
 
-  /** Runs {@code request} and hands its response to {@code reply} (possibly on another thread). */
-  public void submit(Request request, Consumer<Response> reply) {
-    submit(request, null, reply);
-  }
-
-  /** As {@link #submit(Request, Consumer)}, for a call from {@code remote} (the audit log's {@code ip=}). */
+  /**
+   * Runs {@code request}, a call from {@code remote} (the audit log's {@code ip=}), and hands its
+   * response to {@code reply} (possibly on another thread).
+   */
   public void submit(Request request, SocketAddress remote, Consumer<Response> reply) {
     Operation op = operations.get(request.getOpCase());
     if (op == null) {

@@ -37,13 +37,30 @@ final class Charts {
     chart.getStyler().setLegendPosition(Styler.LegendPosition.InsideNE);
     chart.getStyler().setXAxisLabelRotation(30);
     chart.getStyler().setChartBackgroundColor(java.awt.Color.WHITE);
+    List<List<Double>> series = new ArrayList<>();
+    double min = Double.MAX_VALUE;
+    double max = 0;
     for (TargetRun run : report.runs()) {
       List<Double> ys = new ArrayList<>();
       for (String op : ops) {
         OpMetrics m = run.op(op);
-        ys.add(m == null ? 0.0 : value.applyAsDouble(m));
+        double y = m == null ? 0.0 : value.applyAsDouble(m);
+        ys.add(y);
+        min = Math.min(min, y);
+        max = Math.max(max, y);
       }
-      chart.addSeries(run.label(), ops, ys);
+      series.add(ys);
+    }
+    // Metadata operations differ by orders of magnitude (a listing entry vs a durable create):
+    // on a linear axis the fast ones flatten the rest, so wide ranges get a log axis.
+    if (min > 0 && max / min >= 50) {
+      chart.getStyler().setYAxisLogarithmic(true);
+      // Bars grow from the axis minimum, which a log axis cannot put at zero.
+      chart.getStyler().setYAxisMin(Math.pow(10, Math.floor(Math.log10(min))));
+      chart.setTitle(title + " (log scale)");
+    }
+    for (int i = 0; i < series.size(); i++) {
+      chart.addSeries(report.runs().get(i).label(), ops, series.get(i));
     }
     BitmapEncoder.saveBitmap(chart, dir.resolve(file).toString(), BitmapEncoder.BitmapFormat.PNG);
     return file;

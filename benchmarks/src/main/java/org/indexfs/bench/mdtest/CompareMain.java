@@ -33,7 +33,7 @@ public final class CompareMain {
                                    [--out DIR] [--publish README.md] [--no-progress]
         --quick        8 threads x 400 files, 2 rounds (about 2 minutes on 2 cores)
         --threads T    client threads per system (default 16)
-        --files N      files per thread per layout (default 2000)
+        --files N      files per thread per layout (default 1000)
         --rounds R     alternating rounds (default 3)
         --depth D      directories above the test directories (default 3)
         --out DIR      report directory (default bench-report/compare)
@@ -47,7 +47,7 @@ public final class CompareMain {
 
   static Options parse(String[] args) {
     int threads = 16;
-    int files = 2000;
+    int files = 1000;
     int rounds = 3;
     int depth = 3;
     Path out = Path.of("bench-report", "compare");

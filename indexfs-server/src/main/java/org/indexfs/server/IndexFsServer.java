@@ -8,27 +8,38 @@ import java.util.HashMap;
 import java.util.Map;
 import org.indexfs.common.IndexFsConfig;
 import org.indexfs.proto.Request.OpCase;
+import org.indexfs.server.data.DataTier;
 import org.indexfs.server.data.Reclaimer;
+import org.indexfs.server.data.Scrubber;
+import org.indexfs.server.filelease.LeaseMonitor;
+import org.indexfs.server.filelease.LeaseRecovery;
+import org.indexfs.server.filelease.LeaseTable;
 import org.indexfs.server.membership.SlotRegistration;
 import org.indexfs.server.ns.AccessChecker;
 import org.indexfs.server.ns.Namespace;
 import org.indexfs.server.ns.PathResolver;
+import org.indexfs.server.op.AppendOp;
 import org.indexfs.server.op.CompleteOp;
+import org.indexfs.server.op.ConcatOp;
 import org.indexfs.server.op.ContentSummaryOp;
 import org.indexfs.server.op.CreateOp;
 import org.indexfs.server.op.DeleteOp;
+import org.indexfs.server.op.FlushOp;
 import org.indexfs.server.op.GetFileStatusOp;
 import org.indexfs.server.op.ListStatusOp;
 import org.indexfs.server.op.MkdirsOp;
 import org.indexfs.server.op.OpContext;
 import org.indexfs.server.op.OpenOp;
 import org.indexfs.server.op.Operation;
+import org.indexfs.server.op.RecoverLeaseOp;
 import org.indexfs.server.op.RenameOp;
+import org.indexfs.server.op.RenewLeaseOp;
 import org.indexfs.server.op.ServerInfoOp;
 import org.indexfs.server.op.SetOwnerOp;
 import org.indexfs.server.op.SetPermissionOp;
 import org.indexfs.server.op.SetReplicationOp;
 import org.indexfs.server.op.SetTimesOp;
+import org.indexfs.server.op.TruncateOp;
 import org.indexfs.server.rpc.Dispatcher;
 import org.indexfs.server.rpc.RpcServer;
 import org.indexfs.server.store.MetadataStore;
@@ -44,7 +55,11 @@ public final class IndexFsServer implements AutoCloseable {
 
   private final MetadataStore store;
   private final Namespace ns;
+  private final DataTier data;
   private final Reclaimer reclaimer;
+  private final LeaseTable leases;
+  private final LeaseMonitor leaseMonitor;
+  private final Scrubber scrubber;
   private final Dispatcher dispatcher;
   private final RpcServer rpc;
   private final SlotRegistration registration;
@@ -65,15 +80,25 @@ public final class IndexFsServer implements AutoCloseable {
     store = MetadataStore.open(Path.of(dir));
     try {
       ns = new Namespace(store, slot, IndexFsConfig.WAL_SYNC.get(conf), superuser, supergroup);
-      reclaimer = new Reclaimer(ns, dataUri);
+      data = new DataTier(dataUri, slot);
+      reclaimer = new Reclaimer(ns, data);
+      leases = new LeaseTable(ns, IndexFsConfig.LEASE_SOFT_LIMIT_MS.get(conf), IndexFsConfig.LEASE_HARD_LIMIT_MS.get(conf));
+      LeaseRecovery recovery = new LeaseRecovery(ns, leases, data, reclaimer);
+      leaseMonitor = new LeaseMonitor(ns, leases, recovery, data);
+      scrubber = new Scrubber(ns, data, leases, IndexFsConfig.SCRUB_INTERVAL_MS.get(conf),
+          IndexFsConfig.SCRUB_GRACE_MS.get(conf));
       AccessChecker access = new AccessChecker(ns, IndexFsConfig.PERMISSIONS_ENABLED.get(conf), superuser, supergroup);
       OpContext ctx = new OpContext(ns, new PathResolver(ns, IndexFsConfig.MAX_COMPONENT_LENGTH.get(conf)),
-          access, reclaimer, dataUri, IndexFsConfig.INLINE_MAX_BYTES.get(conf), IndexFsConfig.LIST_PAGE_SIZE.get(conf));
+          access, reclaimer, dataUri, IndexFsConfig.INLINE_MAX_BYTES.get(conf), IndexFsConfig.LIST_PAGE_SIZE.get(conf),
+          leases, recovery, data);
       dispatcher = new Dispatcher(operations(ctx), IndexFsConfig.SERVER_HANDLERS.get(conf),
           IndexFsConfig.SERVER_QUEUE.get(conf));
       rpc = new RpcServer(dispatcher, IndexFsConfig.RPC_MAX_FRAME_BYTES.get(conf));
       address = rpc.start(IndexFsConfig.SERVER_BIND_HOST.get(conf), IndexFsConfig.SERVER_PORT.get(conf));
+      data.prepare();
       reclaimer.start();
+      leaseMonitor.start();
+      scrubber.start();
       registration = new SlotRegistration(IndexFsConfig.ZOOKEEPER_QUORUM.get(conf),
           IndexFsConfig.CLUSTER_NAME.get(conf), slot, address.getHostString() + ":" + address.getPort());
     } catch (Exception e) {
@@ -104,6 +129,12 @@ public final class IndexFsServer implements AutoCloseable {
     ops.put(OpCase.OPEN, new OpenOp(ctx));
     ops.put(OpCase.COMPLETE, new CompleteOp(ctx));
     ops.put(OpCase.SERVER_INFO, new ServerInfoOp(ctx));
+    ops.put(OpCase.APPEND, new AppendOp(ctx));
+    ops.put(OpCase.FLUSH, new FlushOp(ctx));
+    ops.put(OpCase.RENEW_LEASE, new RenewLeaseOp(ctx));
+    ops.put(OpCase.RECOVER_LEASE, new RecoverLeaseOp(ctx));
+    ops.put(OpCase.TRUNCATE, new TruncateOp(ctx));
+    ops.put(OpCase.CONCAT, new ConcatOp(ctx));
     return ops;
   }
 
@@ -117,6 +148,14 @@ public final class IndexFsServer implements AutoCloseable {
 
   public Reclaimer reclaimer() {
     return reclaimer;
+  }
+
+  public Scrubber scrubber() {
+    return scrubber;
+  }
+
+  public LeaseMonitor leaseMonitor() {
+    return leaseMonitor;
   }
 
   private void closeQuietly() {
@@ -138,11 +177,20 @@ public final class IndexFsServer implements AutoCloseable {
     if (dispatcher != null) {
       dispatcher.close();
     }
+    if (scrubber != null) {
+      scrubber.close();
+    }
+    if (leaseMonitor != null) {
+      leaseMonitor.close();
+    }
     if (reclaimer != null) {
+      reclaimer.close();
+    }
+    if (data != null) {
       try {
-        reclaimer.close();
+        data.close();
       } catch (IOException e) {
-        LOG.warn("Reclaimer did not close cleanly", e);
+        LOG.warn("Data tier client did not close cleanly", e);
       }
     }
     store.close();

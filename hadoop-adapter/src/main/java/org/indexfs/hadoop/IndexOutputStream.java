@@ -17,10 +17,12 @@ import org.indexfs.client.LeaseRenewer;
  *
  * <p>Bytes stay in memory while the file is small enough to live inline in its entry. Past
  * {@code indexfs.inline.max-bytes} the stream <em>spills</em>: it creates the data object the
- * server reserved for this writer, writes everything so far into it, hflushes it, and only then
- * records it in the entry, so readers and lease recovery switch from the entry's bytes to the
- * object's without ever seeing less. Writing continues on the object with the stock client of the
- * data tier. {@code close} records the final length in one RPC and ends the lease.
+ * server reserved for this writer, writes everything so far into it, and only then records it in
+ * the entry. If the writer had hflushed, the object is hflushed before it is recorded, so readers
+ * switch from the entry's bytes to the object's without ever seeing less. (Otherwise it is not:
+ * an HDFS stream that was ever hflushed needs a replacement DataNode to survive a pipeline failure,
+ * and a plain write should keep HDFS's plain-write resilience.) Writing continues on the object
+ * with the stock client of the data tier. {@code close} records the final length and ends the lease.
  *
  * <p>{@code hflush}/{@code hsync} follow HDFS: afterwards new readers see every byte written. For
  * an inline file that means writing its bytes through to the entry (the server records them, and
@@ -40,6 +42,7 @@ final class IndexOutputStream extends OutputStream implements Syncable, StreamCa
   private FSDataOutputStream object;
   private String objectName;
   private long length;
+  /** The length readers of the open file can see, or -1 while nothing was made visible. */
   private long flushedLength = -1;
   private boolean closed;
 
@@ -68,6 +71,8 @@ final class IndexOutputStream extends OutputStream implements Syncable, StreamCa
     } else {
       inline = new ByteArrayOutputStream();
       inline.writeBytes(start.inlineBytes());
+      // An appended file's existing bytes are already visible: a spill must keep them so.
+      flushedLength = start.length() > 0 ? start.length() : -1;
     }
     renewer.opened();
   }
@@ -107,7 +112,9 @@ final class IndexOutputStream extends OutputStream implements Syncable, StreamCa
     FSDataOutputStream out = objects.create(spillObject, replication, blockSize);
     try {
       inline.writeTo(out);
-      out.hflush();
+      if (flushedLength >= 0) {
+        out.hflush();
+      }
       client.flush(path, inodeId, length, null, spillObject, false);
     } catch (IOException e) {
       out.close();

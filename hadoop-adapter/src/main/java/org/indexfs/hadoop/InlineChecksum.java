@@ -48,7 +48,11 @@ final class InlineChecksum {
       crcs.putInt((int) crc.getValue());
     }
     MD5Hash blockMd5 = MD5Hash.digest(crcs.array());
-    MD5Hash fileMd5 = MD5Hash.digest(blockMd5.getDigest());
+    // DFSClient digests the whole 32-byte buffer it collected the block MD5s in (16 bytes for one
+    // block, then zeros): FileChecksumHelper.makeMd5CrcResult over DataOutputBuffer.getData().
+    byte[] collected = new byte[32];
+    System.arraycopy(blockMd5.getDigest(), 0, collected, 0, MD5Hash.MD5_LEN);
+    MD5Hash fileMd5 = MD5Hash.digest(collected);
     // crcPerBlock is 0 for a one-block file, as HDFS reports it.
     return type == DataChecksum.Type.CRC32C
         ? new MD5MD5CRC32CastagnoliFileChecksum(bytesPerCrc, 0, fileMd5)

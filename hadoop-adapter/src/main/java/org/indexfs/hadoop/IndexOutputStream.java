@@ -117,7 +117,14 @@ final class IndexOutputStream extends OutputStream implements Syncable, StreamCa
       }
       client.flush(path, inodeId, length, null, spillObject, false);
     } catch (IOException e) {
-      out.close();
+      try {
+        out.close();
+      } catch (IOException closeFailure) {
+        // HDFS streams rethrow their first failure on close: report it once.
+        if (closeFailure != e) {
+          e.addSuppressed(closeFailure);
+        }
+      }
       objects.deleteQuietly(spillObject);
       throw HadoopErrors.toHadoop(e);
     }

@@ -24,6 +24,7 @@ public final class IndexFsTestCluster {
 
   private static LocalHdfs hdfs;
   private static LocalCluster cluster;
+  private static LocalCluster objectsOnly;
 
   private IndexFsTestCluster() {}
 
@@ -50,6 +51,18 @@ public final class IndexFsTestCluster {
   }
 
   /**
+   * A shared cluster that keeps no file inline ({@code indexfs.inline.max-bytes=0}): every byte of
+   * every file goes through an HDFS object, so the contract suites can be run against the data path
+   * alone.
+   */
+  public static synchronized LocalCluster objectsOnly() {
+    if (objectsOnly == null) {
+      objectsOnly = startCluster("objects", Map.of(IndexFsConfig.INLINE_MAX_BYTES.name(), "0"));
+    }
+    return objectsOnly;
+  }
+
+  /**
    * A separate IndexFS cluster on the shared HDFS, for tests that need other settings; its objects
    * live under {@code /<name>-data} unless {@code settings} say otherwise. The caller closes it.
    */
@@ -67,6 +80,9 @@ public final class IndexFsTestCluster {
   private static synchronized void shutdown() {
     if (cluster != null) {
       cluster.close();
+    }
+    if (objectsOnly != null) {
+      objectsOnly.close();
     }
     if (hdfs != null) {
       hdfs.close();

@@ -22,7 +22,8 @@ public final class LeaseRenewer implements AutoCloseable {
 
   public LeaseRenewer(IndexFsClient client, long softLimitMs) {
     this.client = client;
-    this.intervalMs = Math.max(10, softLimitMs / 2);
+    // A server that does not say (0) gets HDFS's 60 s soft limit assumed.
+    this.intervalMs = Math.max(10, (softLimitMs > 0 ? softLimitMs : 60_000) / 2);
   }
 
   /** A stream of this client opened a file for writing. */

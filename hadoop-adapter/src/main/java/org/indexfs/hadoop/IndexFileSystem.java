@@ -248,7 +248,8 @@ public class IndexFileSystem extends FileSystem implements LeaseRecoverable {
             + " bytes but the file records " + status.getLength());
       }
       return out;
-    } catch (IOException e) {
+    } catch (IOException | RuntimeException e) {
+      // Includes UnsupportedOperationException: a local-directory data tier cannot append.
       try {
         client.complete(path, status.getInodeId(), status.getLength(), null, status.getDataObject());
       } catch (IOException closeFailure) {

@@ -164,6 +164,28 @@ class TruncateAndConcatTest {
     assertThat(fs.exists(elsewhere) && fs.exists(empty)).isTrue();
   }
 
+  @Test
+  void concatThatHdfsRefusesLeavesEveryPartAsItWas() throws Exception {
+    Path dir = new Path("/concat/rollback");
+    Path target = new Path(dir, "target");
+    Path broken = new Path(dir, "broken");
+    Path inline = new Path(dir, "inline");
+    write(target, TestData.bytes(22, 200_000), MIB);
+    write(broken, TestData.bytes(23, 200_000), MIB);
+    write(inline, TestData.bytes(24, 1000), MIB);
+    // Someone removed the source's object behind IndexFS's back: HDFS's concat fails.
+    assertThat(hdfs.delete(TestData.objectPath(cluster, objectOf(broken)), false)).isTrue();
+    assertThrows(java.io.IOException.class, () -> fs.concat(target, new Path[] {broken, inline}));
+    assertThat(fs.isFileClosed(target) && fs.isFileClosed(broken) && fs.isFileClosed(inline)).isTrue();
+    assertThat(read(target)).isEqualTo(TestData.bytes(22, 200_000));
+    assertThat(read(inline)).isEqualTo(TestData.bytes(24, 1000));
+    assertThat(fs.getFileStatus(broken).getLen()).isEqualTo(200_000);
+    try (FSDataOutputStream out = fs.append(target)) {
+      out.write(1);
+    }
+    assertThat(fs.getFileStatus(target).getLen()).isEqualTo(200_001);
+  }
+
   private static byte[] join(byte[]... parts) {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     for (byte[] p : parts) {

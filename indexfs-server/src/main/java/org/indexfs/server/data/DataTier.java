@@ -13,7 +13,9 @@ import org.apache.hadoop.fs.LeaseRecoverable;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.RemoteIterator;
 import org.apache.hadoop.fs.permission.FsPermission;
+import org.indexfs.common.IndexFsException;
 import org.indexfs.common.ObjectNames;
+import org.indexfs.proto.Code;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -124,7 +126,11 @@ public final class DataTier implements AutoCloseable {
 
   /** HDFS truncate: true if done at once, false if the last block is being recovered. */
   public boolean truncate(String name, long newLength) throws IOException {
-    return fs().truncate(pathOf(name), newLength);
+    try {
+      return fs().truncate(pathOf(name), newLength);
+    } catch (UnsupportedOperationException e) {
+      throw unsupported("truncate", e);
+    }
   }
 
   /** HDFS concat: appends the sources' blocks to the target and removes the sources. */
@@ -133,7 +139,19 @@ public final class DataTier implements AutoCloseable {
     for (int i = 0; i < srcs.length; i++) {
       srcs[i] = pathOf(sources.get(i));
     }
-    fs().concat(pathOf(target), srcs);
+    try {
+      fs().concat(pathOf(target), srcs);
+    } catch (UnsupportedOperationException e) {
+      throw unsupported("concat", e);
+    }
+  }
+
+  /** A data tier without the operation (the local file system has no truncate or concat). */
+  private IndexFsException unsupported(String op, UnsupportedOperationException e) {
+    IndexFsException unsupported = new IndexFsException(Code.UNSUPPORTED, op + " of data objects is not supported by "
+        + dataUri + ": " + e.getMessage());
+    unsupported.initCause(e);
+    return unsupported;
   }
 
   public void setReplication(String name, short replication) throws IOException {

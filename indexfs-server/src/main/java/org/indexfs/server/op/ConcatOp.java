@@ -47,6 +47,11 @@ public final class ConcatOp implements Operation {
       return parts.get(0);
     }
 
+    /** The target's length once every source is appended. */
+    long totalLength() {
+      return parts.stream().mapToLong(p -> p.inode().length).sum();
+    }
+
     List<Part> sources() {
       return parts.subList(1, parts.size());
     }
@@ -76,8 +81,9 @@ public final class ConcatOp implements Operation {
       try {
         ctx.data().concat(plan.target().object(), sourceObjects);
       } catch (IOException e) {
-        // The data tier's concat is atomic; if it happened after all, the sources' objects are gone.
-        if (ctx.data().length(sourceObjects.get(0)) >= 0) {
+        // The data tier's concat is atomic: if it happened after all (the reply was lost), the
+        // target object holds every byte.
+        if (ctx.data().length(plan.target().object()) != plan.totalLength()) {
           throw e;
         }
       }

@@ -183,6 +183,7 @@ class NameNodeAuditTest {
       assertThat(counts.get("create")).as("one object per large file, none for small ones").isEqualTo(expectedCreates);
       assertThat(counts.get("append")).isEqualTo(expectedAppends);
       assertThat(counts.get("delete")).isEqualTo(expectedDeletes);
+      assertThat(fs.delete(new Path("/audit"), true)).isTrue();
     } finally {
       audit.removeAppender(capture);
       audit.setLevel(level);

@@ -195,25 +195,38 @@ public final class ConcatOp implements Operation {
     return new Part(file.inodeId, p.lastName(), file, object, materialize);
   }
 
-  private boolean stillHeld(Plan plan, Part part) throws IOException {
+  /**
+   * The part's entry while the concat still holds it, found through its lease (which follows a
+   * rename); null once it was deleted or replaced (that released the lease).
+   */
+  private Held held(Part part) throws IOException {
     FileLease lease = ctx.leases().get(part.inodeId());
-    Inode entry = ctx.ns().lookup(plan.parentId(), part.name());
-    return lease != null && LeaseTable.CONCAT_HOLDER.equals(lease.holder())
-        && entry != null && entry.inodeId == part.inodeId();
+    if (lease == null || !LeaseTable.CONCAT_HOLDER.equals(lease.holder())) {
+      return null;
+    }
+    Inode entry = ctx.ns().lookup(lease.parentId(), lease.name());
+    return entry != null && entry.inodeId == part.inodeId() ? new Held(lease, entry) : null;
+  }
+
+  private record Held(FileLease lease, Inode entry) {
+    void put(OpContext ctx, WriteBatch batch, Inode updated) throws IOException {
+      ctx.ns().putEntry(batch, lease.parentId(), lease.name(), updated);
+    }
   }
 
   /** The inline parts now live in their new objects. */
   private Void attachObjects(WriteBatch batch, Plan plan) throws IOException {
     for (Part part : plan.parts()) {
-      if (!stillHeld(plan, part)) {
+      Held h = held(part);
+      if (h == null) {
         throw new IndexFsException(Code.STALE_HANDLE, "concat: " + part.name()
             + " was deleted or replaced during the concat");
       }
       if (part.materialize()) {
-        Inode entry = ctx.ns().lookup(plan.parentId(), part.name());
+        Inode entry = h.entry();
         entry.inlineData = null;
         entry.dataObject = part.object();
-        ctx.ns().putEntry(batch, plan.parentId(), part.name(), entry);
+        h.put(ctx, batch, entry);
       }
     }
     return null;
@@ -223,18 +236,19 @@ public final class ConcatOp implements Operation {
   private Void finish(WriteBatch batch, String targetPath, Plan plan, long length) throws IOException {
     long now = System.currentTimeMillis();
     for (Part part : plan.parts()) {
-      if (!stillHeld(plan, part)) {
+      Held h = held(part);
+      if (h == null) {
         continue;
       }
       ctx.leases().release(batch, part.inodeId());
       if (part == plan.target()) {
-        Inode entry = ctx.ns().lookup(plan.parentId(), part.name());
+        Inode entry = h.entry();
         entry.flags &= ~Inode.FLAG_UNDER_CONSTRUCTION;
         entry.length = length;
         entry.mtime = now;
-        ctx.ns().putEntry(batch, plan.parentId(), part.name(), entry);
+        h.put(ctx, batch, entry);
       } else {
-        ctx.ns().deleteEntry(batch, plan.parentId(), part.name());
+        ctx.ns().deleteEntry(batch, h.lease().parentId(), h.lease().name());
       }
     }
     ResolvedPath t = ctx.resolver().resolve(targetPath);
@@ -244,20 +258,24 @@ public final class ConcatOp implements Operation {
     return null;
   }
 
-  /** Back to the parts as they were: closed, and objects made for them dropped unless recorded. */
+  /**
+   * Back to the parts as they were: closed, and objects made for them dropped unless an entry
+   * records them. (A part no longer held was deleted or replaced; that reclaimed a recorded object.)
+   */
   private Void rollBack(WriteBatch batch, Plan plan) throws IOException {
     for (Part part : plan.parts()) {
-      Inode entry = ctx.ns().lookup(plan.parentId(), part.name());
-      boolean recorded = entry != null && entry.inodeId == part.inodeId() && part.object().equals(entry.dataObject);
+      Held h = held(part);
+      boolean recorded = h != null && part.object().equals(h.entry().dataObject);
       if (part.materialize() && !recorded) {
         ctx.reclaimer().reclaimObject(batch, part.object());
       }
-      if (!stillHeld(plan, part)) {
+      if (h == null) {
         continue;
       }
       ctx.leases().release(batch, part.inodeId());
+      Inode entry = h.entry();
       entry.flags &= ~Inode.FLAG_UNDER_CONSTRUCTION;
-      ctx.ns().putEntry(batch, plan.parentId(), part.name(), entry);
+      h.put(ctx, batch, entry);
     }
     return null;
   }

@@ -23,6 +23,11 @@ final class DataObjectSource implements IndexInputStream.Source {
   }
 
   @Override
+  public void unbuffer() {
+    in.unbuffer();
+  }
+
+  @Override
   public void close() throws IOException {
     in.close();
   }

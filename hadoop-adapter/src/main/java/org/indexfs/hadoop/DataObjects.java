@@ -1,31 +1,40 @@
 package org.indexfs.hadoop;
 
 import java.io.IOException;
-import java.io.OutputStream;
 import java.net.URI;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.BlockLocation;
 import org.apache.hadoop.fs.FSDataInputStream;
+import org.apache.hadoop.fs.FSDataOutputStream;
+import org.apache.hadoop.fs.FileChecksum;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.FsStatus;
 import org.apache.hadoop.fs.Path;
-import org.indexfs.common.InodeIds;
+import org.apache.hadoop.fs.permission.FsPermission;
+import org.apache.hadoop.hdfs.client.HdfsDataInputStream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The data objects of large files on the underlying Hadoop FS (DESIGN §6): write-once files named
- * {@code <data.uri>/<slot>/<inode id>}. Names never change; renames and chmods never touch them.
+ * {@code <data.uri>/<slot>/<id>} ({@link org.indexfs.common.ObjectNames}), written and read with
+ * that FS's stock client (on HDFS: {@code DistributedFileSystem}, so block data flows between this
+ * process and the DataNodes exactly as for any HDFS file). Names never change; renames and chmods
+ * never touch them. The metadata tier checks permissions, so objects are created open to every
+ * IndexFS writer (mode 0666, no umask).
  */
 final class DataObjects implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(DataObjects.class);
+  private static final FsPermission OBJECT_PERMISSION = new FsPermission((short) 0666);
+
   private final String dataUri;
   private final Configuration conf;
   private FileSystem fs;
 
   DataObjects(String dataUri, Configuration conf) {
     this.dataUri = dataUri;
-    this.conf = conf;
-  }
-
-  String nameFor(long inodeId) {
-    return InodeIds.slot(inodeId) + "/" + inodeId;
+    this.conf = new Configuration(conf);
+    this.conf.set("fs.permissions.umask-mode", "000");
   }
 
   private synchronized FileSystem fs() throws IOException {
@@ -38,13 +47,20 @@ final class DataObjects implements AutoCloseable {
     return fs;
   }
 
-  private Path pathOf(String name) {
+  Path pathOf(String name) {
     return new Path(dataUri + "/" + name);
   }
 
-  OutputStream create(String name, short replication, long blockSize) throws IOException {
+  /** A new object; fails if the name exists (names are handed out once, see ObjectNames). */
+  FSDataOutputStream create(String name, short replication, long blockSize) throws IOException {
     FileSystem f = fs();
-    return f.create(pathOf(name), true, f.getConf().getInt("io.file.buffer.size", 4096), replication, blockSize);
+    return f.create(pathOf(name), OBJECT_PERMISSION, false, f.getConf().getInt("io.file.buffer.size", 4096),
+        replication, blockSize, null);
+  }
+
+  FSDataOutputStream append(String name) throws IOException {
+    FileSystem f = fs();
+    return f.append(pathOf(name), f.getConf().getInt("io.file.buffer.size", 4096));
   }
 
   /** Capacity and usage of the data tier, which is where the bytes (and the space) are. */
@@ -54,6 +70,31 @@ final class DataObjects implements AutoCloseable {
 
   FSDataInputStream open(String name) throws IOException {
     return fs().open(pathOf(name));
+  }
+
+  /** How many bytes of an object being written a new reader can see (HDFS: up to the last hflush). */
+  long visibleLength(String name, FSDataInputStream in) throws IOException {
+    if (in instanceof HdfsDataInputStream hdfs) {
+      return hdfs.getVisibleLength();
+    }
+    return fs().getFileStatus(pathOf(name)).getLen();
+  }
+
+  BlockLocation[] blockLocations(String name, long start, long len) throws IOException {
+    return fs().getFileBlockLocations(pathOf(name), start, len);
+  }
+
+  FileChecksum checksum(String name, long length) throws IOException {
+    return fs().getFileChecksum(pathOf(name), length);
+  }
+
+  /** Best effort: removes an object this process created but could not record. */
+  void deleteQuietly(String name) {
+    try {
+      fs().delete(pathOf(name), false);
+    } catch (IOException e) {
+      LOG.debug("Could not delete unrecorded data object {}; the server's scrubber will: {}", name, e.toString());
+    }
   }
 
   @Override

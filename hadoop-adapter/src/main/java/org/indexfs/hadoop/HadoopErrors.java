@@ -8,12 +8,16 @@ import org.apache.hadoop.fs.InvalidPathException;
 import org.apache.hadoop.fs.ParentNotDirectoryException;
 import org.apache.hadoop.fs.PathIsNotDirectoryException;
 import org.apache.hadoop.fs.PathIsNotEmptyDirectoryException;
+import org.apache.hadoop.hdfs.protocol.AlreadyBeingCreatedException;
+import org.apache.hadoop.ipc.RemoteException;
 import org.apache.hadoop.security.AccessControlException;
 import org.indexfs.common.IndexFsException;
 
 /**
  * The one place where IndexFS result codes become the exceptions HDFS users expect
- * (DESIGN §9). Invalid paths and arguments are unchecked, as HDFS's are.
+ * (DESIGN §9). Invalid paths and arguments are unchecked, as HDFS's are. Lease refusals arrive as
+ * {@link RemoteException}s naming HDFS's exception class, exactly as DistributedFileSystem's
+ * create, append and close let them through, so code that inspects or unwraps them keeps working.
  */
 final class HadoopErrors {
   /** InvalidPathException(path) prepends this; the server's message already starts with it. */
@@ -37,6 +41,10 @@ final class HadoopErrors {
       case PATH_COMPONENT_TOO_LONG -> new IOException(m);
       case INVALID_PATH -> throw unchecked(new InvalidPathException(withoutPrefix(m, INVALID_PATH_PREFIX)), ie);
       case INVALID_ARGUMENT -> throw unchecked(new HadoopIllegalArgumentException(m), ie);
+      case ALREADY_BEING_CREATED -> new RemoteException(AlreadyBeingCreatedException.class.getName(), m);
+      case RECOVERY_IN_PROGRESS -> new RemoteException("org.apache.hadoop.hdfs.protocol.RecoveryInProgressException", m);
+      case LEASE_EXPIRED -> new RemoteException("org.apache.hadoop.hdfs.server.namenode.LeaseExpiredException", m);
+      case UNSUPPORTED -> throw new UnsupportedOperationException(m);
       default -> new IOException(ie.code() + ": " + m);
     };
     mapped.initCause(ie);

@@ -10,42 +10,55 @@ import java.util.List;
 import java.util.NoSuchElementException;
 import java.util.UUID;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.BlockLocation;
+import org.apache.hadoop.fs.CommonPathCapabilities;
 import org.apache.hadoop.fs.ContentSummary;
 import org.apache.hadoop.fs.CreateFlag;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FSDataOutputStream;
+import org.apache.hadoop.fs.FileChecksum;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.FsStatus;
+import org.apache.hadoop.fs.LeaseRecoverable;
 import org.apache.hadoop.fs.Options;
 import org.apache.hadoop.fs.Options.ChecksumOpt;
 import org.apache.hadoop.fs.ParentNotDirectoryException;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.RemoteIterator;
+import org.apache.hadoop.fs.impl.PathCapabilitiesSupport;
 import org.apache.hadoop.fs.permission.FsPermission;
 import org.apache.hadoop.security.UserGroupInformation;
 import org.apache.hadoop.util.Progressable;
 import org.indexfs.client.ClusterConnection;
 import org.indexfs.client.IndexFsClient;
+import org.indexfs.client.LeaseRenewer;
 import org.indexfs.common.ConfigKey;
 import org.indexfs.common.IndexFsConfig;
+import org.indexfs.common.ObjectNames;
 import org.indexfs.proto.Caller;
 import org.indexfs.proto.Listing;
 import org.indexfs.proto.OpenResult;
 import org.indexfs.proto.ServerInfo;
+import org.indexfs.proto.WriteHandle;
 
 /**
  * The {@code indexfs://<cluster>/} Hadoop FileSystem. The URI authority names the cluster; its
  * ZooKeeper quorum comes from {@code indexfs.cluster.<name>.zookeeper} (or
  * {@code indexfs.zookeeper.quorum}). Metadata goes to the IndexFS servers; bytes of small files
- * ride inline with their entry and larger files live in data objects on the underlying FS.
+ * ride inline with their entry and larger files live in data objects on the underlying FS, read
+ * and written with its stock client. Block locations, append, hflush/hsync, truncate, concat,
+ * replication and checksums follow HDFS: object files delegate to the data tier, inline files are
+ * served by the metadata tier. Writers hold single-writer leases, recoverable like HDFS's
+ * ({@link LeaseRecoverable}).
  */
-public class IndexFileSystem extends FileSystem {
+public class IndexFileSystem extends FileSystem implements LeaseRecoverable {
   public static final String SCHEME = "indexfs";
 
   private URI uri;
   private Path workingDir;
   private IndexFsClient client;
+  private LeaseRenewer renewer;
   private DataObjects objects;
   private int inlineMax;
   private String user;
@@ -70,6 +83,7 @@ public class IndexFileSystem extends FileSystem {
       ServerInfo info = client.serverInfo();
       inlineMax = info.getInlineMaxBytes();
       objects = new DataObjects(info.getDataUri(), conf);
+      renewer = new LeaseRenewer(client, info.getLeaseSoftLimitMs());
     } catch (IOException e) {
       client.close();
       throw e;
@@ -107,6 +121,11 @@ public class IndexFileSystem extends FileSystem {
     return client;
   }
 
+  /** Renews this FileSystem's write leases; tests stop it to play a writer that died. */
+  LeaseRenewer leaseRenewer() {
+    return renewer;
+  }
+
   @Override
   public Path getHomeDirectory() {
     return makeQualified(new Path("/user/" + user));
@@ -142,11 +161,17 @@ public class IndexFileSystem extends FileSystem {
     } catch (IOException e) {
       throw HadoopErrors.toHadoop(e);
     }
-    long length = result.getStatus().getLength();
-    IndexInputStream.Source source = result.getStatus().getDataObject().isEmpty()
-        ? IndexInputStream.inline(result.getInlineData().toByteArray())
-        : new DataObjectSource(objects.open(result.getStatus().getDataObject()));
-    return new FSDataInputStream(new IndexInputStream(path, length, source));
+    org.indexfs.proto.FileStatus status = result.getStatus();
+    if (status.getDataObject().isEmpty()) {
+      return new FSDataInputStream(new IndexInputStream(path, status.getLength(),
+          IndexInputStream.inline(result.getInlineData().toByteArray())));
+    }
+    FSDataInputStream in = objects.open(status.getDataObject());
+    // A file being written is as long as what its writer has hflushed to the object (HDFS: the
+    // visible length); a closed one as long as its entry says.
+    long length = status.getUnderConstruction()
+        ? objects.visibleLength(status.getDataObject(), in) : status.getLength();
+    return new FSDataInputStream(new IndexInputStream(path, length, new DataObjectSource(in)));
   }
 
   @Override
@@ -158,11 +183,29 @@ public class IndexFileSystem extends FileSystem {
   @Override
   public FSDataOutputStream createNonRecursive(Path f, FsPermission permission, EnumSet<CreateFlag> flags,
       int bufferSize, short replication, long blockSize, Progressable progress) throws IOException {
+    return createWithFlags(f, permission, flags, replication, blockSize, false);
+  }
+
+  @Override
+  public FSDataOutputStream create(Path f, FsPermission permission, EnumSet<CreateFlag> flags, int bufferSize,
+      short replication, long blockSize, Progressable progress, ChecksumOpt checksumOpt) throws IOException {
+    return createWithFlags(f, permission, flags, replication, blockSize, true);
+  }
+
+  /** HDFS's CreateFlag rules: APPEND appends to an existing file (creating it with CREATE). */
+  private FSDataOutputStream createWithFlags(Path f, FsPermission permission, EnumSet<CreateFlag> flags,
+      short replication, long blockSize, boolean createParent) throws IOException {
     if (flags.contains(CreateFlag.APPEND)) {
-      throw new UnsupportedOperationException("CreateFlag.APPEND: append is not supported by indexfs yet");
+      try {
+        return append(f, 0, null);
+      } catch (FileNotFoundException e) {
+        if (!flags.contains(CreateFlag.CREATE)) {
+          throw e;
+        }
+      }
     }
     return create(f, masked(permission, FsPermission.getFileDefault()), flags.contains(CreateFlag.OVERWRITE),
-        replication, blockSize, false);
+        replication, blockSize, createParent);
   }
 
   /**
@@ -192,14 +235,171 @@ public class IndexFileSystem extends FileSystem {
     } catch (IOException e) {
       throw HadoopErrors.toHadoop(e);
     }
-    IndexOutputStream out = new IndexOutputStream(client, objects, path, created.getInodeId(), inlineMax,
-        replication, blockSize);
+    IndexOutputStream out = new IndexOutputStream(client, objects, renewer, path, created.getInodeId(), inlineMax,
+        replication, blockSize, ObjectNames.of(created.getInodeId()), IndexOutputStream.Start.empty());
     return new FSDataOutputStream(out, statistics);
   }
 
+  /**
+   * HDFS append: the caller becomes the file's single writer. An inline file continues in memory
+   * (spilling if it outgrows the limit); an object file is appended through the data tier.
+   */
   @Override
   public FSDataOutputStream append(Path f, int bufferSize, Progressable progress) throws IOException {
-    throw new UnsupportedOperationException("append is not supported by indexfs yet");
+    String path = pathOf(f);
+    statistics.incrementWriteOps(1);
+    WriteHandle handle;
+    try {
+      handle = client.append(path);
+    } catch (IOException e) {
+      throw HadoopErrors.toHadoop(e);
+    }
+    org.indexfs.proto.FileStatus status = handle.getStatus();
+    IndexOutputStream.Start start;
+    if (status.getDataObject().isEmpty()) {
+      start = new IndexOutputStream.Start(handle.getInlineData().toByteArray(), null, null, status.getLength());
+    } else {
+      start = new IndexOutputStream.Start(null, appendToObject(path, status), status.getDataObject(),
+          status.getLength());
+    }
+    IndexOutputStream out = new IndexOutputStream(client, objects, renewer, path, status.getInodeId(), inlineMax,
+        (short) status.getReplication(), status.getBlockSize(), handle.getSpillObject(), start);
+    return new FSDataOutputStream(out, statistics, status.getLength());
+  }
+
+  /** Opens an object file's object for append; on failure gives the file back, unchanged. */
+  private FSDataOutputStream appendToObject(String path, org.indexfs.proto.FileStatus status) throws IOException {
+    try {
+      FSDataOutputStream out = objects.append(status.getDataObject());
+      if (out.getPos() != status.getLength()) {
+        out.close();
+        throw new IOException("Data object " + status.getDataObject() + " of " + path + " holds " + out.getPos()
+            + " bytes but the file records " + status.getLength());
+      }
+      return out;
+    } catch (IOException | RuntimeException e) {
+      // Includes UnsupportedOperationException: a local-directory data tier cannot append.
+      try {
+        client.complete(path, status.getInodeId(), status.getLength(), null, status.getDataObject());
+      } catch (IOException closeFailure) {
+        e.addSuppressed(closeFailure);
+      }
+      throw e;
+    }
+  }
+
+  /** HDFS concat: the sources' bytes move to the end of {@code trg}; the sources disappear. */
+  @Override
+  public void concat(Path trg, Path[] psrcs) throws IOException {
+    statistics.incrementWriteOps(1);
+    List<String> sources = new java.util.ArrayList<>();
+    for (Path p : psrcs) {
+      sources.add(pathOf(p));
+    }
+    try {
+      client.concat(pathOf(trg), sources);
+    } catch (IOException e) {
+      throw HadoopErrors.toHadoop(e);
+    }
+  }
+
+  /** HDFS truncate: true if done at once, false while the last block is recovered (file stays open). */
+  @Override
+  public boolean truncate(Path f, long newLength) throws IOException {
+    statistics.incrementWriteOps(1);
+    try {
+      return client.truncate(pathOf(f), newLength);
+    } catch (IOException e) {
+      throw HadoopErrors.toHadoop(e);
+    }
+  }
+
+  /** Closes a file whose writer is gone, keeping its data up to the last hflush; true once closed. */
+  @Override
+  public boolean recoverLease(Path f) throws IOException {
+    statistics.incrementWriteOps(1);
+    try {
+      return client.recoverLease(pathOf(f));
+    } catch (IOException e) {
+      throw HadoopErrors.toHadoop(e);
+    }
+  }
+
+  @Override
+  public boolean isFileClosed(Path f) throws IOException {
+    FileStatus status = getFileStatus(f);
+    if (status.isDirectory()) {
+      throw new FileNotFoundException("Path is not a file: " + pathOf(f));
+    }
+    return !((IndexFileStatus) status).underConstruction();
+  }
+
+  @Override
+  public FileChecksum getFileChecksum(Path f) throws IOException {
+    return getFileChecksum(f, Long.MAX_VALUE);
+  }
+
+  /**
+   * HDFS's checksum of the first {@code length} bytes: the data tier's for an object file, the
+   * same computation over the entry's bytes for an inline file (so both compare equal to an HDFS
+   * copy of the file).
+   */
+  @Override
+  public FileChecksum getFileChecksum(Path f, long length) throws IOException {
+    if (length < 0) {
+      throw new IllegalArgumentException("Invalid length " + length);
+    }
+    String path = pathOf(f);
+    statistics.incrementReadOps(1);
+    OpenResult result;
+    try {
+      result = client.open(path);
+    } catch (IOException e) {
+      throw HadoopErrors.toHadoop(e);
+    }
+    org.indexfs.proto.FileStatus status = result.getStatus();
+    long n = Math.min(length, status.getLength());
+    if (!status.getDataObject().isEmpty()) {
+      return objects.checksum(status.getDataObject(), n);
+    }
+    return InlineChecksum.of(result.getInlineData().toByteArray(), (int) n, getConf());
+  }
+
+  /**
+   * Where the bytes are: an object file's blocks as the data tier reports them (its DataNodes, so
+   * MapReduce and Spark schedule next to the data); an inline file is one block on no DataNode.
+   */
+  @Override
+  public BlockLocation[] getFileBlockLocations(FileStatus file, long start, long len) throws IOException {
+    if (file == null) {
+      return null;
+    }
+    if (start < 0 || len < 0) {
+      throw new IllegalArgumentException("Invalid start or len parameter");
+    }
+    if (file.isDirectory() || file.getLen() <= start) {
+      return new BlockLocation[0];
+    }
+    IndexFileStatus status = file instanceof IndexFileStatus s ? s : (IndexFileStatus) getFileStatus(file.getPath());
+    if (status.dataObject() == null) {
+      return new BlockLocation[] {new BlockLocation(new String[0], new String[0], 0, status.getLen())};
+    }
+    return objects.blockLocations(status.dataObject(), start, len);
+  }
+
+  @Override
+  public boolean hasPathCapability(Path path, String capability) throws IOException {
+    switch (PathCapabilitiesSupport.validatePathCapabilityArgs(makeQualified(path), capability)) {
+      case CommonPathCapabilities.FS_APPEND:
+      case CommonPathCapabilities.FS_CONCAT:
+      case CommonPathCapabilities.FS_TRUNCATE:
+      case CommonPathCapabilities.FS_CHECKSUMS:
+      case CommonPathCapabilities.FS_PERMISSIONS:
+      case CommonPathCapabilities.LEASE_RECOVERABLE:
+        return true;
+      default:
+        return super.hasPathCapability(path, capability);
+    }
   }
 
   @Override
@@ -335,9 +535,7 @@ public class IndexFileSystem extends FileSystem {
   }
 
   static FileStatus toHadoop(Path path, org.indexfs.proto.FileStatus s) {
-    boolean dir = s.getType() == org.indexfs.proto.FileType.DIRECTORY;
-    return new FileStatus(dir ? 0 : s.getLength(), dir, dir ? 0 : s.getReplication(), dir ? 0 : s.getBlockSize(),
-        s.getMtime(), s.getAtime(), new FsPermission((short) s.getPermission()), s.getOwner(), s.getGroup(), path);
+    return new IndexFileStatus(path, s);
   }
 
   @Override
@@ -423,6 +621,9 @@ public class IndexFileSystem extends FileSystem {
     try {
       super.close();
     } finally {
+      if (renewer != null) {
+        renewer.close();
+      }
       if (objects != null) {
         objects.close();
       }

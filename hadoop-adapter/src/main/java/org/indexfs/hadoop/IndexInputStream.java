@@ -3,18 +3,24 @@ package org.indexfs.hadoop;
 import java.io.EOFException;
 import java.io.IOException;
 import org.apache.hadoop.fs.FSExceptionMessages;
+import org.apache.hadoop.fs.CanUnbuffer;
 import org.apache.hadoop.fs.FSInputStream;
+import org.apache.hadoop.fs.StreamCapabilities;
 
 /**
  * Reads a file of known length from one of two sources: the bytes inline in its entry, or its
  * data object on the underlying FS. Seek and positioned-read rules are the same for both and
- * match HDFS: no negative seeks, no seeks past the end, reads after close fail.
+ * match HDFS: no negative seeks, no seeks past the end, reads after close fail. {@code unbuffer}
+ * lets an object's stream drop its buffers and DataNode connections, as DFSInputStream does.
  */
-final class IndexInputStream extends FSInputStream {
+final class IndexInputStream extends FSInputStream implements CanUnbuffer, StreamCapabilities {
   /** Where the bytes come from. */
   interface Source extends java.io.Closeable {
     /** Reads up to {@code len} bytes at {@code position}; -1 at the end. */
     int read(long position, byte[] buffer, int offset, int len) throws IOException;
+
+    /** Releases buffers and connections until the next read; nothing to do for inline bytes. */
+    default void unbuffer() {}
   }
 
   private final String path;
@@ -64,9 +70,9 @@ final class IndexInputStream extends FSInputStream {
     pos = target;
   }
 
+  /** Answers on a closed stream too, as DFSInputStream does (unbuffer after close relies on it). */
   @Override
-  public synchronized long getPos() throws IOException {
-    checkOpen();
+  public synchronized long getPos() {
     return pos;
   }
 
@@ -131,6 +137,18 @@ final class IndexInputStream extends FSInputStream {
     long skipped = Math.min(n, length - pos);
     pos += skipped;
     return skipped;
+  }
+
+  @Override
+  public synchronized void unbuffer() {
+    if (!closed) {
+      source.unbuffer();
+    }
+  }
+
+  @Override
+  public boolean hasCapability(String capability) {
+    return StreamCapabilities.UNBUFFER.equalsIgnoreCase(capability);
   }
 
   @Override

@@ -7,28 +7,86 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
+import org.indexfs.common.IndexFsConfig;
 import org.indexfs.server.local.LocalCluster;
+import org.indexfs.server.local.LocalHdfs;
 
 /**
- * One embedded cluster (real ZooKeeper, real RocksDB, local data directory) shared by every test
- * class of this JVM, so the contract suites do not pay a cluster start each. Closed at JVM exit.
+ * The test JVM's clusters. One real HDFS ({@link LocalHdfs}: a MiniDFSCluster with one NameNode and
+ * three DataNodes) is the data tier of everything, and one embedded IndexFS cluster (real
+ * ZooKeeper, real RocksDB) on top of it is shared by every test class, so the suites do not pay a
+ * cluster start each. Tests that need other server settings start their own IndexFS cluster on
+ * the same HDFS with {@link #startCluster}. Everything is closed at JVM exit.
  */
 public final class IndexFsTestCluster {
+  /** Where the shared cluster keeps its objects on HDFS. */
+  public static final String DATA_ROOT = "/indexfs-data";
+
+  private static LocalHdfs hdfs;
   private static LocalCluster cluster;
+  private static LocalCluster objectsOnly;
 
   private IndexFsTestCluster() {}
 
-  public static synchronized LocalCluster get() {
-    if (cluster == null) {
+  /** The shared HDFS data tier, started on first use. */
+  public static synchronized LocalHdfs hdfs() {
+    if (hdfs == null) {
       try {
-        cluster = LocalCluster.builder(newWorkDir("shared")).start();
+        // Tests write files with small blocks (HDFS's own tests do the same).
+        hdfs = LocalHdfs.start(newWorkDir("hdfs"), LocalHdfs.DEFAULT_DATANODES,
+            Map.of("dfs.namenode.fs-limits.min-block-size", "0"), false);
       } catch (IOException e) {
         throw new UncheckedIOException(e);
       }
-      LocalCluster started = cluster;
-      Runtime.getRuntime().addShutdownHook(new Thread(started::close, "test-cluster-shutdown"));
+      Runtime.getRuntime().addShutdownHook(new Thread(IndexFsTestCluster::shutdown, "test-cluster-shutdown"));
+    }
+    return hdfs;
+  }
+
+  public static synchronized LocalCluster get() {
+    if (cluster == null) {
+      cluster = startCluster("shared", Map.of(IndexFsConfig.DATA_URI.name(), hdfs().uri() + DATA_ROOT));
     }
     return cluster;
+  }
+
+  /**
+   * A shared cluster that keeps no file inline ({@code indexfs.inline.max-bytes=0}): every byte of
+   * every file goes through an HDFS object, so the contract suites can be run against the data path
+   * alone.
+   */
+  public static synchronized LocalCluster objectsOnly() {
+    if (objectsOnly == null) {
+      objectsOnly = startCluster("objects", Map.of(IndexFsConfig.INLINE_MAX_BYTES.name(), "0"));
+    }
+    return objectsOnly;
+  }
+
+  /**
+   * A separate IndexFS cluster on the shared HDFS, for tests that need other settings; its objects
+   * live under {@code /<name>-data} unless {@code settings} say otherwise. The caller closes it.
+   */
+  public static LocalCluster startCluster(String name, Map<String, String> settings) {
+    try {
+      LocalCluster.Builder b = LocalCluster.builder(newWorkDir(name)).clusterName(name)
+          .set(IndexFsConfig.DATA_URI.name(), hdfs().uri() + "/" + name + "-data");
+      settings.forEach(b::set);
+      return b.start();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private static synchronized void shutdown() {
+    if (cluster != null) {
+      cluster.close();
+    }
+    if (objectsOnly != null) {
+      objectsOnly.close();
+    }
+    if (hdfs != null) {
+      hdfs.close();
+    }
   }
 
   /** A fresh directory under the module's test-data directory. */

@@ -11,21 +11,26 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.indexfs.client.rpc.RpcConnection;
 import org.indexfs.common.IndexFsException;
+import org.indexfs.proto.AppendRequest;
 import org.indexfs.proto.Caller;
 import org.indexfs.proto.Code;
 import org.indexfs.proto.CompleteRequest;
+import org.indexfs.proto.ConcatRequest;
 import org.indexfs.proto.ContentSummary;
 import org.indexfs.proto.ContentSummaryRequest;
 import org.indexfs.proto.CreateRequest;
 import org.indexfs.proto.DeleteRequest;
 import org.indexfs.proto.FileStatus;
+import org.indexfs.proto.FlushRequest;
 import org.indexfs.proto.GetFileStatusRequest;
 import org.indexfs.proto.ListStatusRequest;
 import org.indexfs.proto.Listing;
 import org.indexfs.proto.MkdirsRequest;
 import org.indexfs.proto.OpenRequest;
 import org.indexfs.proto.OpenResult;
+import org.indexfs.proto.RecoverLeaseRequest;
 import org.indexfs.proto.RenameRequest;
+import org.indexfs.proto.RenewLeaseRequest;
 import org.indexfs.proto.Request;
 import org.indexfs.proto.Response;
 import org.indexfs.proto.ServerInfo;
@@ -34,6 +39,8 @@ import org.indexfs.proto.SetOwnerRequest;
 import org.indexfs.proto.SetPermissionRequest;
 import org.indexfs.proto.SetReplicationRequest;
 import org.indexfs.proto.SetTimesRequest;
+import org.indexfs.proto.TruncateRequest;
+import org.indexfs.proto.WriteHandle;
 
 /**
  * The IndexFS namespace API for one caller, usable without Hadoop. Every call carries the
@@ -148,6 +155,49 @@ public final class IndexFsClient implements AutoCloseable {
       b.setDataObject(dataObject);
     }
     call(Request.newBuilder().setComplete(b));
+  }
+
+  /** Opens a closed file for appending; the caller becomes its writer. */
+  public WriteHandle append(String path) throws IOException {
+    return call(Request.newBuilder().setAppend(AppendRequest.newBuilder().setPath(path))).getWriteHandle();
+  }
+
+  /**
+   * Records an open file's current state (hflush/hsync, or a spill): exactly one of
+   * {@code inlineData} (every byte so far) and {@code dataObject}.
+   */
+  public void flush(String path, long inodeId, long length, byte[] inlineData, String dataObject, boolean sync)
+      throws IOException {
+    FlushRequest.Builder b = FlushRequest.newBuilder().setPath(path).setInodeId(inodeId).setLength(length)
+        .setSync(sync);
+    if (inlineData != null) {
+      b.setInlineData(ByteString.copyFrom(inlineData));
+    }
+    if (dataObject != null) {
+      b.setDataObject(dataObject);
+    }
+    call(Request.newBuilder().setFlush(b));
+  }
+
+  /** Keeps every write lease of this client alive. */
+  public void renewLease() throws IOException {
+    call(Request.newBuilder().setRenewLease(RenewLeaseRequest.getDefaultInstance()));
+  }
+
+  /** Closes a file whose writer is gone; true once it is closed. */
+  public boolean recoverLease(String path) throws IOException {
+    return call(Request.newBuilder().setRecoverLease(RecoverLeaseRequest.newBuilder().setPath(path)))
+        .getBool().getValue();
+  }
+
+  /** True if done at once; false while the data tier settles the last block. */
+  public boolean truncate(String path, long newLength) throws IOException {
+    return call(Request.newBuilder().setTruncate(TruncateRequest.newBuilder().setPath(path)
+        .setNewLength(newLength))).getBool().getValue();
+  }
+
+  public void concat(String target, List<String> sources) throws IOException {
+    call(Request.newBuilder().setConcat(ConcatRequest.newBuilder().setTarget(target).addAllSources(sources)));
   }
 
   public ServerInfo serverInfo() throws IOException {

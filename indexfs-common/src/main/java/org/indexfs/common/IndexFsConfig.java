@@ -52,6 +52,19 @@ public final class IndexFsConfig {
       "indexfs.inline.max-bytes", 64 * 1024,
       "Files up to this size live inside their metadata entry; larger ones spill to a data object.");
 
+  public static final ConfigKey<Long> LEASE_SOFT_LIMIT_MS = ConfigKey.longValue(
+      "indexfs.lease.soft-limit-ms", 60_000,
+      "A writer that has not renewed its lease for this long may be preempted by another writer (HDFS soft limit).");
+  public static final ConfigKey<Long> LEASE_HARD_LIMIT_MS = ConfigKey.longValue(
+      "indexfs.lease.hard-limit-ms", 20 * 60_000,
+      "After this long without renewal the server recovers and closes the writer's files itself (HDFS hard limit).");
+  public static final ConfigKey<Long> SCRUB_INTERVAL_MS = ConfigKey.longValue(
+      "indexfs.scrub.interval-ms", 6 * 3_600_000,
+      "How often the scrubber looks for data objects no entry refers to; 0 disables it.");
+  public static final ConfigKey<Long> SCRUB_GRACE_MS = ConfigKey.longValue(
+      "indexfs.scrub.grace-ms", 3_600_000,
+      "The scrubber leaves alone objects modified within this period, whatever the namespace says.");
+
   public static final ConfigKey<Integer> RPC_MAX_FRAME_BYTES = ConfigKey.integer(
       "indexfs.rpc.max-frame-bytes", 4 * 1024 * 1024,
       "Largest request or response frame; a bigger frame closes the connection.");
@@ -82,8 +95,9 @@ public final class IndexFsConfig {
       "Audit records waiting for the asynchronous writer; a full queue slows handlers, it never drops records.");
 
   public static final List<ConfigKey<?>> ALL = List.of(
-      ZOOKEEPER_QUORUM, ZOOKEEPER_SESSION_TIMEOUT_MS, SLOT_LEASE_WAIT_MS, CLUSTER_NAME, SERVER_DIR, SERVER_BIND_HOST, SERVER_PORT, SERVER_SLOT,
-      SERVER_HANDLERS, SERVER_QUEUE, WAL_SYNC, DATA_URI, INLINE_MAX_BYTES, RPC_MAX_FRAME_BYTES,
-      RPC_IDLE_TIMEOUT_SECONDS, RPC_TIMEOUT_MS, LIST_PAGE_SIZE, SUPERUSER, SUPERGROUP, PERMISSIONS_ENABLED,
-      MAX_COMPONENT_LENGTH, AUDIT_ENABLED, AUDIT_QUEUE);
+      ZOOKEEPER_QUORUM, ZOOKEEPER_SESSION_TIMEOUT_MS, SLOT_LEASE_WAIT_MS, CLUSTER_NAME, SERVER_DIR,
+      SERVER_BIND_HOST, SERVER_PORT, SERVER_SLOT, SERVER_HANDLERS, SERVER_QUEUE, WAL_SYNC, DATA_URI,
+      INLINE_MAX_BYTES, LEASE_SOFT_LIMIT_MS, LEASE_HARD_LIMIT_MS, SCRUB_INTERVAL_MS, SCRUB_GRACE_MS,
+      RPC_MAX_FRAME_BYTES, RPC_IDLE_TIMEOUT_SECONDS, RPC_TIMEOUT_MS, LIST_PAGE_SIZE, SUPERUSER, SUPERGROUP,
+      PERMISSIONS_ENABLED, MAX_COMPONENT_LENGTH, AUDIT_ENABLED, AUDIT_QUEUE);
 }

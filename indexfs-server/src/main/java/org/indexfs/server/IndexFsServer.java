@@ -10,27 +10,38 @@ import org.indexfs.common.IndexFsConfig;
 import org.indexfs.proto.Request.OpCase;
 import org.indexfs.server.audit.AuditLog;
 import org.indexfs.server.audit.Auditor;
+import org.indexfs.server.data.DataTier;
 import org.indexfs.server.data.Reclaimer;
+import org.indexfs.server.data.Scrubber;
+import org.indexfs.server.filelease.LeaseMonitor;
+import org.indexfs.server.filelease.LeaseRecovery;
+import org.indexfs.server.filelease.LeaseTable;
 import org.indexfs.server.membership.SlotLease;
 import org.indexfs.server.ns.AccessChecker;
 import org.indexfs.server.ns.Namespace;
 import org.indexfs.server.ns.PathResolver;
+import org.indexfs.server.op.AppendOp;
 import org.indexfs.server.op.CompleteOp;
+import org.indexfs.server.op.ConcatOp;
 import org.indexfs.server.op.ContentSummaryOp;
 import org.indexfs.server.op.CreateOp;
 import org.indexfs.server.op.DeleteOp;
+import org.indexfs.server.op.FlushOp;
 import org.indexfs.server.op.GetFileStatusOp;
 import org.indexfs.server.op.ListStatusOp;
 import org.indexfs.server.op.MkdirsOp;
 import org.indexfs.server.op.OpContext;
 import org.indexfs.server.op.OpenOp;
 import org.indexfs.server.op.Operation;
+import org.indexfs.server.op.RecoverLeaseOp;
 import org.indexfs.server.op.RenameOp;
+import org.indexfs.server.op.RenewLeaseOp;
 import org.indexfs.server.op.ServerInfoOp;
 import org.indexfs.server.op.SetOwnerOp;
 import org.indexfs.server.op.SetPermissionOp;
 import org.indexfs.server.op.SetReplicationOp;
 import org.indexfs.server.op.SetTimesOp;
+import org.indexfs.server.op.TruncateOp;
 import org.indexfs.server.rpc.Dispatcher;
 import org.indexfs.server.rpc.RpcServer;
 import org.indexfs.server.store.MetadataStore;
@@ -46,8 +57,12 @@ public final class IndexFsServer implements AutoCloseable {
 
   private final MetadataStore store;
   private final Namespace ns;
+  private final DataTier data;
   private final Reclaimer reclaimer;
   private final AuditLog auditLog;
+  private final LeaseTable leases;
+  private final LeaseMonitor leaseMonitor;
+  private final Scrubber scrubber;
   private final Dispatcher dispatcher;
   private final RpcServer rpc;
   private final SlotLease lease;
@@ -68,10 +83,17 @@ public final class IndexFsServer implements AutoCloseable {
     store = MetadataStore.open(Path.of(dir));
     try {
       ns = new Namespace(store, slot, IndexFsConfig.WAL_SYNC.get(conf), superuser, supergroup);
-      reclaimer = new Reclaimer(ns, dataUri);
+      data = new DataTier(dataUri, slot);
+      reclaimer = new Reclaimer(ns, data);
+      leases = new LeaseTable(ns, IndexFsConfig.LEASE_SOFT_LIMIT_MS.get(conf), IndexFsConfig.LEASE_HARD_LIMIT_MS.get(conf));
+      LeaseRecovery recovery = new LeaseRecovery(ns, leases, data, reclaimer);
+      leaseMonitor = new LeaseMonitor(ns, leases, recovery, data);
+      scrubber = new Scrubber(ns, data, leases, IndexFsConfig.SCRUB_INTERVAL_MS.get(conf),
+          IndexFsConfig.SCRUB_GRACE_MS.get(conf));
       AccessChecker access = new AccessChecker(ns, IndexFsConfig.PERMISSIONS_ENABLED.get(conf), superuser, supergroup);
       OpContext ctx = new OpContext(ns, new PathResolver(ns, IndexFsConfig.MAX_COMPONENT_LENGTH.get(conf)),
-          access, reclaimer, dataUri, IndexFsConfig.INLINE_MAX_BYTES.get(conf), IndexFsConfig.LIST_PAGE_SIZE.get(conf));
+          access, reclaimer, dataUri, IndexFsConfig.INLINE_MAX_BYTES.get(conf), IndexFsConfig.LIST_PAGE_SIZE.get(conf),
+          leases, recovery, data);
       auditLog = IndexFsConfig.AUDIT_ENABLED.get(conf)
           ? AuditLog.start(IndexFsConfig.AUDIT_QUEUE.get(conf)) : AuditLog.disabled();
       dispatcher = new Dispatcher(operations(ctx), IndexFsConfig.SERVER_HANDLERS.get(conf),
@@ -79,7 +101,10 @@ public final class IndexFsServer implements AutoCloseable {
       rpc = new RpcServer(dispatcher, IndexFsConfig.RPC_MAX_FRAME_BYTES.get(conf),
           IndexFsConfig.RPC_IDLE_TIMEOUT_SECONDS.get(conf));
       address = rpc.start(IndexFsConfig.SERVER_BIND_HOST.get(conf), IndexFsConfig.SERVER_PORT.get(conf));
+      data.prepare();
       reclaimer.start();
+      leaseMonitor.start();
+      scrubber.start();
       lease = new SlotLease(IndexFsConfig.ZOOKEEPER_QUORUM.get(conf),
           IndexFsConfig.ZOOKEEPER_SESSION_TIMEOUT_MS.get(conf), IndexFsConfig.CLUSTER_NAME.get(conf), slot,
           address.getHostString() + ":" + address.getPort(), IndexFsConfig.SLOT_LEASE_WAIT_MS.get(conf),
@@ -112,6 +137,12 @@ public final class IndexFsServer implements AutoCloseable {
     ops.put(OpCase.OPEN, new OpenOp(ctx));
     ops.put(OpCase.COMPLETE, new CompleteOp(ctx));
     ops.put(OpCase.SERVER_INFO, new ServerInfoOp(ctx));
+    ops.put(OpCase.APPEND, new AppendOp(ctx));
+    ops.put(OpCase.FLUSH, new FlushOp(ctx));
+    ops.put(OpCase.RENEW_LEASE, new RenewLeaseOp(ctx));
+    ops.put(OpCase.RECOVER_LEASE, new RecoverLeaseOp(ctx));
+    ops.put(OpCase.TRUNCATE, new TruncateOp(ctx));
+    ops.put(OpCase.CONCAT, new ConcatOp(ctx));
     return ops;
   }
 
@@ -130,6 +161,14 @@ public final class IndexFsServer implements AutoCloseable {
   /** The slot's lease is gone: another process may own the slot now, so stop answering at once. */
   private void fence() {
     rpc.close();
+  }
+
+  public Scrubber scrubber() {
+    return scrubber;
+  }
+
+  public LeaseMonitor leaseMonitor() {
+    return leaseMonitor;
   }
 
   private void closeQuietly() {
@@ -151,14 +190,23 @@ public final class IndexFsServer implements AutoCloseable {
     if (dispatcher != null) {
       dispatcher.close();
     }
+    if (scrubber != null) {
+      scrubber.close();
+    }
+    if (leaseMonitor != null) {
+      leaseMonitor.close();
+    }
     if (auditLog != null) {
       auditLog.close();
     }
     if (reclaimer != null) {
+      reclaimer.close();
+    }
+    if (data != null) {
       try {
-        reclaimer.close();
+        data.close();
       } catch (IOException e) {
-        LOG.warn("Reclaimer did not close cleanly", e);
+        LOG.warn("Data tier client did not close cleanly", e);
       }
     }
     store.close();

@@ -6,8 +6,6 @@ import org.apache.hadoop.fs.FileContextMainOperationsBaseTest;
 import org.apache.hadoop.fs.FileContextTestHelper;
 import org.indexfs.hadoop.IndexFsTestCluster;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Disabled;
-import org.junit.jupiter.api.Test;
 
 /**
  * Hadoop's FileContext main-operations suite against {@code IndexFs} on the shared cluster.
@@ -29,21 +27,4 @@ public class TestIndexFsFileContextMainOperations extends FileContextMainOperati
   protected boolean listCorruptedBlocksSupported() {
     return false;
   }
-
-  private static final String NO_APPEND = "append is not supported by indexfs yet (HDFS data-path issue)";
-
-  @Test
-  @Disabled(NO_APPEND)
-  @Override
-  public void testCreateFlagAppendExistingFile() {}
-
-  @Test
-  @Disabled(NO_APPEND)
-  @Override
-  public void testCreateFlagCreateAppendExistingFile() {}
-
-  @Test
-  @Disabled(NO_APPEND)
-  @Override
-  public void testBuilderCreateAppendExistingFile() {}
 }

@@ -126,8 +126,24 @@ public final class Auditor {
           return; // HDFS audits setReplication only when it applied (not on a directory)
         }
       }
+      case APPEND -> {
+        cmd = "append";
+        src = request.getAppend().getPath();
+      }
+      case TRUNCATE -> {
+        cmd = "truncate";
+        src = request.getTruncate().getPath();
+        perm = ok ? permOf(src) : null;
+      }
+      case CONCAT -> {
+        // HDFS prints the sources as Arrays.toString and the target as dst.
+        cmd = "concat";
+        src = "[" + String.join(", ", request.getConcat().getSourcesList()) + "]";
+        dst = request.getConcat().getTarget();
+        perm = ok ? permOf(dst) : null;
+      }
       default -> {
-        return; // internal calls (complete, serverInfo) are not client-visible operations in HDFS's log
+        return; // internal calls (complete, flush, lease renewal, serverInfo) are not in HDFS's audit log
       }
     }
     log.append(new AuditLog.Record(ok, AuditLine.ugi(request.getCaller()), addressOf(remote), cmd, src, dst, perm));

@@ -1,14 +1,10 @@
 package org.indexfs.server.data;
 
 import java.io.IOException;
-import java.net.URI;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
-import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.fs.FileSystem;
-import org.apache.hadoop.fs.Path;
 import org.indexfs.common.schema.Bytes;
 import org.indexfs.common.schema.EntryKey;
 import org.indexfs.common.schema.Inode;
@@ -32,16 +28,15 @@ public final class Reclaimer implements AutoCloseable {
   private static final int BATCH = 1000;
 
   private final Namespace ns;
-  private final String dataUri;
+  private final DataTier data;
   private final Thread thread;
-  private FileSystem dataFs;
   private volatile boolean running = true;
   private long objectsReclaimed;
   private long entriesReclaimed;
 
-  public Reclaimer(Namespace ns, String dataUri) {
+  public Reclaimer(Namespace ns, DataTier data) {
     this.ns = ns;
-    this.dataUri = dataUri;
+    this.data = data;
     this.thread = new Thread(this::run, "indexfs-reclaimer-" + ns.slot());
     thread.setDaemon(true);
   }
@@ -137,15 +132,8 @@ public final class Reclaimer implements AutoCloseable {
   }
 
   private void deleteObject(String name) throws IOException {
-    if (dataUri.isEmpty()) {
-      return;
-    }
-    if (dataFs == null) {
-      dataFs = FileSystem.newInstance(URI.create(dataUri), new Configuration());
-    }
-    Path path = new Path(dataUri + "/" + name);
-    if (!dataFs.delete(path, false) && dataFs.exists(path)) {
-      throw new IOException("Could not delete data object " + path);
+    if (data.configured()) {
+      data.delete(name);
     }
   }
 
@@ -184,17 +172,15 @@ public final class Reclaimer implements AutoCloseable {
     }
   }
 
+  /** Stops the thread; the data tier belongs to the server, which closes it. */
   @Override
-  public void close() throws IOException {
+  public void close() {
     running = false;
     wake();
     try {
       thread.join(10_000);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-    }
-    if (dataFs != null) {
-      dataFs.close();
     }
   }
 }

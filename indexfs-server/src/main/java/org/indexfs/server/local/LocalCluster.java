@@ -15,13 +15,15 @@ import org.indexfs.server.IndexFsServer;
 
 /**
  * The embedded cluster under one work directory: a real ZooKeeper server, the metadata
- * server(s), and a local data directory for large-file objects. Used by {@code bin/indexfs local}
- * and by tests. Restarting it on the same directory finds every file again.
+ * server(s), and a data tier for large-file objects: a local directory, or with
+ * {@link Builder#hdfs} a real HDFS (NameNode + DataNodes, {@link LocalHdfs}). Used by
+ * {@code bin/indexfs local} and by tests. Restarting it on the same directory finds every file again.
  *
  * <pre>
  * work/zookeeper   ZooKeeper snapshots and log
  * work/slot-0      the RocksDB of slot 0
- * work/data        data objects (indexfs.data.uri)
+ * work/data        data objects (indexfs.data.uri), without HDFS
+ * work/hdfs        NameNode and DataNode storage, with HDFS (objects under hdfs://.../indexfs-data)
  * work/conf        core-site.xml for clients
  * </pre>
  */
@@ -29,18 +31,33 @@ public final class LocalCluster implements AutoCloseable {
   private final Path workDir;
   private final String clusterName;
   private final Map<String, String> serverConf;
+  private final LocalHdfs hdfs;
   private final EmbeddedZooKeeper zookeeper;
   private final List<IndexFsServer> servers = new ArrayList<>();
 
   private LocalCluster(Builder b) throws IOException {
     this.workDir = b.workDir.toAbsolutePath();
     this.clusterName = b.clusterName;
-    Files.createDirectories(workDir.resolve("data"));
-    zookeeper = new EmbeddedZooKeeper(workDir.resolve("zookeeper").toFile(), b.zkPort);
     serverConf = new HashMap<>(b.conf);
+    if (b.hdfs) {
+      hdfs = LocalHdfs.start(workDir.resolve("hdfs"), LocalHdfs.DEFAULT_DATANODES, Map.of(), true);
+      serverConf.put(IndexFsConfig.DATA_URI.name(), hdfs.uri() + "/indexfs-data");
+    } else {
+      hdfs = null;
+      Files.createDirectories(workDir.resolve("data"));
+      serverConf.putIfAbsent(IndexFsConfig.DATA_URI.name(),
+          workDir.resolve("data").toUri().toString().replaceAll("/$", ""));
+    }
+    try {
+      zookeeper = new EmbeddedZooKeeper(workDir.resolve("zookeeper").toFile(), b.zkPort);
+    } catch (IOException | RuntimeException e) {
+      if (hdfs != null) {
+        hdfs.close();
+      }
+      throw e;
+    }
     serverConf.put(IndexFsConfig.ZOOKEEPER_QUORUM.name(), zookeeper.connectString());
     serverConf.put(IndexFsConfig.CLUSTER_NAME.name(), clusterName);
-    serverConf.putIfAbsent(IndexFsConfig.DATA_URI.name(), workDir.resolve("data").toUri().toString().replaceAll("/$", ""));
     try {
       startServer(0);
     } catch (IOException | RuntimeException e) {
@@ -86,6 +103,11 @@ public final class LocalCluster implements AutoCloseable {
     return serverConf.get(IndexFsConfig.DATA_URI.name());
   }
 
+  /** The HDFS this cluster started as its data tier, or null (local directory or an outside FS). */
+  public LocalHdfs hdfs() {
+    return hdfs;
+  }
+
   public String defaultFs() {
     return "indexfs://" + clusterName + "/";
   }
@@ -121,12 +143,16 @@ public final class LocalCluster implements AutoCloseable {
     }
     servers.clear();
     zookeeper.close();
+    if (hdfs != null) {
+      hdfs.close();
+    }
   }
 
   public static final class Builder {
     private final Path workDir;
     private String clusterName = "local";
     private int zkPort;
+    private boolean hdfs;
     private final Map<String, String> conf = new HashMap<>();
 
     private Builder(Path workDir) {
@@ -141,6 +167,12 @@ public final class LocalCluster implements AutoCloseable {
     /** 0 (the default) picks a free port. */
     public Builder zookeeperPort(int port) {
       this.zkPort = port;
+      return this;
+    }
+
+    /** Keep data objects on a real HDFS started under {@code work/hdfs} (1 NameNode, 3 DataNodes). */
+    public Builder hdfs(boolean enabled) {
+      this.hdfs = enabled;
       return this;
     }
 

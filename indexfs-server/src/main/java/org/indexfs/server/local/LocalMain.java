@@ -5,8 +5,10 @@ import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 
 /**
- * {@code bin/indexfs local [--work-dir DIR] [--zk-port N] [-D key=value ...]}: runs the embedded
- * cluster until Ctrl-C and writes the client configuration that {@code bin/indexfs fs} uses.
+ * {@code bin/indexfs local [--work-dir DIR] [--zk-port N] [--hdfs] [-D key=value ...]}: runs the
+ * embedded cluster until Ctrl-C and writes the client configuration that {@code bin/indexfs fs}
+ * uses. {@code --hdfs} keeps large files' objects on a real HDFS (a MiniDFSCluster with one
+ * NameNode and three DataNodes under the work directory) instead of a local directory.
  */
 public final class LocalMain {
   private LocalMain() {}
@@ -14,21 +16,23 @@ public final class LocalMain {
   public static void main(String[] args) throws Exception {
     Path work = Path.of(System.getProperty("indexfs.local.dir", "indexfs-work"));
     int zkPort = 0;
+    boolean hdfs = false;
     LocalCluster.Builder builder = null;
     java.util.List<String[]> settings = new java.util.ArrayList<>();
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
         case "--work-dir" -> work = Path.of(args[++i]);
         case "--zk-port" -> zkPort = Integer.parseInt(args[++i]);
+        case "--hdfs" -> hdfs = true;
         case "-D" -> settings.add(args[++i].split("=", 2));
         default -> {
           System.err.println("Unknown argument " + args[i]
-              + "\nUsage: indexfs local [--work-dir DIR] [--zk-port N] [-D key=value ...]");
+              + "\nUsage: indexfs local [--work-dir DIR] [--zk-port N] [--hdfs] [-D key=value ...]");
           System.exit(2);
         }
       }
     }
-    builder = LocalCluster.builder(work).zookeeperPort(zkPort);
+    builder = LocalCluster.builder(work).zookeeperPort(zkPort).hdfs(hdfs);
     for (String[] kv : settings) {
       builder.set(kv[0], kv.length > 1 ? kv[1] : "");
     }
@@ -45,6 +49,10 @@ public final class LocalMain {
     System.out.println("  work directory : " + cluster.workDir());
     System.out.println("  ZooKeeper      : " + cluster.zookeeperConnect());
     System.out.println("  metadata server: slot 0 at " + cluster.server().address());
+    if (cluster.hdfs() != null) {
+      System.out.println("  HDFS           : " + cluster.hdfs().uri() + " (NameNode; " + LocalHdfs.DEFAULT_DATANODES
+          + " DataNodes, storage under " + cluster.workDir().resolve("hdfs") + ")");
+    }
     System.out.println("  data objects   : " + cluster.dataUri());
     System.out.println("Client configuration (written to " + confFile + "):");
     for (Map.Entry<String, String> e : cluster.clientConf().entrySet()) {

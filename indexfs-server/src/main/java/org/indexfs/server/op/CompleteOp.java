@@ -3,16 +3,16 @@ package org.indexfs.server.op;
 import java.io.IOException;
 import org.indexfs.common.IndexFsException;
 import org.indexfs.common.schema.Inode;
-import org.indexfs.proto.Code;
 import org.indexfs.proto.CompleteRequest;
 import org.indexfs.proto.Request;
 import org.indexfs.proto.Response;
-import org.indexfs.server.ns.ResolvedPath;
+import org.indexfs.server.filelease.FileLease;
 
 /**
  * Closing an output stream: records the file's final length, mtime and where its bytes are
- * (inline, or a data object the client wrote). Refuses if the path no longer names the file the
- * stream created, so a late close can never clobber a newer file.
+ * (inline, or the data object the writer recorded when it spilled), and ends the caller's lease.
+ * Only the lease holder may close, and only the file its stream opened, so a late close can never
+ * clobber a newer file or a file recovered from under it (LEASE_EXPIRED, as in HDFS).
  */
 public final class CompleteOp implements Operation {
   private final OpContext ctx;
@@ -34,22 +34,32 @@ public final class CompleteOp implements Operation {
           + " bytes exceeds indexfs.inline.max-bytes=" + ctx.inlineMaxBytes());
     }
     ctx.ns().mutate(batch -> {
-      ResolvedPath p = ctx.resolver().resolve(req.getPath());
-      Inode file = p.last();
-      if (file == null || file.isDirectory() || file.inodeId != req.getInodeId()) {
-        throw new IndexFsException(Code.FILE_NOT_FOUND, "File " + req.getPath()
-            + " was deleted, renamed or replaced while it was being written (inode " + req.getInodeId() + ")");
-      }
+      Writers.Writing w = Writers.requireLease(ctx, req.getInodeId(), request.getCaller(), req.getPath());
+      FileLease lease = w.lease();
+      Inode file = w.file();
       Inode updated = file.copy();
       updated.flags &= ~Inode.FLAG_UNDER_CONSTRUCTION;
       updated.length = req.getLength();
       updated.mtime = System.currentTimeMillis();
-      if (updated.dataObject != null && !updated.dataObject.equals(req.getDataObject())) {
-        ctx.reclaimer().reclaimObject(batch, updated.dataObject);
+      if (inline) {
+        if (file.dataObject != null) {
+          throw IndexFsException.invalidArgument(req.getPath() + " already spilled to data object "
+              + file.dataObject + "; it cannot be completed inline");
+        }
+        updated.inlineData = req.getInlineData().toByteArray();
+      } else {
+        String object = req.getDataObject();
+        boolean own = object.equals(file.dataObject)
+            || file.dataObject == null && object.equals(lease.spillObject());
+        if (!own) {
+          throw IndexFsException.invalidArgument("Data object " + object + " does not belong to the writer of "
+              + req.getPath());
+        }
+        updated.inlineData = null;
+        updated.dataObject = object;
       }
-      updated.inlineData = inline ? req.getInlineData().toByteArray() : null;
-      updated.dataObject = inline ? null : req.getDataObject();
-      Entries.put(ctx.ns(), batch, p, p.depth(), updated);
+      Writers.put(ctx, batch, w, updated);
+      ctx.leases().release(batch, file.inodeId);
       return null;
     });
     return Response.newBuilder();

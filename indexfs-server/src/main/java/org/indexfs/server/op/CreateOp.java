@@ -2,17 +2,21 @@ package org.indexfs.server.op;
 
 import java.io.IOException;
 import org.indexfs.common.IndexFsException;
+import org.indexfs.common.ObjectNames;
 import org.indexfs.common.Permission;
 import org.indexfs.common.schema.Inode;
 import org.indexfs.proto.Code;
 import org.indexfs.proto.CreateRequest;
 import org.indexfs.proto.Request;
 import org.indexfs.proto.Response;
+import org.indexfs.server.filelease.FileLease;
 import org.indexfs.server.ns.ResolvedPath;
 
 /**
  * {@code create}: makes a new, empty file visible at once (its length arrives with
- * {@link CompleteOp}). Overwrite replaces an existing file and reclaims its data object.
+ * {@link CompleteOp}) and gives the caller its write lease. Overwrite replaces an existing file
+ * (even one being written, as HDFS does) and reclaims its data object. Without overwrite, a file
+ * being written by a live client answers ALREADY_BEING_CREATED, as in HDFS.
  */
 public final class CreateOp implements Operation {
   private final OpContext ctx;
@@ -30,7 +34,8 @@ public final class CreateOp implements Operation {
     if (req.getBlockSize() == 0) {
       throw IndexFsException.invalidArgument("Invalid block size 0");
     }
-    Inode created = ctx.ns().mutate(batch -> {
+    String holder = Writers.holder(request.getCaller());
+    Writers.Outcome<Inode> outcome = ctx.ns().mutate(batch -> {
       ResolvedPath p = ctx.resolver().resolve(req.getPath());
       if (p.isRoot()) {
         throw new IndexFsException(Code.FILE_ALREADY_EXISTS, "/ already exists as a directory");
@@ -46,9 +51,21 @@ public final class CreateOp implements Operation {
           throw new IndexFsException(Code.FILE_ALREADY_EXISTS, p.path() + " already exists as a directory");
         }
         if (!req.getOverwrite()) {
-          throw new IndexFsException(Code.FILE_ALREADY_EXISTS, p.path() + " for client already exists");
+          IndexFsException exists = new IndexFsException(Code.FILE_ALREADY_EXISTS, p.path() + " for client already exists");
+          if (old.isUnderConstruction()) {
+            // HDFS recovers an abandoned file before refusing: the refusal must not undo that.
+            boolean recovering = ctx.recovery().preempt(batch, p.parent().inodeId, p.lastName(), old, holder,
+                p.path(), "CREATE_FILE").recovering();
+            return Writers.Outcome.failed(recovering ? new IndexFsException(Code.RECOVERY_IN_PROGRESS,
+                "Failed to CREATE_FILE " + p.path() + " for " + holder
+                    + " because lease recovery is in progress. Try again later.") : exists);
+          }
+          throw exists;
         }
         ctx.access().checkSelf(request.getCaller(), p, Permission.WRITE);
+        if (old.isUnderConstruction()) {
+          ctx.leases().release(batch, old.inodeId);
+        }
       }
       Inode parent;
       if (p.existingCount() < p.depth()) {
@@ -80,8 +97,15 @@ public final class CreateOp implements Operation {
       file.mtime = file.atime = now;
       file.zerothSlot = ctx.ns().slot();
       ctx.ns().putEntry(batch, parent.inodeId, p.lastName(), file);
-      return file;
+      // A new file's first object is named by its inode id (ObjectNames).
+      ctx.leases().grant(batch, new FileLease(file.inodeId, holder, parent.inodeId, p.lastName(),
+          ObjectNames.of(file.inodeId)));
+      return Writers.Outcome.of(file);
     });
+    if (outcome.error() != null) {
+      ctx.reclaimer().wake();
+    }
+    Inode created = outcome.get();
     return Response.newBuilder().setStatus(ctx.ns().toStatus(lastName(req.getPath()), created));
   }
 

@@ -58,6 +58,10 @@ public final class DeleteOp implements Operation {
       if (target.dataObject != null) {
         ctx.reclaimer().reclaimObject(batch, target.dataObject);
       }
+      if (target.isUnderConstruction()) {
+        // Its writer's next flush or close fails, as in HDFS; its unrecorded spill object is an orphan.
+        ctx.leases().release(batch, target.inodeId);
+      }
       if (!empty) {
         ctx.reclaimer().reclaimSubtree(batch, target.inodeId);
       }

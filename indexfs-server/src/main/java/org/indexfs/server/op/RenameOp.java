@@ -11,6 +11,7 @@ import org.indexfs.proto.Code;
 import org.indexfs.proto.RenameRequest;
 import org.indexfs.proto.Request;
 import org.indexfs.proto.Response;
+import org.indexfs.server.filelease.FileLease;
 import org.indexfs.server.ns.ResolvedPath;
 import org.rocksdb.WriteBatch;
 
@@ -150,6 +151,16 @@ public final class RenameOp implements Operation {
     ctx.ns().putEntry(batch, dstParent.inodeId, dst.lastName(), moving);
     if (replaced != null && replaced.dataObject != null) {
       ctx.reclaimer().reclaimObject(batch, replaced.dataObject);
+    }
+    if (replaced != null && replaced.isUnderConstruction()) {
+      ctx.leases().release(batch, replaced.inodeId);
+    }
+    if (moving.isUnderConstruction()) {
+      // The writer keeps writing the renamed file (HDFS leases follow the inode, not the path).
+      FileLease lease = ctx.leases().get(moving.inodeId);
+      if (lease != null) {
+        ctx.leases().put(batch, lease.movedTo(dstParent.inodeId, dst.lastName()));
+      }
     }
     Entries.touchDirectory(ctx.ns(), batch, src, src.depth() - 1, now);
     if (dstParent.inodeId != srcParent.inodeId) {

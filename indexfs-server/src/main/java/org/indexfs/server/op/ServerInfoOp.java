@@ -19,6 +19,7 @@ public final class ServerInfoOp implements Operation {
         .setDataUri(ctx.dataUri())
         .setInlineMaxBytes(ctx.inlineMaxBytes())
         .setEntries(ctx.ns().store().estimatedEntries())
-        .setSuperuser(ctx.access().superuser()));
+        .setSuperuser(ctx.access().superuser())
+        .setLeaseSoftLimitMs(ctx.leases().softLimitMs()));
   }
 }

@@ -10,7 +10,11 @@ import org.indexfs.proto.Response;
 import org.indexfs.proto.SetReplicationRequest;
 import org.indexfs.server.ns.ResolvedPath;
 
-/** {@code setReplication}: WRITE on the file; a directory answers false, as in HDFS. */
+/**
+ * {@code setReplication}: WRITE on the file; a directory answers false, as in HDFS. The entry keeps
+ * the target; a file with a data object has it applied to the object too, so the data tier
+ * re-replicates its blocks (asynchronously, as HDFS always does).
+ */
 public final class SetReplicationOp implements Operation {
   private final OpContext ctx;
 
@@ -24,6 +28,7 @@ public final class SetReplicationOp implements Operation {
     if (req.getReplication() == 0 || req.getReplication() > Short.MAX_VALUE) {
       throw IndexFsException.invalidArgument("Invalid replication " + req.getReplication());
     }
+    String[] object = new String[1];
     boolean applied = ctx.ns().mutate(batch -> {
       ResolvedPath p = ctx.resolver().resolve(req.getPath());
       ctx.access().checkTraverse(request.getCaller(), p);
@@ -37,8 +42,12 @@ public final class SetReplicationOp implements Operation {
       Inode updated = p.last().copy();
       updated.replication = req.getReplication();
       Entries.put(ctx.ns(), batch, p, p.depth(), updated);
+      object[0] = updated.dataObject;
       return true;
     });
+    if (object[0] != null) {
+      ctx.data().setReplication(object[0], (short) req.getReplication());
+    }
     return Response.newBuilder().setBool(BoolResult.newBuilder().setValue(applied));
   }
 }

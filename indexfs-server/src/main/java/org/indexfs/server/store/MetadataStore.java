@@ -15,6 +15,7 @@ import org.rocksdb.ReadOptions;
 import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
 import org.rocksdb.RocksIterator;
+import org.rocksdb.Snapshot;
 import org.rocksdb.WriteBatch;
 import org.rocksdb.WriteOptions;
 
@@ -127,6 +128,15 @@ public final class MetadataStore implements AutoCloseable {
   /** An iterator the caller must close; {@code readOptions} may be null. */
   public RocksIterator iterator(ColumnFamilyHandle cf, ReadOptions readOptions) {
     return readOptions == null ? db.newIterator(cf) : db.newIterator(cf, readOptions);
+  }
+
+  /** A consistent point-in-time view of every column family; release it with {@link #releaseSnapshot}. */
+  public Snapshot snapshot() {
+    return db.getSnapshot();
+  }
+
+  public void releaseSnapshot(Snapshot snapshot) {
+    db.releaseSnapshot(snapshot);
   }
 
   public long estimatedEntries() {

@@ -1,0 +1,202 @@
+package org.indexfs.server.data;
+
+import java.io.FileNotFoundException;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.URI;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.LeaseRecoverable;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.RemoteIterator;
+import org.apache.hadoop.fs.permission.FsPermission;
+import org.indexfs.common.IndexFsException;
+import org.indexfs.common.ObjectNames;
+import org.indexfs.proto.Code;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The server's handle on the underlying Hadoop FS that holds data objects (DESIGN §6): one
+ * {@link FileSystem}, opened on first use and closed with the server. Everything the metadata tier
+ * asks of the data tier goes through here, never under the namespace lock: deletes (reclamation),
+ * lease recovery of a dead writer's object, truncate, concat, replication, and listing for the
+ * scrubber. Objects are addressed by their names relative to {@code indexfs.data.uri}.
+ *
+ * <p>With no {@code indexfs.data.uri} every file must stay inline and object operations fail.
+ */
+public final class DataTier implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(DataTier.class);
+
+  private final String dataUri;
+  private final int slot;
+  private FileSystem fs;
+
+  public DataTier(String dataUri, int slot) {
+    this.dataUri = dataUri;
+    this.slot = slot;
+  }
+
+  public boolean configured() {
+    return !dataUri.isEmpty();
+  }
+
+  public String dataUri() {
+    return dataUri;
+  }
+
+  public Path pathOf(String name) {
+    return new Path(dataUri + "/" + name);
+  }
+
+  private synchronized FileSystem fs() throws IOException {
+    if (!configured()) {
+      throw new IOException("No indexfs.data.uri is configured: this server keeps no data objects");
+    }
+    if (fs == null) {
+      Configuration conf = new Configuration();
+      // Objects are open to every IndexFS writer: the metadata tier checks permissions (see prepare()).
+      conf.set("fs.permissions.umask-mode", "000");
+      fs = FileSystem.newInstance(URI.create(dataUri), conf);
+    }
+    return fs;
+  }
+
+  /**
+   * Creates this slot's object directory open to every writer: clients create objects under their
+   * own user, and IndexFS (not the underlying FS) checks who may write which file.
+   */
+  public void prepare() {
+    if (!configured()) {
+      return;
+    }
+    try {
+      Path dir = pathOf(ObjectNames.slotDirectory(slot));
+      FileSystem f = fs();
+      if (!f.exists(dir)) {
+        f.mkdirs(dir);
+        f.setPermission(dir, new FsPermission((short) 0777));
+      }
+    } catch (IOException e) {
+      LOG.warn("Could not prepare the object directory under {}; writers will create it: {}", dataUri, e.toString());
+    }
+  }
+
+  /** Deletes an object; true if it existed. */
+  public boolean delete(String name) throws IOException {
+    Path path = pathOf(name);
+    FileSystem f = fs();
+    if (f.delete(path, false)) {
+      return true;
+    }
+    if (f.exists(path)) {
+      throw new IOException("Could not delete data object " + path);
+    }
+    return false;
+  }
+
+  /**
+   * Takes the object away from a writer that is gone (HDFS {@code recoverLease}); true once it is
+   * closed. File systems without leases (the local FS) have nothing to recover. A missing object
+   * is closed by definition.
+   */
+  public boolean recoverLease(String name) throws IOException {
+    FileSystem f = fs();
+    if (!(f instanceof LeaseRecoverable recoverable)) {
+      return true;
+    }
+    try {
+      return recoverable.recoverLease(pathOf(name));
+    } catch (FileNotFoundException e) {
+      return true;
+    }
+  }
+
+  /** The object's length, or -1 if it does not exist. */
+  public long length(String name) throws IOException {
+    try {
+      return fs().getFileStatus(pathOf(name)).getLen();
+    } catch (FileNotFoundException e) {
+      return -1;
+    }
+  }
+
+  /** HDFS truncate: true if done at once, false if the last block is being recovered. */
+  public boolean truncate(String name, long newLength) throws IOException {
+    try {
+      return fs().truncate(pathOf(name), newLength);
+    } catch (UnsupportedOperationException e) {
+      throw unsupported("truncate", e);
+    }
+  }
+
+  /** HDFS concat: appends the sources' blocks to the target and removes the sources. */
+  public void concat(String target, List<String> sources) throws IOException {
+    Path[] srcs = new Path[sources.size()];
+    for (int i = 0; i < srcs.length; i++) {
+      srcs[i] = pathOf(sources.get(i));
+    }
+    try {
+      fs().concat(pathOf(target), srcs);
+    } catch (UnsupportedOperationException e) {
+      throw unsupported("concat", e);
+    }
+  }
+
+  /** A data tier without the operation (the local file system has no truncate or concat). */
+  private IndexFsException unsupported(String op, UnsupportedOperationException e) {
+    IndexFsException unsupported = new IndexFsException(Code.UNSUPPORTED, op + " of data objects is not supported by "
+        + dataUri + ": " + e.getMessage());
+    unsupported.initCause(e);
+    return unsupported;
+  }
+
+  public void setReplication(String name, short replication) throws IOException {
+    fs().setReplication(pathOf(name), replication);
+  }
+
+  /**
+   * Writes an object from the server itself (concat turns inline parts into objects). The name
+   * must already be recorded as a lease's spill object, so the scrubber leaves it alone.
+   */
+  public void write(String name, byte[] bytes, short replication, long blockSize) throws IOException {
+    FileSystem f = fs();
+    try (OutputStream out = f.create(pathOf(name), new FsPermission((short) 0666), false,
+        f.getConf().getInt("io.file.buffer.size", 4096), replication, blockSize, null)) {
+      out.write(bytes);
+    }
+  }
+
+  /** An object found on the data tier: its name and last modification time (data tier clock). */
+  public record StoredObject(String name, long modificationTime) {}
+
+  /** Every object of this server's slot. */
+  public List<StoredObject> listObjects() throws IOException {
+    List<StoredObject> out = new ArrayList<>();
+    String dir = ObjectNames.slotDirectory(slot);
+    RemoteIterator<FileStatus> it;
+    try {
+      it = fs().listStatusIterator(pathOf(dir));
+    } catch (FileNotFoundException e) {
+      return out;
+    }
+    while (it.hasNext()) {
+      FileStatus s = it.next();
+      if (s.isFile()) {
+        out.add(new StoredObject(dir + "/" + s.getPath().getName(), s.getModificationTime()));
+      }
+    }
+    return out;
+  }
+
+  @Override
+  public synchronized void close() throws IOException {
+    if (fs != null) {
+      fs.close();
+      fs = null;
+    }
+  }
+}

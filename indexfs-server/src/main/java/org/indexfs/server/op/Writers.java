@@ -1,0 +1,73 @@
+package org.indexfs.server.op;
+
+import java.io.IOException;
+import org.indexfs.common.IndexFsException;
+import org.indexfs.common.schema.Inode;
+import org.indexfs.proto.Caller;
+import org.indexfs.proto.Code;
+import org.indexfs.server.filelease.FileLease;
+import org.rocksdb.WriteBatch;
+
+/** The single-writer rules that the write-path operations share (HDFS {@code checkLease}). */
+final class Writers {
+  private Writers() {}
+
+  /** The lease holder's id: the client id every request carries. */
+  static String holder(Caller caller) throws IndexFsException {
+    if (caller.getClientId().isEmpty()) {
+      throw new IndexFsException(Code.BAD_REQUEST, "Writing a file needs a client id in the request's caller");
+    }
+    return caller.getClientId();
+  }
+
+  /** A file its writer is working on: the writer's lease (which knows where the entry is) and the entry. */
+  record Writing(FileLease lease, Inode file) {}
+
+  /**
+   * The caller's lease on the file its stream opened ({@code inodeId}). As in HDFS the lease
+   * follows the file, not the path: a file renamed while being written is still found (the
+   * lease record knows its entry); a deleted or replaced one is not.
+   */
+  static Writing requireLease(OpContext ctx, long inodeId, Caller caller, String path) throws IOException {
+    FileLease lease = ctx.leases().get(inodeId);
+    Inode file = lease == null ? null : ctx.ns().lookup(lease.parentId(), lease.name());
+    if (lease != null && (file == null || file.inodeId != inodeId)) {
+      throw new IndexFsException(Code.FILE_NOT_FOUND, "File " + path
+          + " was deleted or replaced while it was being written (inode " + inodeId + ")");
+    }
+    if (lease == null || !file.isUnderConstruction() || !lease.holder().equals(caller.getClientId())) {
+      throw new IndexFsException(Code.LEASE_EXPIRED, "No lease on " + path + " (inode " + inodeId
+          + "): File is not open for writing. "
+          + (lease == null ? "Holder " + caller.getClientId() + " does not have any open files."
+              : "Lease holder is " + lease.holder() + ", not " + caller.getClientId() + "."));
+    }
+    ctx.leases().renew(lease.holder());
+    return new Writing(lease, file);
+  }
+
+  /** Rewrites the entry of the file {@code w} is writing. */
+  static void put(OpContext ctx, WriteBatch batch, Writing w, Inode updated) throws IOException {
+    ctx.ns().putEntry(batch, w.lease().parentId(), w.lease().name(), updated);
+  }
+
+  /**
+   * The result of a mutation whose changes must commit even though the caller gets an error
+   * (HDFS commits a lease recovery, then tells the new writer to retry).
+   */
+  record Outcome<T>(T value, IndexFsException error) {
+    static <T> Outcome<T> of(T value) {
+      return new Outcome<>(value, null);
+    }
+
+    static <T> Outcome<T> failed(IndexFsException error) {
+      return new Outcome<>(null, error);
+    }
+
+    T get() throws IndexFsException {
+      if (error != null) {
+        throw error;
+      }
+      return value;
+    }
+  }
+}

@@ -45,6 +45,9 @@ public final class LocalHdfs implements AutoCloseable {
     MiniDFSCluster cluster = new MiniDFSCluster.Builder(conf, base)
         .numDataNodes(dataNodes)
         .format(firstStart)
+        // MiniDFSCluster skips the edit log's fsync unless told; a real NameNode never does, and
+        // users compare IndexFS with this HDFS (bin/indexfs replay --compare).
+        .skipFsyncForTesting(false)
         .build();
     try {
       cluster.waitActive();

@@ -141,6 +141,51 @@ public class IndexFileSystem extends FileSystem implements LeaseRecoverable {
     return workingDir;
   }
 
+  /** A client call whose IndexFS error codes become the exceptions HDFS users expect. */
+  @FunctionalInterface
+  private interface Rpc<T> {
+    T call() throws IOException;
+  }
+
+  @FunctionalInterface
+  private interface VoidRpc {
+    void call() throws IOException;
+  }
+
+  private static <T> T mapped(Rpc<T> rpc) throws IOException {
+    try {
+      return rpc.call();
+    } catch (IOException e) {
+      throw HadoopErrors.toHadoop(e);
+    }
+  }
+
+  /** One metadata read, counted in the FileSystem statistics as HDFS counts it. */
+  private <T> T read(Rpc<T> rpc) throws IOException {
+    statistics.incrementReadOps(1);
+    return mapped(rpc);
+  }
+
+  /** One metadata mutation, counted in the FileSystem statistics as HDFS counts it. */
+  private <T> T write(Rpc<T> rpc) throws IOException {
+    statistics.incrementWriteOps(1);
+    return mapped(rpc);
+  }
+
+  private void readVoid(VoidRpc rpc) throws IOException {
+    read(() -> {
+      rpc.call();
+      return null;
+    });
+  }
+
+  private void writeVoid(VoidRpc rpc) throws IOException {
+    write(() -> {
+      rpc.call();
+      return null;
+    });
+  }
+
   /** The absolute path the servers see. */
   String pathOf(Path p) {
     return makeQualified(p).toUri().getPath();
@@ -154,13 +199,7 @@ public class IndexFileSystem extends FileSystem implements LeaseRecoverable {
   @Override
   public FSDataInputStream open(Path f, int bufferSize) throws IOException {
     String path = pathOf(f);
-    statistics.incrementReadOps(1);
-    OpenResult result;
-    try {
-      result = client.open(path);
-    } catch (IOException e) {
-      throw HadoopErrors.toHadoop(e);
-    }
+    OpenResult result = read(() -> client.open(path));
     org.indexfs.proto.FileStatus status = result.getStatus();
     if (status.getDataObject().isEmpty()) {
       return new FSDataInputStream(new IndexInputStream(path, status.getLength(),
@@ -228,13 +267,7 @@ public class IndexFileSystem extends FileSystem implements LeaseRecoverable {
   private FSDataOutputStream create(Path f, FsPermission permission, boolean overwrite, short replication,
       long blockSize, boolean createParent) throws IOException {
     String path = pathOf(f);
-    statistics.incrementWriteOps(1);
-    org.indexfs.proto.FileStatus created;
-    try {
-      created = client.create(path, permission.toShort(), overwrite, replication, blockSize, createParent);
-    } catch (IOException e) {
-      throw HadoopErrors.toHadoop(e);
-    }
+    org.indexfs.proto.FileStatus created = write(() -> client.create(path, permission.toShort(), overwrite, replication, blockSize, createParent));
     IndexOutputStream out = new IndexOutputStream(client, objects, renewer, path, created.getInodeId(), inlineMax,
         replication, blockSize, ObjectNames.of(created.getInodeId()), IndexOutputStream.Start.empty());
     return new FSDataOutputStream(out, statistics);
@@ -247,13 +280,7 @@ public class IndexFileSystem extends FileSystem implements LeaseRecoverable {
   @Override
   public FSDataOutputStream append(Path f, int bufferSize, Progressable progress) throws IOException {
     String path = pathOf(f);
-    statistics.incrementWriteOps(1);
-    WriteHandle handle;
-    try {
-      handle = client.append(path);
-    } catch (IOException e) {
-      throw HadoopErrors.toHadoop(e);
-    }
+    WriteHandle handle = write(() -> client.append(path));
     org.indexfs.proto.FileStatus status = handle.getStatus();
     IndexOutputStream.Start start;
     if (status.getDataObject().isEmpty()) {
@@ -291,38 +318,23 @@ public class IndexFileSystem extends FileSystem implements LeaseRecoverable {
   /** HDFS concat: the sources' bytes move to the end of {@code trg}; the sources disappear. */
   @Override
   public void concat(Path trg, Path[] psrcs) throws IOException {
-    statistics.incrementWriteOps(1);
     List<String> sources = new java.util.ArrayList<>();
     for (Path p : psrcs) {
       sources.add(pathOf(p));
     }
-    try {
-      client.concat(pathOf(trg), sources);
-    } catch (IOException e) {
-      throw HadoopErrors.toHadoop(e);
-    }
+    writeVoid(() -> client.concat(pathOf(trg), sources));
   }
 
   /** HDFS truncate: true if done at once, false while the last block is recovered (file stays open). */
   @Override
   public boolean truncate(Path f, long newLength) throws IOException {
-    statistics.incrementWriteOps(1);
-    try {
-      return client.truncate(pathOf(f), newLength);
-    } catch (IOException e) {
-      throw HadoopErrors.toHadoop(e);
-    }
+    return write(() -> client.truncate(pathOf(f), newLength));
   }
 
   /** Closes a file whose writer is gone, keeping its data up to the last hflush; true once closed. */
   @Override
   public boolean recoverLease(Path f) throws IOException {
-    statistics.incrementWriteOps(1);
-    try {
-      return client.recoverLease(pathOf(f));
-    } catch (IOException e) {
-      throw HadoopErrors.toHadoop(e);
-    }
+    return write(() -> client.recoverLease(pathOf(f)));
   }
 
   @Override
@@ -350,13 +362,7 @@ public class IndexFileSystem extends FileSystem implements LeaseRecoverable {
       throw new IllegalArgumentException("Invalid length " + length);
     }
     String path = pathOf(f);
-    statistics.incrementReadOps(1);
-    OpenResult result;
-    try {
-      result = client.open(path);
-    } catch (IOException e) {
-      throw HadoopErrors.toHadoop(e);
-    }
+    OpenResult result = read(() -> client.open(path));
     org.indexfs.proto.FileStatus status = result.getStatus();
     long n = Math.min(length, status.getLength());
     if (!status.getDataObject().isEmpty()) {
@@ -404,12 +410,7 @@ public class IndexFileSystem extends FileSystem implements LeaseRecoverable {
 
   @Override
   public boolean rename(Path src, Path dst) throws IOException {
-    statistics.incrementWriteOps(1);
-    try {
-      return client.rename(pathOf(src), pathOf(dst));
-    } catch (IOException e) {
-      throw HadoopErrors.toHadoop(e);
-    }
+    return write(() -> client.rename(pathOf(src), pathOf(dst)));
   }
 
   @Override
@@ -424,22 +425,12 @@ public class IndexFileSystem extends FileSystem implements LeaseRecoverable {
 
   /** FileContext-style rename: exact destination, every refusal an exception. */
   void renameExact(Path src, Path dst, boolean overwrite) throws IOException {
-    statistics.incrementWriteOps(1);
-    try {
-      client.renameExact(pathOf(src), pathOf(dst), overwrite);
-    } catch (IOException e) {
-      throw HadoopErrors.toHadoop(e);
-    }
+    writeVoid(() -> client.renameExact(pathOf(src), pathOf(dst), overwrite));
   }
 
   @Override
   public boolean delete(Path f, boolean recursive) throws IOException {
-    statistics.incrementWriteOps(1);
-    try {
-      return client.delete(pathOf(f), recursive);
-    } catch (IOException e) {
-      throw HadoopErrors.toHadoop(e);
-    }
+    return write(() -> client.delete(pathOf(f), recursive));
   }
 
   @Override
@@ -483,12 +474,7 @@ public class IndexFileSystem extends FileSystem implements LeaseRecoverable {
   }
 
   private Listing listPage(String path, ByteString cursor) throws IOException {
-    statistics.incrementReadOps(1);
-    try {
-      return client.listStatus(path, cursor, 0);
-    } catch (IOException e) {
-      throw HadoopErrors.toHadoop(e);
-    }
+    return read(() -> client.listStatus(path, cursor, 0));
   }
 
   @Override
@@ -515,23 +501,13 @@ public class IndexFileSystem extends FileSystem implements LeaseRecoverable {
   }
 
   private boolean mkdirsAbsolute(Path f, FsPermission permission) throws IOException {
-    statistics.incrementWriteOps(1);
-    try {
-      return client.mkdirs(pathOf(f), permission.toShort());
-    } catch (IOException e) {
-      throw HadoopErrors.toHadoop(e);
-    }
+    return write(() -> client.mkdirs(pathOf(f), permission.toShort()));
   }
 
   @Override
   public FileStatus getFileStatus(Path f) throws IOException {
-    statistics.incrementReadOps(1);
     Path qualified = makeQualified(f);
-    try {
-      return toHadoop(qualified, client.getFileStatus(pathOf(qualified)));
-    } catch (IOException e) {
-      throw HadoopErrors.toHadoop(e);
-    }
+    return read(() -> toHadoop(qualified, client.getFileStatus(pathOf(qualified))));
   }
 
   static FileStatus toHadoop(Path path, org.indexfs.proto.FileStatus s) {
@@ -540,12 +516,7 @@ public class IndexFileSystem extends FileSystem implements LeaseRecoverable {
 
   @Override
   public void setPermission(Path p, FsPermission permission) throws IOException {
-    statistics.incrementWriteOps(1);
-    try {
-      client.setPermission(pathOf(p), permission.toShort());
-    } catch (IOException e) {
-      throw HadoopErrors.toHadoop(e);
-    }
+    writeVoid(() -> client.setPermission(pathOf(p), permission.toShort()));
   }
 
   @Override
@@ -553,45 +524,25 @@ public class IndexFileSystem extends FileSystem implements LeaseRecoverable {
     if (username == null && groupname == null) {
       throw new IOException("username == null && groupname == null");
     }
-    statistics.incrementWriteOps(1);
-    try {
-      client.setOwner(pathOf(p), username, groupname);
-    } catch (IOException e) {
-      throw HadoopErrors.toHadoop(e);
-    }
+    writeVoid(() -> client.setOwner(pathOf(p), username, groupname));
   }
 
   @Override
   public void setTimes(Path p, long mtime, long atime) throws IOException {
-    statistics.incrementWriteOps(1);
-    try {
-      client.setTimes(pathOf(p), mtime, atime);
-    } catch (IOException e) {
-      throw HadoopErrors.toHadoop(e);
-    }
+    writeVoid(() -> client.setTimes(pathOf(p), mtime, atime));
   }
 
   @Override
   public boolean setReplication(Path src, short replication) throws IOException {
-    statistics.incrementWriteOps(1);
-    try {
-      return client.setReplication(pathOf(src), replication);
-    } catch (IOException e) {
-      throw HadoopErrors.toHadoop(e);
-    }
+    return write(() -> client.setReplication(pathOf(src), replication));
   }
 
   @Override
   public ContentSummary getContentSummary(Path f) throws IOException {
-    statistics.incrementReadOps(1);
-    try {
-      org.indexfs.proto.ContentSummary s = client.contentSummary(pathOf(f));
-      return new ContentSummary.Builder().length(s.getLength()).fileCount(s.getFileCount())
-          .directoryCount(s.getDirectoryCount()).spaceConsumed(s.getSpaceConsumed())
-          .quota(-1).spaceQuota(-1).build();
-    } catch (IOException e) {
-      throw HadoopErrors.toHadoop(e);
-    }
+    org.indexfs.proto.ContentSummary s = read(() -> client.contentSummary(pathOf(f)));
+    return new ContentSummary.Builder().length(s.getLength()).fileCount(s.getFileCount())
+        .directoryCount(s.getDirectoryCount()).spaceConsumed(s.getSpaceConsumed())
+        .quota(-1).spaceQuota(-1).build();
   }
 
   /** Like HDFS reporting its DataNodes: the capacity of the file system that holds the bytes. */

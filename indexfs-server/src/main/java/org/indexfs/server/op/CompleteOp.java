@@ -25,13 +25,8 @@ public final class CompleteOp implements Operation {
   public Response.Builder apply(Request request) throws IOException {
     CompleteRequest req = request.getComplete();
     boolean inline = !req.getInlineData().isEmpty() || req.getDataObject().isEmpty();
-    if (inline && req.getInlineData().size() != req.getLength()) {
-      throw IndexFsException.invalidArgument("Inline data of " + req.getInlineData().size()
-          + " bytes does not match length " + req.getLength());
-    }
-    if (inline && req.getLength() > ctx.inlineMaxBytes()) {
-      throw IndexFsException.invalidArgument("Inline data of " + req.getLength()
-          + " bytes exceeds indexfs.inline.max-bytes=" + ctx.inlineMaxBytes());
+    if (inline) {
+      Writers.checkInlineBytes(ctx, req.getInlineData().size(), req.getLength());
     }
     ctx.ns().mutate(batch -> {
       Writers.Writing w = Writers.requireLease(ctx, req.getInodeId(), request.getCaller(), req.getPath());

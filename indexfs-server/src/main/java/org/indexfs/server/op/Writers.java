@@ -70,4 +70,15 @@ final class Writers {
       return value;
     }
   }
+
+  /** Bytes a writer sends to live inline must be the whole file and fit the inline limit. */
+  static void checkInlineBytes(OpContext ctx, int bytes, long length) throws IndexFsException {
+    if (bytes != length) {
+      throw IndexFsException.invalidArgument("Inline data of " + bytes + " bytes does not match length " + length);
+    }
+    if (length > ctx.inlineMaxBytes()) {
+      throw IndexFsException.invalidArgument("Inline data of " + length
+          + " bytes exceeds indexfs.inline.max-bytes=" + ctx.inlineMaxBytes());
+    }
+  }
 }

@@ -12,6 +12,7 @@ import org.indexfs.server.ns.Namespace;
 import org.rocksdb.ReadOptions;
 import org.rocksdb.RocksIterator;
 import org.rocksdb.Snapshot;
+import org.indexfs.server.Periodic;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -37,8 +38,7 @@ public final class Scrubber implements AutoCloseable {
   private final LeaseTable leases;
   private final long intervalMs;
   private final long graceMs;
-  private final Thread thread;
-  private volatile boolean running = true;
+  private final Periodic loop;
   private long removed;
 
   public Scrubber(Namespace ns, DataTier data, LeaseTable leases, long intervalMs, long graceMs) {
@@ -47,14 +47,13 @@ public final class Scrubber implements AutoCloseable {
     this.leases = leases;
     this.intervalMs = intervalMs;
     this.graceMs = graceMs;
-    this.thread = new Thread(this::run, "indexfs-scrubber-" + ns.slot());
-    thread.setDaemon(true);
+    this.loop = new Periodic("indexfs-scrubber-" + ns.slot(), intervalMs, false, this::runOnce);
   }
 
   /** Starts periodic passes unless disabled ({@code indexfs.scrub.interval-ms=0}) or there is no data tier. */
   public void start() {
     if (intervalMs > 0 && data.configured()) {
-      thread.start();
+      loop.start();
     }
   }
 
@@ -116,36 +115,8 @@ public final class Scrubber implements AutoCloseable {
     return removed;
   }
 
-  private void run() {
-    while (running) {
-      synchronized (this) {
-        try {
-          wait(intervalMs);
-        } catch (InterruptedException e) {
-          return;
-        }
-      }
-      if (!running) {
-        return;
-      }
-      try {
-        runOnce();
-      } catch (IOException | RuntimeException e) {
-        LOG.warn("Scrubber pass failed; will retry in {} ms", intervalMs, e);
-      }
-    }
-  }
-
   @Override
   public void close() {
-    running = false;
-    synchronized (this) {
-      notifyAll();
-    }
-    try {
-      thread.join(10_000);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
+    loop.close();
   }
 }

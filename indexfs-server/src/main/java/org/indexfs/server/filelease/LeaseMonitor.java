@@ -2,6 +2,7 @@ package org.indexfs.server.filelease;
 
 import java.io.IOException;
 import org.indexfs.common.schema.Inode;
+import org.indexfs.server.Periodic;
 import org.indexfs.server.data.DataTier;
 import org.indexfs.server.ns.Namespace;
 import org.slf4j.Logger;
@@ -21,8 +22,7 @@ public final class LeaseMonitor implements AutoCloseable {
   private final LeaseRecovery recovery;
   private final DataTier data;
   private final long tickMs;
-  private final Thread thread;
-  private volatile boolean running = true;
+  private final Periodic loop;
 
   public LeaseMonitor(Namespace ns, LeaseTable leases, LeaseRecovery recovery, DataTier data) {
     this.ns = ns;
@@ -30,12 +30,11 @@ public final class LeaseMonitor implements AutoCloseable {
     this.recovery = recovery;
     this.data = data;
     this.tickMs = Math.max(50, Math.min(2000, leases.softLimitMs() / 4));
-    this.thread = new Thread(this::run, "indexfs-lease-monitor-" + ns.slot());
-    thread.setDaemon(true);
+    this.loop = new Periodic("indexfs-lease-monitor-" + ns.slot(), tickMs, true, this::runOnce);
   }
 
   public void start() {
-    thread.start();
+    loop.start();
   }
 
   /** One look at every lease. Visible for tests. */
@@ -120,32 +119,8 @@ public final class LeaseMonitor implements AutoCloseable {
     });
   }
 
-  private void run() {
-    while (running) {
-      runOnce();
-      synchronized (this) {
-        if (!running) {
-          return;
-        }
-        try {
-          wait(tickMs);
-        } catch (InterruptedException e) {
-          return;
-        }
-      }
-    }
-  }
-
   @Override
   public void close() {
-    running = false;
-    synchronized (this) {
-      notifyAll();
-    }
-    try {
-      thread.join(10_000);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
+    loop.close();
   }
 }

@@ -6,10 +6,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import java.util.concurrent.CyclicBarrier;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Stream;
 import org.HdrHistogram.Histogram;
@@ -87,36 +83,15 @@ public final class KvBench {
 
   private static Result phase(String name, int threads, int perThread, AtomicLong progress, KvOp op)
       throws IOException {
-    CyclicBarrier start = new CyclicBarrier(threads + 1);
-    ExecutorService pool = Executors.newFixedThreadPool(threads);
-    List<Future<Histogram>> futures = new ArrayList<>();
-    try {
-      for (int t = 0; t < threads; t++) {
-        int thread = t;
-        futures.add(pool.submit(() -> {
-          Histogram h = new Histogram(3_600_000_000L, 3);
-          start.await();
-          for (int i = 0; i < perThread; i++) {
-            long t0 = System.nanoTime();
-            op.apply(thread, i);
-            h.recordValue(Math.max(1, (System.nanoTime() - t0) / 1000));
-            progress.incrementAndGet();
-          }
-          return h;
-        }));
+    ThreadedPhase.Timing t = ThreadedPhase.run(name, threads, (thread, micros) -> {
+      for (int i = 0; i < perThread; i++) {
+        long t0 = System.nanoTime();
+        op.apply(thread, i);
+        micros.recordValue(Math.max(1, (System.nanoTime() - t0) / 1000));
+        progress.incrementAndGet();
       }
-      start.await();
-      long begin = System.nanoTime();
-      Histogram all = new Histogram(3_600_000_000L, 3);
-      for (Future<Histogram> f : futures) {
-        all.add(f.get());
-      }
-      return new Result(name, (long) threads * perThread, (System.nanoTime() - begin) / 1e9, all);
-    } catch (Exception e) {
-      throw new IOException("KV phase " + name + " failed: " + e, e);
-    } finally {
-      pool.shutdownNow();
-    }
+    });
+    return new Result(name, (long) threads * perThread, t.seconds(), t.micros());
   }
 
   private static void deleteTree(Path dir) throws IOException {

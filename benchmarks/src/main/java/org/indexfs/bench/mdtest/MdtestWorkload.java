@@ -3,10 +3,6 @@ package org.indexfs.bench.mdtest;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CyclicBarrier;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import org.HdrHistogram.Histogram;
@@ -64,7 +60,7 @@ public final class MdtestWorkload {
   }
 
   /** Creates the directory chain (not timed) and runs every phase in order. */
-  public List<PhaseResult> runAll() throws IOException, InterruptedException {
+  public List<PhaseResult> runAll() throws IOException {
     prepare();
     List<PhaseResult> results = new ArrayList<>();
     for (Phase phase : Phase.values()) {
@@ -98,43 +94,12 @@ public final class MdtestWorkload {
     }
   }
 
-  public PhaseResult run(Phase phase) throws IOException, InterruptedException {
-    int threads = settings.threads();
-    CyclicBarrier start = new CyclicBarrier(threads + 1);
-    Histogram all = new Histogram(3_600_000_000L, 3);
+  public PhaseResult run(Phase phase) throws IOException {
     LongAdder operations = new LongAdder();
     LongAdder errors = new LongAdder();
-    ExecutorService pool = Executors.newFixedThreadPool(threads);
-    List<Future<Histogram>> futures = new ArrayList<>();
-    try {
-      for (int t = 0; t < threads; t++) {
-        int thread = t;
-        futures.add(pool.submit(() -> {
-          Histogram h = new Histogram(3_600_000_000L, 3);
-          start.await();
-          runThread(phase, thread, h, operations, errors);
-          return h;
-        }));
-      }
-      long begin;
-      try {
-        start.await();
-        begin = System.nanoTime();
-      } catch (java.util.concurrent.BrokenBarrierException e) {
-        throw new IOException("Phase " + phase + " could not start", e);
-      }
-      for (Future<Histogram> f : futures) {
-        try {
-          all.add(f.get());
-        } catch (java.util.concurrent.ExecutionException e) {
-          throw new IOException("Phase " + phase + " failed: " + e.getCause(), e.getCause());
-        }
-      }
-      double seconds = (System.nanoTime() - begin) / 1e9;
-      return new PhaseResult(phase, operations.sum(), seconds, all, errors.sum());
-    } finally {
-      pool.shutdownNow();
-    }
+    ThreadedPhase.Timing t = ThreadedPhase.run(phase.name(), settings.threads(),
+        (thread, micros) -> runThread(phase, thread, micros, operations, errors));
+    return new PhaseResult(phase, operations.sum(), t.seconds(), t.micros(), errors.sum());
   }
 
   private void runThread(Phase phase, int thread, Histogram h, LongAdder operations, LongAdder errors)

@@ -1,0 +1,40 @@
+package org.indexfs.bench.mdtest;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+
+import java.nio.file.Files;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.indexfs.bench.mdtest.MdtestWorkload.Phase;
+import org.indexfs.bench.mdtest.MdtestWorkload.PhaseResult;
+import org.indexfs.bench.mdtest.MdtestWorkload.Settings;
+import org.junit.jupiter.api.Test;
+
+/** The mdtest phases do what they say, counted, on any FileSystem (here the local one). */
+class MdtestWorkloadTest {
+  @Test
+  void everyPhaseTouchesEveryFileOnceAndLeavesNothingBehind() throws Exception {
+    java.nio.file.Path dir = Files.createTempDirectory(
+        Files.createDirectories(java.nio.file.Path.of(System.getProperty("test.build.data", "target/test-data"))), "mdtest");
+    FileSystem fs = FileSystem.getLocal(new Configuration()).getRawFileSystem();
+    for (boolean shared : new boolean[] {true, false}) {
+      Path root = new Path(dir.toUri().toString(), shared ? "shared" : "private");
+      Settings settings = new Settings(3, 25, shared, 2);
+      AtomicLong progress = new AtomicLong();
+      List<PhaseResult> results = new MdtestWorkload(fs, root, settings, progress).runAll();
+      assertEquals(List.of(Phase.values()), results.stream().map(PhaseResult::phase).toList());
+      for (PhaseResult r : results) {
+        long expected = r.phase() == Phase.LIST && shared ? 3 * 75 : 75;
+        assertEquals(expected, r.operations(), r.phase() + " operations");
+        assertEquals(0, r.errors(), r.phase() + " errors");
+        assertEquals(r.operations(), r.micros().getTotalCount(), r.phase() + " latencies recorded");
+      }
+      assertFalse(fs.exists(root), "runAll removes its tree");
+      assertEquals(75 * 3 + (shared ? 3 * 75 : 75), progress.get());
+    }
+  }
+}

@@ -14,8 +14,10 @@ import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.ExponentialBackoffRetry;
 import org.apache.zookeeper.KeeperException;
-import org.indexfs.client.rpc.RpcConnection;
+import org.indexfs.client.cache.ResolutionCache;
+import org.indexfs.common.ClusterConfig;
 import org.indexfs.common.ClusterPaths;
+import org.indexfs.common.rpc.RpcConnection;
 
 /**
  * A process's link to one cluster: the ZooKeeper session used to discover servers and one
@@ -24,6 +26,8 @@ import org.indexfs.common.ClusterPaths;
  */
 public final class ClusterConnection implements AutoCloseable {
   private static final Map<String, ClusterConnection> SHARED = new HashMap<>();
+  /** Directory entries cached per process (about 200 bytes each). */
+  private static final int CACHE_ENTRIES = 100_000;
 
   private final String key;
   private final String cluster;
@@ -32,6 +36,7 @@ public final class ClusterConnection implements AutoCloseable {
   private final int maxFrameBytes;
   private final int connectTimeoutMs;
   private final Map<Integer, RpcConnection> connections = new HashMap<>();
+  private final ResolutionCache resolutions;
   private int references;
 
   private ClusterConnection(String key, String zkQuorum, String cluster, int maxFrameBytes, int connectTimeoutMs)
@@ -40,6 +45,7 @@ public final class ClusterConnection implements AutoCloseable {
     this.cluster = cluster;
     this.maxFrameBytes = maxFrameBytes;
     this.connectTimeoutMs = connectTimeoutMs;
+    this.resolutions = new ResolutionCache(CACHE_ENTRIES, System::nanoTime);
     curator = CuratorFrameworkFactory.builder()
         .connectString(zkQuorum)
         .sessionTimeoutMs(30_000)
@@ -76,8 +82,37 @@ public final class ClusterConnection implements AutoCloseable {
     }
   }
 
+  /**
+   * A connection of its own, with its own cache, as a second client process would have (tests of
+   * cache consistency between clients). Closing it closes it.
+   */
+  public static ClusterConnection openUnshared(String zkQuorum, String cluster, int maxFrameBytes,
+      int connectTimeoutMs) throws IOException {
+    ClusterConnection c = new ClusterConnection(null, zkQuorum, cluster, maxFrameBytes, connectTimeoutMs);
+    c.references = 1;
+    return c;
+  }
+
   public String cluster() {
     return cluster;
+  }
+
+  /** The directory entries this process has cached with leases, shared by all its callers. */
+  public ResolutionCache resolutions() {
+    return resolutions;
+  }
+
+  /** The number of slots the cluster was formatted with. */
+  public int slotCount() throws IOException {
+    try {
+      return ClusterConfig.decode(curator.getData().forPath(ClusterPaths.config(cluster))).slots();
+    } catch (KeeperException.NoNodeException e) {
+      throw new IOException("IndexFS cluster '" + cluster + "' is not formatted (no " + ClusterPaths.config(cluster) + ")");
+    } catch (IOException e) {
+      throw e;
+    } catch (Exception e) {
+      throw new IOException("ZooKeeper read of the cluster config failed: " + e.getMessage(), e);
+    }
   }
 
   /** The live connection to the server of {@code slot}, (re)discovering it through ZooKeeper. */
@@ -117,7 +152,9 @@ public final class ClusterConnection implements AutoCloseable {
       if (--references > 0) {
         return;
       }
-      SHARED.remove(key);
+      if (key != null) {
+        SHARED.remove(key);
+      }
     }
     synchronized (this) {
       connections.values().forEach(RpcConnection::close);

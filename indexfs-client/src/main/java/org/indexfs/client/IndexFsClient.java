@@ -5,12 +5,18 @@ import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import org.indexfs.client.rpc.RpcConnection;
+import org.indexfs.common.rpc.RpcConnection;
+import org.indexfs.client.cache.ResolutionCache;
 import org.indexfs.common.IndexFsException;
+import org.indexfs.common.PathNames;
+import org.indexfs.common.rpc.RpcConnection;
 import org.indexfs.proto.AppendRequest;
 import org.indexfs.proto.Caller;
 import org.indexfs.proto.Code;
@@ -32,6 +38,7 @@ import org.indexfs.proto.RecoverLeaseRequest;
 import org.indexfs.proto.RenameRequest;
 import org.indexfs.proto.RenewLeaseRequest;
 import org.indexfs.proto.Request;
+import org.indexfs.proto.Resolution;
 import org.indexfs.proto.Response;
 import org.indexfs.proto.ServerInfo;
 import org.indexfs.proto.ServerInfoRequest;
@@ -50,11 +57,22 @@ public final class IndexFsClient implements AutoCloseable {
   private final ClusterConnection cluster;
   private final Caller caller;
   private final long timeoutMs;
+  private final RpcCounters counters = new RpcCounters();
+  /** Files this client writes, and the slot holding each one's write lease. */
+  private final Map<Long, Integer> writing = new ConcurrentHashMap<>();
+
+  /** Re-routing a call more often than this means the namespace keeps moving under it. */
+  private static final int MAX_HOPS = 32;
 
   public IndexFsClient(ClusterConnection cluster, Caller caller, long timeoutMs) {
     this.cluster = cluster;
     this.caller = caller;
     this.timeoutMs = timeoutMs;
+  }
+
+  /** RPCs sent by this client, by operation (and re-routings), since it was opened. */
+  public RpcCounters rpcCounters() {
+    return counters;
   }
 
   public static Caller caller(String user, List<String> groups, String clientId) {
@@ -66,25 +84,29 @@ public final class IndexFsClient implements AutoCloseable {
   }
 
   public boolean mkdirs(String path, int permission) throws IOException {
-    return call(Request.newBuilder().setMkdirs(MkdirsRequest.newBuilder().setPath(path).setPermission(permission)))
-        .getBool().getValue();
+    return call(Request.newBuilder().setMkdirs(MkdirsRequest.newBuilder().setPath(path).setPermission(permission)),
+        path, false).getBool().getValue();
   }
 
   public FileStatus create(String path, int permission, boolean overwrite, int replication, long blockSize,
       boolean createParent) throws IOException {
-    return call(Request.newBuilder().setCreate(CreateRequest.newBuilder().setPath(path).setPermission(permission)
-        .setOverwrite(overwrite).setReplication(replication).setBlockSize(blockSize)
-        .setCreateParent(createParent))).getStatus();
+    Request.Builder request = Request.newBuilder().setCreate(CreateRequest.newBuilder().setPath(path)
+        .setPermission(permission).setOverwrite(overwrite).setReplication(replication).setBlockSize(blockSize)
+        .setCreateParent(createParent));
+    FileStatus created = call(request, path, false).getStatus();
+    writing.put(created.getInodeId(), slotOf(request));
+    return created;
   }
 
   public FileStatus getFileStatus(String path) throws IOException {
-    return call(Request.newBuilder().setGetFileStatus(GetFileStatusRequest.newBuilder().setPath(path))).getStatus();
+    return call(Request.newBuilder().setGetFileStatus(GetFileStatusRequest.newBuilder().setPath(path)), path, false)
+        .getStatus();
   }
 
   /** One page of a listing; pass the returned cursor back for the next page. */
   public Listing listStatus(String path, ByteString cursor, int limit) throws IOException {
     return call(Request.newBuilder().setListStatus(ListStatusRequest.newBuilder().setPath(path)
-        .setCursor(cursor).setLimit(limit))).getListing();
+        .setCursor(cursor).setLimit(limit)), path, true).getListing();
   }
 
   /** Every entry of a directory (or the file itself), fetched page by page. */
@@ -100,48 +122,50 @@ public final class IndexFsClient implements AutoCloseable {
   }
 
   public boolean delete(String path, boolean recursive) throws IOException {
-    return call(Request.newBuilder().setDelete(DeleteRequest.newBuilder().setPath(path).setRecursive(recursive)))
-        .getBool().getValue();
+    return call(Request.newBuilder().setDelete(DeleteRequest.newBuilder().setPath(path).setRecursive(recursive)),
+        path, false).getBool().getValue();
   }
 
   /** {@code FileSystem.rename} rules: false instead of most refusals. */
   public boolean rename(String src, String dst) throws IOException {
-    return call(Request.newBuilder().setRename(RenameRequest.newBuilder().setSrc(src).setDst(dst)
-        .setMode(RenameRequest.Mode.LEGACY))).getBool().getValue();
+    return routed(Request.newBuilder().setRename(RenameRequest.newBuilder().setSrc(src).setDst(dst)
+        .setMode(RenameRequest.Mode.LEGACY)), src, false, dst).getBool().getValue();
   }
 
   /** {@code FileContext.rename} rules: exact destination, refusals as exceptions. */
   public void renameExact(String src, String dst, boolean overwrite) throws IOException {
-    call(Request.newBuilder().setRename(RenameRequest.newBuilder().setSrc(src).setDst(dst)
-        .setMode(RenameRequest.Mode.EXACT).setOverwrite(overwrite)));
+    routed(Request.newBuilder().setRename(RenameRequest.newBuilder().setSrc(src).setDst(dst)
+        .setMode(RenameRequest.Mode.EXACT).setOverwrite(overwrite)), src, false, dst);
   }
 
   public void setPermission(String path, int permission) throws IOException {
     call(Request.newBuilder().setSetPermission(SetPermissionRequest.newBuilder().setPath(path)
-        .setPermission(permission)));
+        .setPermission(permission)), path, false);
   }
 
   /** Null or empty leaves that field unchanged. */
   public void setOwner(String path, String owner, String group) throws IOException {
     call(Request.newBuilder().setSetOwner(SetOwnerRequest.newBuilder().setPath(path)
-        .setOwner(owner == null ? "" : owner).setGroup(group == null ? "" : group)));
+        .setOwner(owner == null ? "" : owner).setGroup(group == null ? "" : group)), path, false);
   }
 
   public void setTimes(String path, long mtime, long atime) throws IOException {
-    call(Request.newBuilder().setSetTimes(SetTimesRequest.newBuilder().setPath(path).setMtime(mtime).setAtime(atime)));
+    call(Request.newBuilder().setSetTimes(SetTimesRequest.newBuilder().setPath(path).setMtime(mtime)
+        .setAtime(atime)), path, false);
   }
 
   public boolean setReplication(String path, int replication) throws IOException {
     return call(Request.newBuilder().setSetReplication(SetReplicationRequest.newBuilder().setPath(path)
-        .setReplication(replication))).getBool().getValue();
+        .setReplication(replication)), path, false).getBool().getValue();
   }
 
   public ContentSummary contentSummary(String path) throws IOException {
-    return call(Request.newBuilder().setContentSummary(ContentSummaryRequest.newBuilder().setPath(path))).getSummary();
+    return call(Request.newBuilder().setContentSummary(ContentSummaryRequest.newBuilder().setPath(path)), path, true)
+        .getSummary();
   }
 
   public OpenResult open(String path) throws IOException {
-    return call(Request.newBuilder().setOpen(OpenRequest.newBuilder().setPath(path))).getOpen();
+    return call(Request.newBuilder().setOpen(OpenRequest.newBuilder().setPath(path)), path, false).getOpen();
   }
 
   /** Records a written file's length and where its bytes are (exactly one of the two forms). */
@@ -154,12 +178,16 @@ public final class IndexFsClient implements AutoCloseable {
     if (dataObject != null) {
       b.setDataObject(dataObject);
     }
-    call(Request.newBuilder().setComplete(b));
+    writerCall(Request.newBuilder().setComplete(b), path, inodeId);
+    writing.remove(inodeId);
   }
 
   /** Opens a closed file for appending; the caller becomes its writer. */
   public WriteHandle append(String path) throws IOException {
-    return call(Request.newBuilder().setAppend(AppendRequest.newBuilder().setPath(path))).getWriteHandle();
+    Request.Builder request = Request.newBuilder().setAppend(AppendRequest.newBuilder().setPath(path));
+    WriteHandle handle = call(request, path, false).getWriteHandle();
+    writing.put(handle.getStatus().getInodeId(), slotOf(request));
+    return handle;
   }
 
   /**
@@ -176,37 +204,125 @@ public final class IndexFsClient implements AutoCloseable {
     if (dataObject != null) {
       b.setDataObject(dataObject);
     }
-    call(Request.newBuilder().setFlush(b));
+    writerCall(Request.newBuilder().setFlush(b), path, inodeId);
   }
 
-  /** Keeps every write lease of this client alive. */
+  /** Keeps every write lease of this client alive, on each slot that holds one. */
   public void renewLease() throws IOException {
-    call(Request.newBuilder().setRenewLease(RenewLeaseRequest.getDefaultInstance()));
+    for (int slot : Set.copyOf(writing.values())) {
+      call(Request.newBuilder().setRenewLease(RenewLeaseRequest.getDefaultInstance()), slot);
+    }
   }
 
   /** Closes a file whose writer is gone; true once it is closed. */
   public boolean recoverLease(String path) throws IOException {
-    return call(Request.newBuilder().setRecoverLease(RecoverLeaseRequest.newBuilder().setPath(path)))
+    return call(Request.newBuilder().setRecoverLease(RecoverLeaseRequest.newBuilder().setPath(path)), path, false)
         .getBool().getValue();
   }
 
   /** True if done at once; false while the data tier settles the last block. */
   public boolean truncate(String path, long newLength) throws IOException {
     return call(Request.newBuilder().setTruncate(TruncateRequest.newBuilder().setPath(path)
-        .setNewLength(newLength))).getBool().getValue();
+        .setNewLength(newLength)), path, false).getBool().getValue();
   }
 
   public void concat(String target, List<String> sources) throws IOException {
-    call(Request.newBuilder().setConcat(ConcatRequest.newBuilder().setTarget(target).addAllSources(sources)));
+    call(Request.newBuilder().setConcat(ConcatRequest.newBuilder().setTarget(target).addAllSources(sources)),
+        target, false);
   }
 
   public ServerInfo serverInfo() throws IOException {
-    return call(Request.newBuilder().setServerInfo(ServerInfoRequest.getDefaultInstance())).getServerInfo();
+    return call(Request.newBuilder().setServerInfo(ServerInfoRequest.getDefaultInstance()), 0).getServerInfo();
   }
 
-  private Response call(Request.Builder request) throws IOException {
+  /** A writer's call goes to the slot that granted its lease (the file may have moved since). */
+  private Response writerCall(Request.Builder request, String path, long inodeId) throws IOException {
+    Integer slot = writing.get(inodeId);
+    return slot == null ? call(request, path, false) : call(request, slot);
+  }
+
+  private static int slotOf(Request.Builder sent) {
+    Resolution r = sent.getResolution();
+    return r.getAncestorsCount() == 0 ? 0 : r.getAncestors(r.getAncestorsCount() - 1).getZerothSlot();
+  }
+
+  /** A call about {@code path}, sent to its parent directory's home slot (or the directory's own, {@code into}). */
+  private Response call(Request.Builder request, String path, boolean into) throws IOException {
+    return routed(request, path, into, null);
+  }
+
+  /**
+   * Client-side resolution (IndexFS §II-B): start from the deepest directory cached for the path,
+   * send the call to that directory's home slot, and when the server says the walk continues on
+   * another slot, cache what it walked and go there. Bounded, with backoff on stale caches.
+   */
+  private Response routed(Request.Builder request, String path, boolean into, String dst) throws IOException {
+    ResolutionCache cache = cluster.resolutions();
+    List<String> names = PathNames.components(path, Integer.MAX_VALUE);
+    List<String> dstNames = dst == null ? null : PathNames.components(dst, Integer.MAX_VALUE);
+    Resolution known = cache.resolve(names, into ? names.size() : names.size() - 1);
+    Resolution knownDst = dst == null ? null : cache.resolve(dstNames, dstNames.size() - 1);
+    for (int attempt = 0; ; attempt++) {
+      request.setResolution(known);
+      if (knownDst != null) {
+        request.setDstResolution(knownDst);
+      }
+      int slot = known.getAncestorsCount() == 0 ? 0
+          : known.getAncestors(known.getAncestorsCount() - 1).getZerothSlot();
+      long sent = System.nanoTime();
+      Response response = send(slot, request);
+      if (response.getCode() == Code.OK || attempt >= MAX_HOPS) {
+        return check(response);
+      }
+      if (response.getCode() == Code.RESOLVE_ELSEWHERE) {
+        counters.count("resolve.elsewhere");
+        if (response.getResolvedDst()) {
+          knownDst = response.getResolved();
+          cache.remember(dstNames, knownDst, sent);
+        } else {
+          known = response.getResolved();
+          cache.remember(names, known, sent);
+        }
+      } else if (response.getCode() == Code.STALE_RESOLUTION) {
+        counters.count("resolve.stale");
+        cache.forget(names);
+        known = Resolution.getDefaultInstance();
+        if (dstNames != null) {
+          cache.forget(dstNames);
+          knownDst = Resolution.getDefaultInstance();
+        }
+        backoff(attempt);
+      } else {
+        return check(response);
+      }
+    }
+  }
+
+  private static void backoff(int attempt) throws InterruptedIOException {
+    try {
+      Thread.sleep(Math.min(200, 5L << Math.min(attempt, 6)));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new InterruptedIOException("Interrupted while re-resolving");
+    }
+  }
+
+  private static Response check(Response response) throws IndexFsException {
+    if (response.getCode() != Code.OK) {
+      throw new IndexFsException(response.getCode(), response.getMessage());
+    }
+    return response;
+  }
+
+  /** A call that names no path, to one slot. */
+  private Response call(Request.Builder request, int slot) throws IOException {
+    return check(send(slot, request));
+  }
+
+  private Response send(int slot, Request.Builder request) throws IOException {
     request.setCaller(caller);
-    RpcConnection conn = cluster.connection(0);
+    counters.count(request.getOpCase());
+    RpcConnection conn = cluster.connection(slot);
     CompletableFuture<Response> future = conn.call(request);
     Response response;
     try {
@@ -221,9 +337,6 @@ public final class IndexFsClient implements AutoCloseable {
     } catch (ExecutionException e) {
       Throwable cause = e.getCause();
       throw cause instanceof IOException io ? io : new IOException(cause);
-    }
-    if (response.getCode() != Code.OK) {
-      throw new IndexFsException(response.getCode(), response.getMessage());
     }
     return response;
   }

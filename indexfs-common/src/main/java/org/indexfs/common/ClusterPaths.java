@@ -26,4 +26,9 @@ public final class ClusterPaths {
   public static String slot(String cluster, int slot) {
     return slots(cluster) + "/" + slot;
   }
+
+  /** A slot's entry count, refreshed by its server: what directory placement compares. */
+  public static String load(String cluster, int slot) {
+    return root(cluster) + "/load/" + slot;
+  }
 }

@@ -65,6 +65,21 @@ public final class IndexFsConfig {
       "indexfs.scrub.grace-ms", 3_600_000,
       "The scrubber leaves alone objects modified within this period, whatever the namespace says.");
 
+  public static final ConfigKey<String> LEASE_POLICY = ConfigKey.string(
+      "indexfs.lease.policy", "rate",
+      "How long clients may cache a directory entry: fixed, depth (max/depth) or rate (max * reads/(reads+writes)).");
+  public static final ConfigKey<Long> LEASE_FIXED_MS = ConfigKey.longValue(
+      "indexfs.lease.fixed-ms", 1_000, "Directory-entry lease length of the fixed policy.");
+  public static final ConfigKey<Long> LEASE_MAX_MS = ConfigKey.longValue(
+      "indexfs.lease.max-ms", 1_000,
+      "Longest directory-entry lease of the depth and rate policies: the most a chmod or rename of a directory waits.");
+  public static final ConfigKey<Integer> LEASE_TABLE_ENTRIES = ConfigKey.integer(
+      "indexfs.lease.table-entries", 1_000_000,
+      "Entries whose latest lease expiry a server remembers; when all are unexpired, new lookups are answered uncacheable.");
+  public static final ConfigKey<Long> HOME_SYNC_INTERVAL_MS = ConfigKey.longValue(
+      "indexfs.placement.refresh-ms", 3_000,
+      "How often a server publishes its entry count for placement and retries unfinished syncs with other slots.");
+
   public static final ConfigKey<Integer> RPC_MAX_FRAME_BYTES = ConfigKey.integer(
       "indexfs.rpc.max-frame-bytes", 4 * 1024 * 1024,
       "Largest request or response frame; a bigger frame closes the connection.");
@@ -99,5 +114,6 @@ public final class IndexFsConfig {
       SERVER_BIND_HOST, SERVER_PORT, SERVER_SLOT, SERVER_HANDLERS, SERVER_QUEUE, WAL_SYNC, DATA_URI,
       INLINE_MAX_BYTES, LEASE_SOFT_LIMIT_MS, LEASE_HARD_LIMIT_MS, SCRUB_INTERVAL_MS, SCRUB_GRACE_MS,
       RPC_MAX_FRAME_BYTES, RPC_IDLE_TIMEOUT_SECONDS, RPC_TIMEOUT_MS, LIST_PAGE_SIZE, SUPERUSER, SUPERGROUP,
-      PERMISSIONS_ENABLED, MAX_COMPONENT_LENGTH, AUDIT_ENABLED, AUDIT_QUEUE);
+      PERMISSIONS_ENABLED, MAX_COMPONENT_LENGTH, AUDIT_ENABLED, AUDIT_QUEUE, LEASE_POLICY, LEASE_FIXED_MS,
+      LEASE_MAX_MS, LEASE_TABLE_ENTRIES, HOME_SYNC_INTERVAL_MS);
 }

@@ -30,4 +30,9 @@ public final class InodeIds {
   public static long sequence(long inodeId) {
     return inodeId & SEQUENCE_MASK;
   }
+
+  /** {@code slot:sequence}, for messages and logs. */
+  public static String format(long inodeId) {
+    return slot(inodeId) + ":" + sequence(inodeId);
+  }
 }

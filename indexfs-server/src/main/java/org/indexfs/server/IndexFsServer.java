@@ -16,6 +16,9 @@ import org.indexfs.server.data.Scrubber;
 import org.indexfs.server.filelease.LeaseMonitor;
 import org.indexfs.server.filelease.LeaseRecovery;
 import org.indexfs.server.filelease.LeaseTable;
+import org.indexfs.server.lease.EntryLeases;
+import org.indexfs.server.lease.LeaseKey;
+import org.indexfs.server.lease.LeasePolicy;
 import org.indexfs.server.membership.SlotLease;
 import org.indexfs.server.ns.AccessChecker;
 import org.indexfs.server.ns.Namespace;
@@ -32,6 +35,7 @@ import org.indexfs.server.op.ListStatusOp;
 import org.indexfs.server.op.MkdirsOp;
 import org.indexfs.server.op.OpContext;
 import org.indexfs.server.op.OpenOp;
+import org.indexfs.server.op.PartitionOp;
 import org.indexfs.server.op.Operation;
 import org.indexfs.server.op.RecoverLeaseOp;
 import org.indexfs.server.op.RenameOp;
@@ -42,6 +46,9 @@ import org.indexfs.server.op.SetPermissionOp;
 import org.indexfs.server.op.SetReplicationOp;
 import org.indexfs.server.op.SetTimesOp;
 import org.indexfs.server.op.TruncateOp;
+import org.indexfs.server.peer.Peers;
+import org.indexfs.server.placement.HomeSync;
+import org.indexfs.server.placement.Placement;
 import org.indexfs.server.rpc.Dispatcher;
 import org.indexfs.server.rpc.RpcServer;
 import org.indexfs.server.store.MetadataStore;
@@ -66,6 +73,9 @@ public final class IndexFsServer implements AutoCloseable {
   private final Dispatcher dispatcher;
   private final RpcServer rpc;
   private final SlotLease lease;
+  private final Peers peers;
+  private final EntryLeases entryLeases;
+  private final Periodic placementRefresh;
   private final InetSocketAddress address;
 
   private IndexFsServer(Map<String, String> conf) throws IOException {
@@ -91,9 +101,25 @@ public final class IndexFsServer implements AutoCloseable {
       scrubber = new Scrubber(ns, data, leases, IndexFsConfig.SCRUB_INTERVAL_MS.get(conf),
           IndexFsConfig.SCRUB_GRACE_MS.get(conf));
       AccessChecker access = new AccessChecker(ns, IndexFsConfig.PERMISSIONS_ENABLED.get(conf), superuser, supergroup);
-      OpContext ctx = new OpContext(ns, new PathResolver(ns, IndexFsConfig.MAX_COMPONENT_LENGTH.get(conf)),
+      peers = new Peers(slot, superuser, IndexFsConfig.RPC_MAX_FRAME_BYTES.get(conf),
+          IndexFsConfig.RPC_TIMEOUT_MS.get(conf));
+      HomeSync homes = new HomeSync(ns, peers);
+      reclaimer.useHomes(homes);
+      Placement placement = new Placement(ns, peers);
+      // Built at start: its restart grace covers leases a previous incarnation may have granted.
+      entryLeases = new EntryLeases(LeasePolicy.of(IndexFsConfig.LEASE_POLICY.get(conf),
+          IndexFsConfig.LEASE_FIXED_MS.get(conf), IndexFsConfig.LEASE_MAX_MS.get(conf)),
+          IndexFsConfig.LEASE_TABLE_ENTRIES.get(conf), System::nanoTime);
+      PathResolver resolver = new PathResolver(ns, IndexFsConfig.MAX_COMPONENT_LENGTH.get(conf));
+      resolver.useLeases((parentId, name, depth) -> entryLeases.grant(new LeaseKey(parentId, name), depth));
+      OpContext ctx = new OpContext(ns, resolver,
           access, reclaimer, dataUri, IndexFsConfig.INLINE_MAX_BYTES.get(conf), IndexFsConfig.LIST_PAGE_SIZE.get(conf),
-          leases, recovery, data);
+          leases, recovery, data, peers, homes, placement, entryLeases);
+      placementRefresh = new Periodic("indexfs-placement-" + slot, IndexFsConfig.HOME_SYNC_INTERVAL_MS.get(conf),
+          true, () -> {
+            placement.refresh();
+            homes.driveAll();
+          });
       auditLog = IndexFsConfig.AUDIT_ENABLED.get(conf)
           ? AuditLog.start(IndexFsConfig.AUDIT_QUEUE.get(conf)) : AuditLog.disabled();
       dispatcher = new Dispatcher(operations(ctx), IndexFsConfig.SERVER_HANDLERS.get(conf),
@@ -109,6 +135,8 @@ public final class IndexFsServer implements AutoCloseable {
           IndexFsConfig.ZOOKEEPER_SESSION_TIMEOUT_MS.get(conf), IndexFsConfig.CLUSTER_NAME.get(conf), slot,
           address.getHostString() + ":" + address.getPort(), IndexFsConfig.SLOT_LEASE_WAIT_MS.get(conf),
           this::fence);
+      peers.attach(lease.curator(), IndexFsConfig.CLUSTER_NAME.get(conf), lease.clusterConfig().slots());
+      placementRefresh.start();
     } catch (Exception e) {
       closeQuietly();
       throw e instanceof IOException io ? io : new IOException("Server start failed: " + e.getMessage(), e);
@@ -143,6 +171,7 @@ public final class IndexFsServer implements AutoCloseable {
     ops.put(OpCase.RECOVER_LEASE, new RecoverLeaseOp(ctx));
     ops.put(OpCase.TRUNCATE, new TruncateOp(ctx));
     ops.put(OpCase.CONCAT, new ConcatOp(ctx));
+    ops.put(OpCase.PARTITION, new PartitionOp(ctx));
     return ops;
   }
 
@@ -161,6 +190,10 @@ public final class IndexFsServer implements AutoCloseable {
   /** The slot's lease is gone: another process may own the slot now, so stop answering at once. */
   private void fence() {
     rpc.close();
+  }
+
+  public EntryLeases entryLeases() {
+    return entryLeases;
   }
 
   public Scrubber scrubber() {
@@ -184,8 +217,14 @@ public final class IndexFsServer implements AutoCloseable {
     if (lease != null) {
       lease.close();
     }
+    if (placementRefresh != null) {
+      placementRefresh.close();
+    }
     if (rpc != null) {
       rpc.close();
+    }
+    if (peers != null) {
+      peers.close();
     }
     if (dispatcher != null) {
       dispatcher.close();

@@ -23,6 +23,8 @@ public final class Inode {
   public static final byte TYPE_DIRECTORY = 1;
 
   public static final int FLAG_UNDER_CONSTRUCTION = 1;
+  /** Partition records only: the directory is being removed, so it takes no new entries. */
+  public static final int FLAG_SEALED = 2;
 
   private static final byte TAIL_NONE = 0;
   private static final byte TAIL_INLINE = 1;

@@ -39,7 +39,7 @@ public final class Auditor {
   public String beforeApply(Request request) {
     if (log.enabled() && request.getOpCase() == Request.OpCase.RENAME
         && request.getRename().getMode() == RenameRequest.Mode.LEGACY) {
-      return permOf(request.getRename().getSrc());
+      return permOf(request.getResolution(), request.getRename().getSrc());
     }
     return null;
   }
@@ -60,7 +60,7 @@ public final class Auditor {
       case MKDIRS -> {
         cmd = "mkdirs";
         src = request.getMkdirs().getPath();
-        perm = ok ? permOf(src) : null;
+        perm = ok ? permOf(request.getResolution(), src) : null;
       }
       case CREATE -> {
         cmd = "create";
@@ -101,23 +101,23 @@ public final class Auditor {
         } else {
           // FileContext.rename passes one option; HDFS prints the array it received.
           cmd = "rename (options=[" + (r.getOverwrite() ? "OVERWRITE" : "NONE") + "])";
-          perm = ok ? permOf(dst) : null;
+          perm = ok ? permOf(request.getDstResolution(), dst) : null;
         }
       }
       case SET_PERMISSION -> {
         cmd = "setPermission";
         src = request.getSetPermission().getPath();
-        perm = ok ? permOf(src) : null;
+        perm = ok ? permOf(request.getResolution(), src) : null;
       }
       case SET_OWNER -> {
         cmd = "setOwner";
         src = request.getSetOwner().getPath();
-        perm = ok ? permOf(src) : null;
+        perm = ok ? permOf(request.getResolution(), src) : null;
       }
       case SET_TIMES -> {
         cmd = "setTimes";
         src = request.getSetTimes().getPath();
-        perm = ok ? permOf(src) : null;
+        perm = ok ? permOf(request.getResolution(), src) : null;
       }
       case SET_REPLICATION -> {
         cmd = "setReplication";
@@ -133,14 +133,14 @@ public final class Auditor {
       case TRUNCATE -> {
         cmd = "truncate";
         src = request.getTruncate().getPath();
-        perm = ok ? permOf(src) : null;
+        perm = ok ? permOf(request.getResolution(), src) : null;
       }
       case CONCAT -> {
         // HDFS prints the sources as Arrays.toString and the target as dst.
         cmd = "concat";
         src = "[" + String.join(", ", request.getConcat().getSourcesList()) + "]";
         dst = request.getConcat().getTarget();
-        perm = ok ? permOf(dst) : null;
+        perm = ok ? permOf(request.getDstResolution(), dst) : null;
       }
       default -> {
         return; // internal calls (complete, flush, lease renewal, serverInfo) are not in HDFS's audit log
@@ -154,10 +154,10 @@ public final class Auditor {
   }
 
   /** The entry's {@code owner:group:mode} right after the call, or null (printed {@code perm=null}). */
-  private String permOf(String path) {
+  private String permOf(org.indexfs.proto.Resolution known, String path) {
     try {
       return ctx.ns().read(none -> {
-        ResolvedPath p = ctx.resolver().resolve(path);
+        ResolvedPath p = ctx.resolver().resolve(known, path);
         return p.last() == null ? null : AuditLine.perm(ctx.ns().toStatus(p.lastName(), p.last()));
       });
     } catch (IOException e) {

@@ -9,6 +9,7 @@ import org.indexfs.common.schema.Bytes;
 import org.indexfs.common.schema.EntryKey;
 import org.indexfs.common.schema.Inode;
 import org.indexfs.server.ns.Namespace;
+import org.indexfs.server.placement.HomeSync;
 import org.rocksdb.RocksDBException;
 import org.rocksdb.RocksIterator;
 import org.rocksdb.WriteBatch;
@@ -31,6 +32,7 @@ public final class Reclaimer implements AutoCloseable {
   private final DataTier data;
   private final Thread thread;
   private volatile boolean running = true;
+  private volatile HomeSync homes;
   private long objectsReclaimed;
   private long entriesReclaimed;
 
@@ -107,14 +109,20 @@ public final class Reclaimer implements AutoCloseable {
 
   /** Removes up to BATCH children of a detached directory; drops the record once it is empty. */
   private void reclaimDirectory(byte[] record, long dirId) throws IOException {
+    List<Long> remoteChildren = new ArrayList<>();
     ns.mutate(batch -> {
       byte[] prefix = EntryKey.prefix(dirId);
       int n = 0;
       try (RocksIterator it = ns.store().iterator(ns.store().entries(), null)) {
         for (it.seek(prefix); it.isValid() && Bytes.startsWith(it.key(), prefix) && n < BATCH; it.next(), n++) {
           Inode child = Inode.decode(it.value());
-          if (child.isDirectory()) {
+          if (child.isDirectory() && child.zerothSlot != ns.slot() && homes != null) {
+            // Its entries live on its home slot: that slot drops them once told the entry is gone.
+            homes.record(batch, child.inodeId, child.zerothSlot, dirId, EntryKey.decode(it.key()).name());
+            remoteChildren.add(child.inodeId);
+          } else if (child.isDirectory()) {
             reclaimSubtree(batch, child.inodeId);
+            ns.deletePartition(batch, child.inodeId);
           } else if (child.dataObject != null) {
             reclaimObject(batch, child.dataObject);
           }
@@ -129,6 +137,14 @@ public final class Reclaimer implements AutoCloseable {
       entriesReclaimed += n;
       return null;
     });
+    for (long child : remoteChildren) {
+      homes.drive(child);
+    }
+  }
+
+  /** Lets reclamation reach directories homed on other slots. */
+  public void useHomes(HomeSync homes) {
+    this.homes = homes;
   }
 
   private void deleteObject(String name) throws IOException {

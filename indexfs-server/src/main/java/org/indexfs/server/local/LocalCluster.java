@@ -10,8 +10,12 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.retry.BoundedExponentialBackoffRetry;
 import org.indexfs.common.IndexFsConfig;
 import org.indexfs.server.IndexFsServer;
+import org.indexfs.server.membership.ClusterFormat;
 
 /**
  * The embedded cluster under one work directory: a real ZooKeeper server, the metadata
@@ -21,7 +25,7 @@ import org.indexfs.server.IndexFsServer;
  *
  * <pre>
  * work/zookeeper   ZooKeeper snapshots and log
- * work/slot-0      the RocksDB of slot 0
+ * work/slot-K      the RocksDB of slot K (one per server: --servers N runs N)
  * work/data        data objects (indexfs.data.uri), without HDFS
  * work/hdfs        NameNode and DataNode storage, with HDFS (objects under hdfs://.../indexfs-data)
  * work/conf        core-site.xml for clients
@@ -59,10 +63,24 @@ public final class LocalCluster implements AutoCloseable {
     serverConf.put(IndexFsConfig.ZOOKEEPER_QUORUM.name(), zookeeper.connectString());
     serverConf.put(IndexFsConfig.CLUSTER_NAME.name(), clusterName);
     try {
-      startServer(0);
+      if (b.servers > 1) {
+        formatSlots(b.servers);
+      }
+      for (int slot = 0; slot < b.servers; slot++) {
+        startServer(slot);
+      }
     } catch (IOException | RuntimeException e) {
       close();
       throw e;
+    }
+  }
+
+  /** A cluster of several slots is formatted before its servers start (bin/indexfs format --slots N). */
+  private void formatSlots(int slots) throws IOException {
+    try (CuratorFramework curator = CuratorFrameworkFactory.newClient(zookeeper.connectString(),
+        new BoundedExponentialBackoffRetry(100, 2_000, 5))) {
+      curator.start();
+      ClusterFormat.format(curator, clusterName, slots);
     }
   }
 
@@ -74,17 +92,35 @@ public final class LocalCluster implements AutoCloseable {
     Map<String, String> conf = new HashMap<>(serverConf);
     conf.put(IndexFsConfig.SERVER_SLOT.name(), String.valueOf(slot));
     conf.put(IndexFsConfig.SERVER_DIR.name(), workDir.resolve("slot-" + slot).toString());
-    servers.add(IndexFsServer.start(conf));
+    IndexFsServer server = IndexFsServer.start(conf);
+    if (slot < servers.size()) {
+      servers.set(slot, server);
+    } else {
+      servers.add(server);
+    }
   }
 
   /** Stops and starts slot 0's server on the same directory (a clean restart). */
   public void restartServer() throws IOException {
-    servers.remove(0).close();
-    startServer(0);
+    restartServer(0);
+  }
+
+  /** Stops and starts the server of {@code slot} on the same directory. */
+  public void restartServer(int slot) throws IOException {
+    servers.get(slot).close();
+    startServer(slot);
   }
 
   public IndexFsServer server() {
     return servers.get(0);
+  }
+
+  public IndexFsServer server(int slot) {
+    return servers.get(slot);
+  }
+
+  public int serverCount() {
+    return servers.size();
   }
 
   public String clusterName() {
@@ -153,6 +189,7 @@ public final class LocalCluster implements AutoCloseable {
     private String clusterName = "local";
     private int zkPort;
     private boolean hdfs;
+    private int servers = 1;
     private final Map<String, String> conf = new HashMap<>();
 
     private Builder(Path workDir) {
@@ -173,6 +210,15 @@ public final class LocalCluster implements AutoCloseable {
     /** Keep data objects on a real HDFS started under {@code work/hdfs} (1 NameNode, 3 DataNodes). */
     public Builder hdfs(boolean enabled) {
       this.hdfs = enabled;
+      return this;
+    }
+
+    /** Runs {@code n} servers in this process, slots 0..n-1, each with its own RocksDB and port. */
+    public Builder servers(int n) {
+      if (n < 1) {
+        throw new IllegalArgumentException("servers must be at least 1, got " + n);
+      }
+      this.servers = n;
       return this;
     }
 

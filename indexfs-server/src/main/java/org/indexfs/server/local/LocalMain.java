@@ -5,7 +5,7 @@ import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 
 /**
- * {@code bin/indexfs local [--work-dir DIR] [--zk-port N] [--hdfs] [-D key=value ...]}: runs the
+ * {@code bin/indexfs local [--work-dir DIR] [--zk-port N] [--hdfs] [--servers N] [-D key=value ...]}: runs the
  * embedded cluster until Ctrl-C and writes the client configuration that {@code bin/indexfs fs}
  * uses. {@code --hdfs} keeps large files' objects on a real HDFS (a MiniDFSCluster with one
  * NameNode and three DataNodes under the work directory) instead of a local directory.
@@ -17,6 +17,7 @@ public final class LocalMain {
     Path work = Path.of(System.getProperty("indexfs.local.dir", "indexfs-work"));
     int zkPort = 0;
     boolean hdfs = false;
+    int servers = 1;
     LocalCluster.Builder builder = null;
     java.util.List<String[]> settings = new java.util.ArrayList<>();
     for (int i = 0; i < args.length; i++) {
@@ -24,15 +25,16 @@ public final class LocalMain {
         case "--work-dir" -> work = Path.of(args[++i]);
         case "--zk-port" -> zkPort = Integer.parseInt(args[++i]);
         case "--hdfs" -> hdfs = true;
+        case "--servers" -> servers = Integer.parseInt(args[++i]);
         case "-D" -> settings.add(args[++i].split("=", 2));
         default -> {
           System.err.println("Unknown argument " + args[i]
-              + "\nUsage: indexfs local [--work-dir DIR] [--zk-port N] [--hdfs] [-D key=value ...]");
+              + "\nUsage: indexfs local [--work-dir DIR] [--zk-port N] [--hdfs] [--servers N] [-D key=value ...]");
           System.exit(2);
         }
       }
     }
-    builder = LocalCluster.builder(work).zookeeperPort(zkPort).hdfs(hdfs);
+    builder = LocalCluster.builder(work).zookeeperPort(zkPort).hdfs(hdfs).servers(servers);
     for (String[] kv : settings) {
       builder.set(kv[0], kv.length > 1 ? kv[1] : "");
     }
@@ -48,7 +50,9 @@ public final class LocalMain {
     System.out.println("IndexFS embedded cluster is running.");
     System.out.println("  work directory : " + cluster.workDir());
     System.out.println("  ZooKeeper      : " + cluster.zookeeperConnect());
-    System.out.println("  metadata server: slot 0 at " + cluster.server().address());
+    for (int slot = 0; slot < cluster.serverCount(); slot++) {
+      System.out.println("  metadata server: slot " + slot + " at " + cluster.server(slot).address());
+    }
     if (cluster.hdfs() != null) {
       System.out.println("  HDFS           : " + cluster.hdfs().uri() + " (NameNode; " + LocalHdfs.DEFAULT_DATANODES
           + " DataNodes, storage under " + cluster.workDir().resolve("hdfs") + ")");

@@ -105,6 +105,11 @@ public final class SlotLease implements AutoCloseable {
     }
   }
 
+  /** The session this server holds its slot with; peers and placement read the registry through it. */
+  public CuratorFramework curator() {
+    return curator;
+  }
+
   public ClusterConfig clusterConfig() {
     return config;
   }

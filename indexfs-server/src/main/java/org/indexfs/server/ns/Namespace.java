@@ -48,7 +48,14 @@ public final class Namespace {
 
   private void ensureRoot(String owner, String group) throws IOException {
     byte[] key = rootKey();
-    if (store.get(store.entries(), key) != null) {
+    byte[] existing = store.get(store.entries(), key);
+    if (existing != null) {
+      if (partition(InodeIds.ROOT) == null) {
+        try (WriteBatch batch = new WriteBatch()) {
+          putPartition(batch, Inode.decode(existing));
+          store.writeDurably(batch);
+        }
+      }
       return;
     }
     Inode root = new Inode();
@@ -61,6 +68,7 @@ public final class Namespace {
     root.zerothSlot = 0;
     try (WriteBatch batch = new WriteBatch()) {
       batch.put(store.entries(), key, root.encode());
+      putPartition(batch, root);
       store.writeDurably(batch);
     } catch (RocksDBException e) {
       throw new IOException("Cannot create the root", e);
@@ -110,6 +118,10 @@ public final class Namespace {
     return v == null ? null : Inode.decode(v);
   }
 
+  /**
+   * Writes an entry. A directory homed on this slot gets its partition record refreshed in the
+   * same batch, so the record's access attributes never lag behind the entry's.
+   */
   public void putEntry(WriteBatch batch, long parentId, String name, Inode inode) throws IOException {
     try {
       byte[] key = parentId == InodeIds.NO_PARENT ? rootKey() : EntryKey.of(parentId, name).encode();
@@ -117,7 +129,46 @@ public final class Namespace {
     } catch (RocksDBException e) {
       throw new IOException(e);
     }
+    if (inode.isDirectory() && inode.zerothSlot == slot) {
+      putPartition(batch, inode);
+    }
   }
+
+  /**
+   * The partition record of directory {@code dirId} if this slot is its home: the directory's
+   * attributes (a copy of its entry, which may live on another slot) for local permission checks
+   * (DESIGN §3). Null when this slot holds no partition of it.
+   */
+  public Inode partition(long dirId) throws IOException {
+    byte[] v = store.get(store.meta(), partitionKey(dirId));
+    return v == null ? null : Inode.decode(v);
+  }
+
+  public void putPartition(WriteBatch batch, Inode dir) throws IOException {
+    Inode record = dir.copy();
+    record.flags = dir.flags & Inode.FLAG_SEALED;
+    record.inlineData = null;
+    record.dataObject = null;
+    try {
+      batch.put(store.meta(), partitionKey(dir.inodeId), record.encode());
+    } catch (RocksDBException e) {
+      throw new IOException(e);
+    }
+  }
+
+  public void deletePartition(WriteBatch batch, long dirId) throws IOException {
+    try {
+      batch.delete(store.meta(), partitionKey(dirId));
+    } catch (RocksDBException e) {
+      throw new IOException(e);
+    }
+  }
+
+  private static byte[] partitionKey(long dirId) {
+    return java.nio.ByteBuffer.allocate(13).put(PARTITION_PREFIX).putLong(dirId).array();
+  }
+
+  private static final byte[] PARTITION_PREFIX = {'p', 'a', 'r', 't', '/'};
 
   public void deleteEntry(WriteBatch batch, long parentId, String name) throws IOException {
     try {

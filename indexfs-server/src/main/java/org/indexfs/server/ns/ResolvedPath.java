@@ -14,12 +14,27 @@ public final class ResolvedPath {
   private final List<String> names;
   private final Inode[] inodes;
   private final int existing;
+  private final int slot;
+  private final int firstLocal;
 
-  ResolvedPath(String path, List<String> names, Inode[] inodes, int existing) {
+  ResolvedPath(String path, List<String> names, Inode[] inodes, int existing, int slot, int firstLocal) {
+    this.firstLocal = firstLocal;
     this.path = path;
     this.names = names;
     this.inodes = inodes;
     this.existing = existing;
+    this.slot = slot;
+  }
+
+  /**
+   * True when the entry at depth {@code i} is stored on this slot (its directory's entries live
+   * here), so an operation may rewrite it. Directories above the walk's start may live elsewhere.
+   */
+  public boolean entryIsLocal(int i) {
+    if (i < firstLocal) {
+      return false;
+    }
+    return i == 0 ? slot == 0 : inodes[i - 1] != null && inodes[i - 1].zerothSlot == slot;
   }
 
   public String path() {

@@ -33,7 +33,7 @@ public final class AppendOp implements Operation {
     String path = request.getAppend().getPath();
     String holder = Writers.holder(request.getCaller());
     Writers.Outcome<WriteHandle> outcome = ctx.ns().mutate(batch -> {
-      ResolvedPath p = ctx.resolver().resolve(path);
+      ResolvedPath p = ctx.resolver().resolve(request.getResolution(), path);
       ctx.access().checkTraverse(request.getCaller(), p);
       Inode file = p.last();
       if (file == null) {

@@ -12,6 +12,7 @@ import org.indexfs.common.Permission;
 import org.indexfs.common.schema.Inode;
 import org.indexfs.proto.Caller;
 import org.indexfs.proto.Code;
+import org.indexfs.proto.Resolution;
 import org.indexfs.proto.ConcatRequest;
 import org.indexfs.proto.Request;
 import org.indexfs.proto.Response;
@@ -63,7 +64,7 @@ public final class ConcatOp implements Operation {
     if (req.getSourcesCount() == 0) {
       throw IndexFsException.invalidArgument("concat: no sources given for " + req.getTarget());
     }
-    Plan plan = ctx.ns().mutate(batch -> validateAndStart(batch, request.getCaller(), req));
+    Plan plan = ctx.ns().mutate(batch -> validateAndStart(batch, request.getCaller(), request.getResolution(), req));
     if (plan == null) {
       return Response.newBuilder();
     }
@@ -89,7 +90,7 @@ public final class ConcatOp implements Operation {
       }
       concatenated = true;
       long length = ctx.data().length(plan.target().object());
-      ctx.ns().mutate(batch -> finish(batch, req.getTarget(), plan, length));
+      ctx.ns().mutate(batch -> finish(batch, request.getResolution(), req.getTarget(), plan, length));
     } finally {
       if (!concatenated) {
         ctx.ns().mutate(batch -> rollBack(batch, plan));
@@ -101,9 +102,9 @@ public final class ConcatOp implements Operation {
   }
 
   /** Checks HDFS's rules; concatenates inline files at once, or holds every part and returns the plan. */
-  private Plan validateAndStart(WriteBatch batch, Caller caller, ConcatRequest req) throws IOException {
+  private Plan validateAndStart(WriteBatch batch, Caller caller, Resolution known, ConcatRequest req) throws IOException {
     String targetPath = req.getTarget();
-    ResolvedPath t = ctx.resolver().resolve(targetPath);
+    ResolvedPath t = ctx.resolver().resolve(known, targetPath);
     ctx.access().checkTraverse(caller, t);
     Inode target = requireFile(t, targetPath);
     ctx.access().checkSelf(caller, t, Permission.WRITE);
@@ -115,7 +116,7 @@ public final class ConcatOp implements Operation {
     long total = target.length;
     boolean allInline = target.dataObject == null;
     for (String src : req.getSourcesList()) {
-      ResolvedPath s = ctx.resolver().resolve(src);
+      ResolvedPath s = ctx.resolver().resolve(known, src);
       ctx.access().checkTraverse(caller, s);
       Inode file = requireFile(s, src);
       ctx.access().checkSelf(caller, s, Permission.READ);
@@ -233,7 +234,7 @@ public final class ConcatOp implements Operation {
   }
 
   /** The target holds everything; the sources go. */
-  private Void finish(WriteBatch batch, String targetPath, Plan plan, long length) throws IOException {
+  private Void finish(WriteBatch batch, Resolution known, String targetPath, Plan plan, long length) throws IOException {
     long now = System.currentTimeMillis();
     for (Part part : plan.parts()) {
       Held h = held(part);
@@ -251,7 +252,7 @@ public final class ConcatOp implements Operation {
         ctx.ns().deleteEntry(batch, h.lease().parentId(), h.lease().name());
       }
     }
-    ResolvedPath t = ctx.resolver().resolve(targetPath);
+    ResolvedPath t = ctx.resolver().resolve(known, targetPath);
     if (t.parent() != null && t.parent().inodeId == plan.parentId()) {
       Entries.touchDirectory(ctx.ns(), batch, t, t.depth() - 1, now);
     }

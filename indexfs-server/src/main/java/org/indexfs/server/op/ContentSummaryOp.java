@@ -22,37 +22,25 @@ public final class ContentSummaryOp implements Operation {
   public Response.Builder apply(Request request) throws IOException {
     String path = request.getContentSummary().getPath();
     Caller caller = request.getCaller();
-    ContentSummary summary = ctx.ns().read(none -> {
-      ResolvedPath p = ctx.resolver().resolve(path);
+    Inode top = ctx.ns().read(none -> {
+      ResolvedPath p = ctx.resolver().resolveInto(request.getResolution(), path);
       ctx.access().checkTraverse(caller, p);
-      Inode top = p.last();
-      if (top == null) {
+      if (p.last() == null) {
         throw IndexFsException.notFound(path);
       }
-      long[] totals = new long[4]; // length, files, directories, space consumed
-      add(totals, top);
-      if (top.isDirectory()) {
-        ctx.access().checkSubtreeDirectory(caller, p.path(), top, Permission.READ_EXECUTE);
-        SubtreeWalk.walk(ctx, p.path(), top.inodeId, (childPath, inode) -> {
-          if (inode.isDirectory()) {
-            ctx.access().checkSubtreeDirectory(caller, childPath, inode, Permission.READ_EXECUTE);
-          }
-          add(totals, inode);
-        });
+      if (p.last().isDirectory()) {
+        ctx.access().checkSubtreeDirectory(caller, p.path(), p.last(), Permission.READ_EXECUTE);
       }
-      return ContentSummary.newBuilder().setLength(totals[0]).setFileCount(totals[1])
-          .setDirectoryCount(totals[2]).setSpaceConsumed(totals[3]).build();
+      return p.last();
     });
-    return Response.newBuilder().setSummary(summary);
-  }
-
-  private static void add(long[] totals, Inode inode) {
-    if (inode.isDirectory()) {
-      totals[2]++;
-    } else {
-      totals[0] += inode.length;
-      totals[1]++;
-      totals[3] += inode.length * inode.replication;
+    long[] totals = new long[4];
+    Subtrees.add(totals, top);
+    ContentSummary summary = ContentSummary.newBuilder().setLength(totals[0]).setFileCount(totals[1])
+        .setDirectoryCount(totals[2]).setSpaceConsumed(totals[3]).build();
+    if (top.isDirectory()) {
+      ContentSummary below = Subtrees.summarize(ctx, caller, path, top.inodeId);
+      summary = below.toBuilder().setDirectoryCount(below.getDirectoryCount() + 1).build();
     }
+    return Response.newBuilder().setSummary(summary);
   }
 }

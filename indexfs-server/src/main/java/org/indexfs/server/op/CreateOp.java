@@ -36,7 +36,7 @@ public final class CreateOp implements Operation {
     }
     String holder = Writers.holder(request.getCaller());
     Writers.Outcome<Inode> outcome = ctx.ns().mutate(batch -> {
-      ResolvedPath p = ctx.resolver().resolve(req.getPath());
+      ResolvedPath p = ctx.resolver().resolve(request.getResolution(), req.getPath());
       if (p.isRoot()) {
         throw new IndexFsException(Code.FILE_ALREADY_EXISTS, "/ already exists as a directory");
       }

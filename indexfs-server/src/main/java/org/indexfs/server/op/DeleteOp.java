@@ -1,15 +1,20 @@
 package org.indexfs.server.op;
 
 import java.io.IOException;
+import java.util.ArrayList;
 import org.indexfs.common.IndexFsException;
 import org.indexfs.common.Permission;
 import org.indexfs.common.schema.Inode;
 import org.indexfs.proto.BoolResult;
+import org.indexfs.proto.Caller;
 import org.indexfs.proto.Code;
 import org.indexfs.proto.DeleteRequest;
+import org.indexfs.proto.PartitionRequest;
 import org.indexfs.proto.Request;
 import org.indexfs.proto.Response;
+import org.indexfs.server.lease.EntryLeases;
 import org.indexfs.server.ns.ResolvedPath;
+import org.rocksdb.WriteBatch;
 
 /**
  * {@code delete}: a file, an empty directory, or (recursive) a whole subtree. The top entry is
@@ -25,15 +30,41 @@ public final class DeleteOp implements Operation {
 
   @Override
   public Response.Builder apply(Request request) throws IOException {
+    // A directory's entry changes: clients caching it must have let go first (DESIGN §5).
+    try (EntryLeases.Revocation revoked = DirectoryLeases.revoke(ctx, request.getResolution(), request.getDelete().getPath())) {
+      return applyRevoked(request);
+    }
+  }
+
+  private Response.Builder applyRevoked(Request request) throws IOException {
     DeleteRequest req = request.getDelete();
+    Caller caller = request.getCaller();
+    // What lives on other slots is settled before the write lock: never call a peer under it.
+    Inode seen = ctx.ns().read(none -> ctx.resolver().resolve(request.getResolution(), req.getPath()).last());
+    boolean remoteHome = seen != null && seen.isDirectory() && seen.zerothSlot != ctx.ns().slot();
+    if (seen != null && seen.isDirectory() && req.getRecursive() && ctx.access().requiresSubtreeChecks(caller)) {
+      if (remoteHome) {
+        ctx.peers().call(seen.zerothSlot, Request.newBuilder().setPartition(PartitionRequest.newBuilder()
+            .setAction(PartitionRequest.Action.CHECK_SUBTREE).setDirId(seen.inodeId).setPath(req.getPath())
+            .setChecked(caller).setAccess(Permission.ALL)));
+      } else {
+        Subtrees.checkRemoteParts(ctx, caller, req.getPath(), seen.inodeId);
+      }
+    }
+    if (remoteHome && !req.getRecursive()) {
+      return deleteSealed(request, req, seen);
+    }
+    long[] synced = {-1};
     boolean deleted = ctx.ns().mutate(batch -> {
-      ResolvedPath p = ctx.resolver().resolve(req.getPath());
-      ctx.access().checkTraverse(request.getCaller(), p);
+      ResolvedPath p = ctx.resolver().resolve(request.getResolution(), req.getPath());
+      ctx.access().checkTraverse(caller, p);
       Inode target = p.last();
       if (target == null) {
         return false;
       }
-      boolean empty = !target.isDirectory() || SubtreeWalk.isEmpty(ctx, target.inodeId);
+      boolean remote = target.isDirectory() && target.zerothSlot != ctx.ns().slot();
+      // A directory homed elsewhere is emptied by its home after the unlink (recursive only here).
+      boolean empty = !target.isDirectory() || (!remote && SubtreeWalk.isEmpty(ctx, target.inodeId));
       if (target.isDirectory() && !empty && !req.getRecursive()) {
         throw new IndexFsException(Code.DIRECTORY_NOT_EMPTY, "`" + p.path() + " is non empty': Directory is not empty");
       }
@@ -41,34 +72,80 @@ public final class DeleteOp implements Operation {
         // HDFS refuses to remove the root (FSDirDeleteOp.deleteAllowed) and answers false.
         return false;
       }
-      ctx.access().checkParent(request.getCaller(), p, Permission.WRITE_EXECUTE);
-      ctx.access().checkStickyBit(request.getCaller(), p);
+      ctx.access().checkParent(caller, p, Permission.WRITE_EXECUTE);
+      ctx.access().checkStickyBit(caller, p);
       // ALL on every non-empty directory of the subtree (FSDirDeleteOp: subAccess=ALL,
-      // ignoreEmptyDir=true): an empty directory holds nothing its mode could protect.
-      if (!empty && ctx.access().requiresSubtreeChecks(request.getCaller())) {
-        ctx.access().checkSubtreeDirectory(request.getCaller(), p.path(), target, Permission.ALL);
+      // ignoreEmptyDir=true): an empty directory holds nothing its mode could protect. The parts
+      // on other slots were checked above.
+      if (!empty && !remote && ctx.access().requiresSubtreeChecks(caller)) {
+        ctx.access().checkSubtreeDirectory(caller, p.path(), target, Permission.ALL);
         SubtreeWalk.walk(ctx, p.path(), target.inodeId, (path, inode) -> {
-          if (inode.isDirectory() && !SubtreeWalk.isEmpty(ctx, inode.inodeId)) {
-            ctx.access().checkSubtreeDirectory(request.getCaller(), path, inode, Permission.ALL);
+          if (inode.isDirectory() && inode.zerothSlot == ctx.ns().slot() && !SubtreeWalk.isEmpty(ctx, inode.inodeId)) {
+            ctx.access().checkSubtreeDirectory(caller, path, inode, Permission.ALL);
           }
-        });
+        }, new ArrayList<>());
       }
-      ctx.ns().deleteEntry(batch, p.parent().inodeId, p.lastName());
-      Entries.touchDirectory(ctx.ns(), batch, p, p.depth() - 1, System.currentTimeMillis());
-      if (target.dataObject != null) {
-        ctx.reclaimer().reclaimObject(batch, target.dataObject);
-      }
-      if (target.isUnderConstruction()) {
-        // Its writer's next flush or close fails, as in HDFS; its unrecorded spill object is an orphan.
-        ctx.leases().release(batch, target.inodeId);
-      }
-      if (!empty) {
+      unlink(batch, p, target);
+      if (remote) {
+        synced[0] = HomeChanges.record(ctx, batch, p, p.depth(), target);
+      } else if (!empty) {
         ctx.reclaimer().reclaimSubtree(batch, target.inodeId);
       }
       return true;
     });
+    HomeChanges.drive(ctx, synced[0]);
     if (deleted) {
       ctx.reclaimer().wake();
+    }
+    return Response.newBuilder().setBool(BoolResult.newBuilder().setValue(deleted));
+  }
+
+  private void unlink(WriteBatch batch, ResolvedPath p, Inode target) throws IOException {
+    ctx.ns().deleteEntry(batch, p.parent().inodeId, p.lastName());
+    if (target.isDirectory() && target.zerothSlot == ctx.ns().slot()) {
+      ctx.ns().deletePartition(batch, target.inodeId);
+    }
+    Entries.touchDirectory(ctx.ns(), batch, p, p.depth() - 1, System.currentTimeMillis());
+    if (target.dataObject != null) {
+      ctx.reclaimer().reclaimObject(batch, target.dataObject);
+    }
+    if (target.isUnderConstruction()) {
+      // Its writer's next flush or close fails, as in HDFS; its unrecorded spill object is an orphan.
+      ctx.leases().release(batch, target.inodeId);
+    }
+  }
+
+  /**
+   * rmdir of a directory homed on another slot: its home seals it (refusing new entries) only if
+   * it is empty, then the entry goes. The intent is written first, so whatever happens the home
+   * ends up agreeing with the entry: unsealed if it survives, dropped if it is gone.
+   */
+  private Response.Builder deleteSealed(Request request, DeleteRequest req, Inode seen) throws IOException {
+    Caller caller = request.getCaller();
+    ctx.ns().mutate(batch -> {
+      ResolvedPath p = ctx.resolver().resolve(request.getResolution(), req.getPath());
+      if (p.last() == null || p.last().inodeId != seen.inodeId) {
+        throw new IndexFsException(Code.STALE_RESOLUTION, req.getPath() + " changed while being deleted");
+      }
+      ctx.access().checkTraverse(caller, p);
+      ctx.access().checkParent(caller, p, Permission.WRITE_EXECUTE);
+      ctx.access().checkStickyBit(caller, p);
+      HomeChanges.record(ctx, batch, p, p.depth(), p.last());
+      return null;
+    });
+    boolean deleted = false;
+    try {
+      ctx.homes().seal(seen.zerothSlot, seen.inodeId, req.getPath());
+      deleted = ctx.ns().mutate(batch -> {
+        ResolvedPath p = ctx.resolver().resolve(request.getResolution(), req.getPath());
+        if (p.last() == null || p.last().inodeId != seen.inodeId) {
+          return false;
+        }
+        unlink(batch, p, p.last());
+        return true;
+      });
+    } finally {
+      HomeChanges.drive(ctx, seen.inodeId);
     }
     return Response.newBuilder().setBool(BoolResult.newBuilder().setValue(deleted));
   }

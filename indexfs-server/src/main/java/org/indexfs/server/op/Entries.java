@@ -23,20 +23,30 @@ final class Entries {
     return depth == 0 ? "" : p.names().get(depth - 1);
   }
 
-  /** Rewrites the entry at {@code depth} of {@code p} with {@code inode}. */
+  /** Rewrites the entry at {@code depth} of {@code p} with {@code inode}; it must live on this slot. */
   static void put(Namespace ns, WriteBatch batch, ResolvedPath p, int depth, Inode inode) throws IOException {
+    if (!p.entryIsLocal(depth)) {
+      throw new IllegalStateException("Entry at depth " + depth + " of " + p.path() + " is not on slot " + ns.slot());
+    }
     ns.putEntry(batch, parentIdAt(p, depth), nameAt(p, depth), inode);
   }
 
-  /** A directory's mtime moves when an entry is added or removed in it, as in HDFS. */
+  /**
+   * A directory's mtime moves when an entry is added or removed in it, as in HDFS. When the
+   * directory's own entry lives on another slot (its home differs from its parent's) the mtime is
+   * left as it is: updating it would cost a remote call on every create.
+   */
   static void touchDirectory(Namespace ns, WriteBatch batch, ResolvedPath p, int depth, long now)
       throws IOException {
+    if (!p.entryIsLocal(depth)) {
+      return;
+    }
     Inode dir = p.inodeAt(depth).copy();
     dir.mtime = now;
     put(ns, batch, p, depth, dir);
   }
 
-  static Inode newDirectory(Namespace ns, Caller caller, Inode parent, int permission, long now)
+  static Inode newDirectory(Namespace ns, Caller caller, Inode parent, int permission, long now, int home)
       throws IOException {
     Inode dir = new Inode();
     dir.type = Inode.TYPE_DIRECTORY;
@@ -46,7 +56,7 @@ final class Entries {
     // BSD rule, as HDFS: a new entry takes its directory's group.
     dir.groupId = parent.groupId;
     dir.mtime = dir.atime = now;
-    dir.zerothSlot = ns.slot();
+    dir.zerothSlot = home;
     return dir;
   }
 
@@ -56,6 +66,12 @@ final class Entries {
    */
   static Inode createDirectories(Namespace ns, WriteBatch batch, Caller caller, ResolvedPath p, int upTo,
       int finalPermission, boolean finalIsRequested, long now) throws IOException {
+    return createDirectories(ns, batch, caller, p, upTo, finalPermission, finalIsRequested, now, ns.slot());
+  }
+
+  /** As above; the deepest new directory gets home slot {@code finalHome}, the others this slot. */
+  static Inode createDirectories(Namespace ns, WriteBatch batch, Caller caller, ResolvedPath p, int upTo,
+      int finalPermission, boolean finalIsRequested, long now, int finalHome) throws IOException {
     int first = p.existingCount();
     Inode parent = p.inodeAt(first - 1);
     if (!parent.isDirectory()) {
@@ -67,10 +83,34 @@ final class Entries {
     for (int depth = first; depth <= upTo; depth++) {
       boolean isFinal = depth == upTo && finalIsRequested;
       int perm = isFinal ? finalPermission : Permission.withImplicitUserWriteExecute(finalPermission);
-      Inode dir = newDirectory(ns, caller, parent, perm, now);
+      Inode dir = newDirectory(ns, caller, parent, perm, now, depth == upTo ? finalHome : ns.slot());
       ns.putEntry(batch, parent.inodeId, p.names().get(depth - 1), dir);
       parent = dir;
     }
     return parent;
+  }
+}
+
+final class HomeChanges {
+  private HomeChanges() {}
+
+  /**
+   * When {@code dir} (the entry at {@code depth}) is a directory homed on another slot, records in
+   * the batch that its home must learn the new attributes; returns its id to drive after the
+   * commit, or -1 when there is nothing to sync.
+   */
+  static long record(OpContext ctx, WriteBatch batch, ResolvedPath p, int depth, Inode dir) throws IOException {
+    if (!dir.isDirectory() || dir.zerothSlot == ctx.ns().slot()) {
+      return -1;
+    }
+    ctx.homes().record(batch, dir.inodeId, dir.zerothSlot, Entries.parentIdAt(p, depth), Entries.nameAt(p, depth));
+    return dir.inodeId;
+  }
+
+  /** Drives a recorded sync; a failure leaves the intent for the periodic retry. */
+  static void drive(OpContext ctx, long dirId) throws IOException {
+    if (dirId >= 0) {
+      ctx.homes().drive(dirId);
+    }
   }
 }

@@ -19,7 +19,7 @@ public final class GetFileStatusOp implements Operation {
   public Response.Builder apply(Request request) throws IOException {
     String path = request.getGetFileStatus().getPath();
     FileStatus status = ctx.ns().read(none -> {
-      ResolvedPath p = ctx.resolver().resolve(path);
+      ResolvedPath p = ctx.resolver().resolve(request.getResolution(), path);
       ctx.access().checkTraverse(request.getCaller(), p);
       if (p.last() == null) {
         throw IndexFsException.notFound(path);

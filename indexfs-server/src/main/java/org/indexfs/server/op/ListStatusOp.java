@@ -31,7 +31,7 @@ public final class ListStatusOp implements Operation {
     ListStatusRequest req = request.getListStatus();
     int limit = req.getLimit() == 0 ? ctx.listPageSize() : Math.min(req.getLimit(), ctx.listPageSize());
     Listing listing = ctx.ns().read(none -> {
-      ResolvedPath p = ctx.resolver().resolve(req.getPath());
+      ResolvedPath p = ctx.resolver().resolveInto(request.getResolution(), req.getPath());
       ctx.access().checkTraverse(request.getCaller(), p);
       Inode dir = p.last();
       if (dir == null) {

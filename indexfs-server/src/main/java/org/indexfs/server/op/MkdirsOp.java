@@ -3,6 +3,7 @@ package org.indexfs.server.op;
 import java.io.IOException;
 import org.indexfs.common.IndexFsException;
 import org.indexfs.common.Permission;
+import org.indexfs.common.schema.Inode;
 import org.indexfs.proto.BoolResult;
 import org.indexfs.proto.Code;
 import org.indexfs.proto.MkdirsRequest;
@@ -21,8 +22,9 @@ public final class MkdirsOp implements Operation {
   @Override
   public Response.Builder apply(Request request) throws IOException {
     MkdirsRequest req = request.getMkdirs();
+    long[] synced = {-1};
     boolean created = ctx.ns().mutate(batch -> {
-      ResolvedPath p = ctx.resolver().resolve(req.getPath());
+      ResolvedPath p = ctx.resolver().resolve(request.getResolution(), req.getPath());
       ctx.access().checkTraverse(request.getCaller(), p);
       if (p.ancestorIsFile()) {
         throw IndexFsException.parentNotDirectory(p.pathAt(p.existingCount() - 1));
@@ -34,10 +36,16 @@ public final class MkdirsOp implements Operation {
         throw new IndexFsException(Code.FILE_ALREADY_EXISTS, "Path is not a directory: " + p.path());
       }
       ctx.access().checkAncestor(request.getCaller(), p, Permission.WRITE_EXECUTE);
-      Entries.createDirectories(ctx.ns(), batch, request.getCaller(), p, p.depth(), req.getPermission(),
-          true, System.currentTimeMillis());
+      // One new directory under an existing parent is placed by power of two choices (DESIGN §3);
+      // the implicit parents of mkdir -p stay with their parent, so the whole chain is one batch.
+      boolean single = p.existingCount() == p.depth();
+      int home = single ? ctx.placement().chooseHome() : ctx.ns().slot();
+      Inode dir = Entries.createDirectories(ctx.ns(), batch, request.getCaller(), p, p.depth(), req.getPermission(),
+          true, System.currentTimeMillis(), home);
+      synced[0] = HomeChanges.record(ctx, batch, p, p.depth(), dir);
       return true;
     });
+    HomeChanges.drive(ctx, synced[0]);
     return Response.newBuilder().setBool(BoolResult.newBuilder().setValue(created));
   }
 }

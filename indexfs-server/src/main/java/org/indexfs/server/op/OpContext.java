@@ -4,13 +4,18 @@ import org.indexfs.server.data.DataTier;
 import org.indexfs.server.data.Reclaimer;
 import org.indexfs.server.filelease.LeaseRecovery;
 import org.indexfs.server.filelease.LeaseTable;
+import org.indexfs.server.lease.EntryLeases;
 import org.indexfs.server.ns.AccessChecker;
 import org.indexfs.server.ns.Namespace;
 import org.indexfs.server.ns.PathResolver;
+import org.indexfs.server.peer.Peers;
+import org.indexfs.server.placement.HomeSync;
+import org.indexfs.server.placement.Placement;
 
 /**
  * What the operations share: the namespace, path walking, permission checks, reclamation and
- * limits, and for the data path the write leases, their recovery and the data tier.
+ * limits, for the data path the write leases, their recovery and the data tier, and for
+ * directories spread over slots the peer servers, home syncing and placement.
  */
 public record OpContext(
     Namespace ns,
@@ -22,4 +27,8 @@ public record OpContext(
     int listPageSize,
     LeaseTable leases,
     LeaseRecovery recovery,
-    DataTier data) {}
+    DataTier data,
+    Peers peers,
+    HomeSync homes,
+    Placement placement,
+    EntryLeases entryLeases) {}

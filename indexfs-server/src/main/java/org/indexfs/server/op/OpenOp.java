@@ -22,7 +22,7 @@ public final class OpenOp implements Operation {
   public Response.Builder apply(Request request) throws IOException {
     String path = request.getOpen().getPath();
     OpenResult result = ctx.ns().read(none -> {
-      ResolvedPath p = ctx.resolver().resolve(path);
+      ResolvedPath p = ctx.resolver().resolve(request.getResolution(), path);
       ctx.access().checkTraverse(request.getCaller(), p);
       if (p.last() == null) {
         throw IndexFsException.notFound(path);

@@ -30,7 +30,7 @@ public final class RecoverLeaseOp implements Operation {
   public Response.Builder apply(Request request) throws IOException {
     String path = request.getRecoverLease().getPath();
     Long recovering = ctx.ns().mutate(batch -> {
-      ResolvedPath p = ctx.resolver().resolve(path);
+      ResolvedPath p = ctx.resolver().resolve(request.getResolution(), path);
       ctx.access().checkTraverse(request.getCaller(), p);
       Inode file = p.last();
       if (file == null) {

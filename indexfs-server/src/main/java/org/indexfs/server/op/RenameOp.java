@@ -2,6 +2,7 @@ package org.indexfs.server.op;
 
 import java.io.IOException;
 import org.indexfs.common.IndexFsException;
+import org.indexfs.common.ResolveElsewhereException;
 import org.indexfs.common.PathNames;
 import org.indexfs.common.Permission;
 import org.indexfs.common.schema.Inode;
@@ -12,6 +13,7 @@ import org.indexfs.proto.RenameRequest;
 import org.indexfs.proto.Request;
 import org.indexfs.proto.Response;
 import org.indexfs.server.filelease.FileLease;
+import org.indexfs.server.lease.EntryLeases;
 import org.indexfs.server.ns.ResolvedPath;
 import org.rocksdb.WriteBatch;
 
@@ -36,24 +38,42 @@ public final class RenameOp implements Operation {
 
   @Override
   public Response.Builder apply(Request request) throws IOException {
+    // A directory's entry changes: clients caching it must have let go first (DESIGN §5).
+    try (EntryLeases.Revocation revoked = DirectoryLeases.revoke(ctx, request.getResolution(), request.getRename().getSrc())) {
+      return applyRevoked(request);
+    }
+  }
+
+  private Response.Builder applyRevoked(Request request) throws IOException {
     RenameRequest req = request.getRename();
     Caller caller = request.getCaller();
-    boolean renamed = ctx.ns().mutate(batch -> req.getMode() == RenameRequest.Mode.EXACT
-        ? exact(batch, caller, req) : legacy(batch, caller, req));
+    boolean renamed;
+    try {
+      renamed = ctx.ns().mutate(batch -> req.getMode() == RenameRequest.Mode.EXACT
+          ? exact(batch, caller, request, req) : legacy(batch, caller, request, req));
+    } catch (ResolveElsewhereException e) {
+      if (!e.destination()) {
+        throw e;
+      }
+      throw new IndexFsException(Code.UNSUPPORTED, "Rename of " + req.getSrc() + " to " + req.getDst()
+          + " spans slots (destination directory on slot " + e.resolution().getAncestors(
+              e.resolution().getAncestorsCount() - 1).getZerothSlot() + ", source on slot " + ctx.ns().slot()
+          + "): cross-slot rename is not implemented yet");
+    }
     if (renamed) {
       ctx.reclaimer().wake();
     }
     return Response.newBuilder().setBool(BoolResult.newBuilder().setValue(renamed));
   }
 
-  private boolean legacy(WriteBatch batch, Caller caller, RenameRequest req) throws IOException {
-    ResolvedPath src = ctx.resolver().resolve(req.getSrc());
+  private boolean legacy(WriteBatch batch, Caller caller, Request request, RenameRequest req) throws IOException {
+    ResolvedPath src = ctx.resolver().resolve(request.getResolution(), req.getSrc());
     ctx.access().checkTraverse(caller, src);
-    ResolvedPath dst = ctx.resolver().resolve(req.getDst());
+    ResolvedPath dst = ctx.resolver().resolveDestination(request.getDstResolution(), req.getDst());
     ctx.access().checkTraverse(caller, dst);
     if (src.last() != null && dst.last() != null && dst.last().isDirectory()) {
       String into = (dst.isRoot() ? "" : PathNames.join(dst.names(), dst.depth())) + "/" + src.lastName();
-      dst = ctx.resolver().resolve(into);
+      dst = ctx.resolver().resolveDestination(request.getDstResolution(), into);
       ctx.access().checkTraverse(caller, dst);
     }
     checkAccess(caller, src, dst);
@@ -72,10 +92,10 @@ public final class RenameOp implements Operation {
     return true;
   }
 
-  private boolean exact(WriteBatch batch, Caller caller, RenameRequest req) throws IOException {
-    ResolvedPath src = ctx.resolver().resolve(req.getSrc());
+  private boolean exact(WriteBatch batch, Caller caller, Request request, RenameRequest req) throws IOException {
+    ResolvedPath src = ctx.resolver().resolve(request.getResolution(), req.getSrc());
     ctx.access().checkTraverse(caller, src);
-    ResolvedPath dst = ctx.resolver().resolve(req.getDst());
+    ResolvedPath dst = ctx.resolver().resolveDestination(request.getDstResolution(), req.getDst());
     ctx.access().checkTraverse(caller, dst);
     checkAccess(caller, src, dst);
     if (src.last() == null) {
@@ -104,6 +124,10 @@ public final class RenameOp implements Operation {
       }
       if (!req.getOverwrite()) {
         throw new IndexFsException(Code.FILE_ALREADY_EXISTS, "rename destination " + req.getDst() + " already exists");
+      }
+      if (old.isDirectory() && old.zerothSlot != ctx.ns().slot()) {
+        throw new IndexFsException(Code.UNSUPPORTED, "rename cannot yet replace directory " + req.getDst()
+            + ", whose entries live on slot " + old.zerothSlot);
       }
       if (old.isDirectory() && !SubtreeWalk.isEmpty(ctx, old.inodeId)) {
         throw new IndexFsException(Code.RENAME_REFUSED, "rename destination directory is not empty: " + req.getDst());
@@ -149,6 +173,9 @@ public final class RenameOp implements Operation {
     Inode dstParent = dst.parent();
     ctx.ns().deleteEntry(batch, srcParent.inodeId, src.lastName());
     ctx.ns().putEntry(batch, dstParent.inodeId, dst.lastName(), moving);
+    if (replaced != null && replaced.isDirectory()) {
+      ctx.ns().deletePartition(batch, replaced.inodeId);
+    }
     if (replaced != null && replaced.dataObject != null) {
       ctx.reclaimer().reclaimObject(batch, replaced.dataObject);
     }

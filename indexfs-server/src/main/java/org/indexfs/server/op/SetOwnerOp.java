@@ -8,6 +8,7 @@ import org.indexfs.proto.Code;
 import org.indexfs.proto.Request;
 import org.indexfs.proto.Response;
 import org.indexfs.proto.SetOwnerRequest;
+import org.indexfs.server.lease.EntryLeases;
 import org.indexfs.server.ns.ResolvedPath;
 
 /**
@@ -25,33 +26,37 @@ public final class SetOwnerOp implements Operation {
   public Response.Builder apply(Request request) throws IOException {
     SetOwnerRequest req = request.getSetOwner();
     Caller caller = request.getCaller();
-    ctx.ns().mutate(batch -> {
-      ResolvedPath p = ctx.resolver().resolve(req.getPath());
-      ctx.access().checkTraverse(caller, p);
-      if (p.last() == null) {
-        throw IndexFsException.notFound(req.getPath());
-      }
-      ctx.access().checkOwner(caller, p);
-      if (!ctx.access().isSuperuser(caller)) {
-        if (!req.getOwner().isEmpty() && !req.getOwner().equals(caller.getUser())) {
-          throw new IndexFsException(Code.ACCESS_DENIED, "User " + caller.getUser()
-              + " is not a super user (non-super user cannot change owner).");
+    long synced;
+    try (EntryLeases.Revocation revoked = DirectoryLeases.revoke(ctx, request.getResolution(), req.getPath())) {
+      synced = ctx.ns().mutate(batch -> {
+        ResolvedPath p = ctx.resolver().resolve(request.getResolution(), req.getPath());
+        ctx.access().checkTraverse(caller, p);
+        if (p.last() == null) {
+          throw IndexFsException.notFound(req.getPath());
         }
-        if (!req.getGroup().isEmpty() && !caller.getGroupsList().contains(req.getGroup())) {
-          throw new IndexFsException(Code.ACCESS_DENIED,
-              "User " + caller.getUser() + " does not belong to " + req.getGroup());
+        ctx.access().checkOwner(caller, p);
+        if (!ctx.access().isSuperuser(caller)) {
+          if (!req.getOwner().isEmpty() && !req.getOwner().equals(caller.getUser())) {
+            throw new IndexFsException(Code.ACCESS_DENIED, "User " + caller.getUser()
+                + " is not a super user (non-super user cannot change owner).");
+          }
+          if (!req.getGroup().isEmpty() && !caller.getGroupsList().contains(req.getGroup())) {
+            throw new IndexFsException(Code.ACCESS_DENIED,
+                "User " + caller.getUser() + " does not belong to " + req.getGroup());
+          }
         }
-      }
-      Inode updated = p.last().copy();
-      if (!req.getOwner().isEmpty()) {
-        updated.ownerId = ctx.ns().principals().idOf(req.getOwner());
-      }
-      if (!req.getGroup().isEmpty()) {
-        updated.groupId = ctx.ns().principals().idOf(req.getGroup());
-      }
-      Entries.put(ctx.ns(), batch, p, p.depth(), updated);
-      return null;
-    });
+        Inode updated = p.last().copy();
+        if (!req.getOwner().isEmpty()) {
+          updated.ownerId = ctx.ns().principals().idOf(req.getOwner());
+        }
+        if (!req.getGroup().isEmpty()) {
+          updated.groupId = ctx.ns().principals().idOf(req.getGroup());
+        }
+        Entries.put(ctx.ns(), batch, p, p.depth(), updated);
+        return HomeChanges.record(ctx, batch, p, p.depth(), updated);
+      });
+    }
+    HomeChanges.drive(ctx, synced);
     return Response.newBuilder();
   }
 }

@@ -30,7 +30,7 @@ public final class SetReplicationOp implements Operation {
     }
     String[] object = new String[1];
     boolean applied = ctx.ns().mutate(batch -> {
-      ResolvedPath p = ctx.resolver().resolve(req.getPath());
+      ResolvedPath p = ctx.resolver().resolve(request.getResolution(), req.getPath());
       ctx.access().checkTraverse(request.getCaller(), p);
       if (p.last() == null) {
         throw IndexFsException.notFound(req.getPath());

@@ -21,7 +21,7 @@ public final class SetTimesOp implements Operation {
   public Response.Builder apply(Request request) throws IOException {
     SetTimesRequest req = request.getSetTimes();
     ctx.ns().mutate(batch -> {
-      ResolvedPath p = ctx.resolver().resolve(req.getPath());
+      ResolvedPath p = ctx.resolver().resolve(request.getResolution(), req.getPath());
       ctx.access().checkTraverse(request.getCaller(), p);
       if (p.last() == null) {
         throw IndexFsException.notFound(req.getPath());

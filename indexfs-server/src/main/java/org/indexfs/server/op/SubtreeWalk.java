@@ -1,12 +1,18 @@
 package org.indexfs.server.op;
 
 import java.io.IOException;
+import java.util.List;
 import org.indexfs.common.schema.Bytes;
 import org.indexfs.common.schema.EntryKey;
 import org.indexfs.common.schema.Inode;
 import org.rocksdb.RocksIterator;
 
-/** Depth-first walk of the entries below a directory (recursive delete checks, content summary). */
+/**
+ * Depth-first walk of the entries below a directory on this slot (recursive delete checks,
+ * content summary). A directory met on the way whose entries live on another slot is visited but
+ * not entered: it is added to {@code remote}, for the caller to ask its home after releasing the
+ * namespace lock (a remote call is never made under it).
+ */
 final class SubtreeWalk {
   private SubtreeWalk() {}
 
@@ -15,7 +21,11 @@ final class SubtreeWalk {
     void visit(String path, Inode inode) throws IOException;
   }
 
-  static void walk(OpContext ctx, String dirPath, long dirId, Visitor visitor) throws IOException {
+  /** A directory below the start whose entries live on slot {@code inode.zerothSlot}. */
+  record RemoteDirectory(String path, Inode inode) {}
+
+  static void walk(OpContext ctx, String dirPath, long dirId, Visitor visitor, List<RemoteDirectory> remote)
+      throws IOException {
     byte[] prefix = EntryKey.prefix(dirId);
     String base = dirPath.equals("/") ? "" : dirPath;
     try (RocksIterator it = ctx.ns().store().iterator(ctx.ns().store().entries(), null)) {
@@ -24,12 +34,17 @@ final class SubtreeWalk {
         Inode child = Inode.decode(it.value());
         visitor.visit(path, child);
         if (child.isDirectory()) {
-          walk(ctx, path, child.inodeId, visitor);
+          if (child.zerothSlot == ctx.ns().slot()) {
+            walk(ctx, path, child.inodeId, visitor, remote);
+          } else {
+            remote.add(new RemoteDirectory(path, child));
+          }
         }
       }
     }
   }
 
+  /** True when this slot holds no entry of directory {@code dirId}. */
   static boolean isEmpty(OpContext ctx, long dirId) {
     byte[] prefix = EntryKey.prefix(dirId);
     try (RocksIterator it = ctx.ns().store().iterator(ctx.ns().store().entries(), null)) {

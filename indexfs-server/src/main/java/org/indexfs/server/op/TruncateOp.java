@@ -40,7 +40,7 @@ public final class TruncateOp implements Operation {
     }
     String caller = Writers.holder(request.getCaller());
     Writers.Outcome<Inode> outcome = ctx.ns().mutate(batch -> {
-      ResolvedPath p = ctx.resolver().resolve(path);
+      ResolvedPath p = ctx.resolver().resolve(request.getResolution(), path);
       ctx.access().checkTraverse(request.getCaller(), p);
       Inode file = p.last();
       if (file == null) {

@@ -10,6 +10,7 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import org.indexfs.common.IndexFsException;
+import org.indexfs.common.ResolveElsewhereException;
 import org.indexfs.proto.Code;
 import org.indexfs.proto.Request;
 import org.indexfs.proto.Response;
@@ -71,6 +72,9 @@ public final class Dispatcher implements AutoCloseable {
   private Response run(Operation op, Request request) {
     try {
       return op.apply(request).setCallId(request.getCallId()).setCode(Code.OK).build();
+    } catch (ResolveElsewhereException e) {
+      return error(request, e.code(), e.getMessage()).toBuilder()
+          .setResolved(e.resolution()).setResolvedDst(e.destination()).build();
     } catch (IndexFsException e) {
       return error(request, e.code(), e.getMessage());
     } catch (IOException | RuntimeException e) {

@@ -1,4 +1,4 @@
-package org.indexfs.client.rpc;
+package org.indexfs.common.rpc;
 
 import com.google.protobuf.InvalidProtocolBufferException;
 import io.netty.bootstrap.Bootstrap;
@@ -20,7 +20,6 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
-import org.indexfs.common.rpc.Framing;
 import org.indexfs.proto.Request;
 import org.indexfs.proto.Response;
 

@@ -1,0 +1,39 @@
+package org.indexfs.client;
+
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.LongAdder;
+import org.indexfs.proto.Request;
+
+/**
+ * RPCs a client sent, by operation, plus how often a call was re-routed: {@code resolve.elsewhere}
+ * (the walk went on at another slot) and {@code resolve.stale} (a cached directory had moved).
+ * With a warm cache a metadata operation costs one RPC; cold, one per slot its path crosses.
+ */
+public final class RpcCounters {
+  public static final String TOTAL = "rpc";
+
+  private final Map<String, LongAdder> counts = new ConcurrentHashMap<>();
+
+  void count(Request.OpCase op) {
+    count(TOTAL);
+    count("rpc." + op.name().toLowerCase(java.util.Locale.ROOT));
+  }
+
+  void count(String key) {
+    counts.computeIfAbsent(key, k -> new LongAdder()).increment();
+  }
+
+  public long get(String key) {
+    LongAdder a = counts.get(key);
+    return a == null ? 0 : a.sum();
+  }
+
+  /** Every counter, sorted by name. */
+  public Map<String, Long> snapshot() {
+    Map<String, Long> out = new TreeMap<>();
+    counts.forEach((k, v) -> out.put(k, v.sum()));
+    return out;
+  }
+}

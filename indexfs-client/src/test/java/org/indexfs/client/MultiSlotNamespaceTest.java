@@ -1,0 +1,188 @@
+package org.indexfs.client;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
+import org.indexfs.common.IndexFsConfig;
+import org.indexfs.common.IndexFsException;
+import org.indexfs.proto.Code;
+import org.indexfs.proto.ContentSummary;
+import org.indexfs.proto.FileStatus;
+import org.indexfs.server.local.LocalCluster;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A namespace spread over four slots (four servers in one process): directories placed by power
+ * of two choices, paths resolved by the client across slots, and the operations whose directory
+ * entry and partition live on different slots (chmod, rmdir, recursive delete, summaries).
+ */
+class MultiSlotNamespaceTest {
+  static final int SLOTS = 4;
+  @TempDir
+  static Path workDir;
+  static LocalCluster cluster;
+  static IndexFsClient admin;
+
+  @BeforeAll
+  static void start() throws IOException {
+    cluster = LocalCluster.builder(workDir).clusterName("four").servers(SLOTS)
+        .set(IndexFsConfig.HOME_SYNC_INTERVAL_MS.name(), "200").start();
+    admin = client(TestData.USER, List.of());
+  }
+
+  @AfterAll
+  static void stop() {
+    admin.close();
+    cluster.close();
+  }
+
+  /** A client with a cache of its own, like a separate process. */
+  static IndexFsClient client(String user, List<String> groups) throws IOException {
+    ClusterConnection c = ClusterConnection.openUnshared(cluster.zookeeperConnect(), cluster.clusterName(),
+        IndexFsConfig.RPC_MAX_FRAME_BYTES.defaultValue(), 10_000);
+    return new IndexFsClient(c, IndexFsClient.caller(user, groups, user + "-client"), 30_000);
+  }
+
+  /** A new directory under {@code parent} whose home slot is not {@code avoid} (placement is random). */
+  static FileStatus dirNotOn(String parent, String prefix, int avoid) throws IOException {
+    for (int i = 0; i < 200; i++) {
+      String path = (parent.equals("/") ? "" : parent) + "/" + prefix + i;
+      admin.mkdirs(path, 0777);
+      FileStatus st = admin.getFileStatus(path);
+      if (st.getZerothSlot() != avoid) {
+        return st;
+      }
+    }
+    throw new AssertionError("placement never left slot " + avoid);
+  }
+
+  static String child(String parent, FileStatus st) {
+    return (parent.equals("/") ? "" : parent) + "/" + st.getName();
+  }
+
+  @Test
+  void directoriesSpreadOverSlotsAndEveryPathResolves() throws IOException {
+    admin.mkdirs("/spread", 0755);
+    Set<Integer> homes = new HashSet<>();
+    for (int i = 0; i < 40; i++) {
+      String d = "/spread/d" + i;
+      assertTrue(admin.mkdirs(d, 0755));
+      admin.mkdirs(d + "/sub", 0755);
+      admin.create(d + "/sub/f", 0644, false, 1, 1 << 20, false);
+      admin.create(d + "/g", 0644, false, 1, 1 << 20, false);
+      homes.add(admin.getFileStatus(d).getZerothSlot());
+    }
+    assertTrue(homes.size() >= 3, "40 directories placed on " + homes);
+    Set<String> names = admin.listAll("/spread").stream().map(FileStatus::getName).collect(Collectors.toSet());
+    assertEquals(40, names.size());
+    for (int i = 0; i < 40; i++) {
+      assertEquals(List.of("g", "sub"), admin.listAll("/spread/d" + i).stream().map(FileStatus::getName)
+          .sorted().toList());
+      assertEquals(0644, admin.getFileStatus("/spread/d" + i + "/sub/f").getPermission());
+    }
+    ContentSummary s = admin.contentSummary("/spread");
+    assertEquals(80, s.getFileCount());
+    assertEquals(81, s.getDirectoryCount());
+  }
+
+  @Test
+  void permissionsOfADirectoryReachItsHomeSlot() throws IOException {
+    FileStatus dir = dirNotOn("/", "shared", 0);
+    String path = "/" + dir.getName();
+    try (IndexFsClient bob = client("bob", List.of("users"))) {
+      bob.create(path + "/before", 0644, false, 1, 1 << 20, false);
+      admin.setPermission(path, 0555);
+      IndexFsException e = assertThrows(IndexFsException.class,
+          () -> bob.create(path + "/after", 0644, false, 1, 1 << 20, false));
+      assertEquals(Code.ACCESS_DENIED, e.code());
+      admin.setOwner(path, "bob", "users");
+      admin.setPermission(path, 0700);
+      bob.create(path + "/owned", 0644, false, 1, 1 << 20, false);
+    }
+  }
+
+  @Test
+  void rmdirOfADirectoryHomedElsewhereSealsItOnlyWhenEmpty() throws Exception {
+    FileStatus dir = dirNotOn("/", "rm", 0);
+    String path = "/" + dir.getName();
+    admin.create(path + "/f", 0644, false, 1, 1 << 20, false);
+    IndexFsException e = assertThrows(IndexFsException.class, () -> admin.delete(path, false));
+    assertEquals(Code.DIRECTORY_NOT_EMPTY, e.code());
+    admin.create(path + "/g", 0644, false, 1, 1 << 20, false);
+    assertTrue(admin.delete(path + "/f", false));
+    assertTrue(admin.delete(path + "/g", false));
+    assertTrue(admin.delete(path, false));
+    assertThrows(IndexFsException.class, () -> admin.getFileStatus(path));
+    assertNull(cluster.server(dir.getZerothSlot()).namespace().partition(dir.getInodeId()),
+        "the home slot dropped the partition");
+  }
+
+  @Test
+  void recursiveDeleteReclaimsEverySlotTheSubtreeTouched() throws Exception {
+    FileStatus top = dirNotOn("/", "tree", 0);
+    String path = "/" + top.getName();
+    FileStatus mid = dirNotOn(path, "mid", top.getZerothSlot());
+    String midPath = child(path, mid);
+    admin.create(midPath + "/f", 0644, false, 1, 1 << 20, false);
+    assertTrue(admin.delete(path, true));
+    assertThrows(IndexFsException.class, () -> admin.getFileStatus(midPath + "/f"));
+    long deadline = System.currentTimeMillis() + 20_000;
+    while (cluster.server(mid.getZerothSlot()).namespace().partition(mid.getInodeId()) != null
+        || cluster.server(top.getZerothSlot()).namespace().partition(top.getInodeId()) != null) {
+      assertTrue(System.currentTimeMillis() < deadline, "partitions of the deleted tree are reclaimed");
+      Thread.sleep(50);
+    }
+  }
+
+  @Test
+  void aWarmCacheResolvesADeepPathInOneRpc() throws IOException {
+    // Depth 8, each directory made alone so that placement spreads the chain over the slots.
+    StringBuilder path = new StringBuilder();
+    int crossings = 0;
+    int slot = 0;
+    for (int depth = 1; depth <= 8; depth++) {
+      path.append("/deep").append(depth);
+      admin.mkdirs(path.toString(), 0755);
+      int home = admin.getFileStatus(path.toString()).getZerothSlot();
+      if (home != slot) {
+        crossings++;
+      }
+      slot = home;
+    }
+    String dir = path.toString();
+    admin.create(dir + "/f", 0644, false, 1, 1 << 20, false);
+    try (IndexFsClient fresh = client(TestData.USER, List.of())) {
+      RpcCounters c = fresh.rpcCounters();
+      fresh.getFileStatus(dir + "/f");
+      long cold = c.get(RpcCounters.TOTAL);
+      assertEquals(1 + crossings, cold, "cold: one RPC, plus one per slot the path crosses");
+      fresh.getFileStatus(dir + "/f");
+      assertEquals(cold + 1, c.get(RpcCounters.TOTAL), "warm getFileStatus: one RPC");
+      fresh.create(dir + "/g", 0644, false, 1, 1 << 20, false);
+      assertEquals(cold + 2, c.get(RpcCounters.TOTAL), "warm create: one RPC");
+      System.out.printf("depth 8 across %d slot changes: cold getFileStatus %d RPCs, warm getFileStatus 1, warm create 1%n",
+          crossings, cold);
+    }
+  }
+
+  @Test
+  void listingAndSummaryOfAnEmptyTreeAcrossSlots() throws IOException {
+    FileStatus dir = dirNotOn("/", "empty", 0);
+    assertTrue(admin.listAll("/" + dir.getName()).isEmpty());
+    assertEquals(1, admin.contentSummary("/" + dir.getName()).getDirectoryCount());
+    assertFalse(new TreeSet<>(admin.listAll("/").stream().map(FileStatus::getName).toList()).isEmpty());
+  }
+}

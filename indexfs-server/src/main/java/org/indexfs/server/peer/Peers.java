@@ -1,0 +1,129 @@
+package org.indexfs.server.peer;
+
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.util.concurrent.DefaultThreadFactory;
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.apache.curator.framework.CuratorFramework;
+import org.indexfs.common.ClusterPaths;
+import org.indexfs.common.IndexFsException;
+import org.indexfs.common.rpc.RpcConnection;
+import org.indexfs.proto.Caller;
+import org.indexfs.proto.Code;
+import org.indexfs.proto.Request;
+import org.indexfs.proto.Response;
+
+/**
+ * This server's calls to the servers of other slots (placing a directory's partition, sealing it
+ * for rmdir, cross-slot renames). Calls go as the superuser, found through the same ZooKeeper
+ * slot registry clients use; one pipelined connection per slot, reopened after a failure.
+ */
+public final class Peers implements AutoCloseable {
+  private final int slot;
+  private final Caller identity;
+  private final int maxFrameBytes;
+  private final long timeoutMs;
+  private final EventLoopGroup group;
+  private final Map<Integer, RpcConnection> connections = new HashMap<>();
+  private volatile CuratorFramework curator;
+  private volatile String cluster;
+  private volatile int slotCount = 1;
+
+  public Peers(int slot, String superuser, int maxFrameBytes, long timeoutMs) {
+    this.slot = slot;
+    this.identity = Caller.newBuilder().setUser(superuser).setClientId("indexfs-slot-" + slot).build();
+    this.maxFrameBytes = maxFrameBytes;
+    this.timeoutMs = timeoutMs;
+    this.group = new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory("indexfs-peer-" + slot, true),
+        NioIoHandler.newFactory());
+  }
+
+  /** Joins the registry once this server holds its slot. */
+  public void attach(CuratorFramework curator, String cluster, int slotCount) {
+    this.cluster = cluster;
+    this.slotCount = slotCount;
+    this.curator = curator;
+  }
+
+  public int slot() {
+    return slot;
+  }
+
+  public int slotCount() {
+    return slotCount;
+  }
+
+  public CuratorFramework curator() {
+    return curator;
+  }
+
+  public String cluster() {
+    return cluster;
+  }
+
+  /** Calls the server of {@code target}; a non-OK answer is thrown as its {@link IndexFsException}. */
+  public Response call(int target, Request.Builder request) throws IOException {
+    request.setCaller(identity);
+    RpcConnection conn = connection(target);
+    Response response;
+    try {
+      response = conn.call(request).get(timeoutMs, TimeUnit.MILLISECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new InterruptedIOException("Interrupted calling slot " + target);
+    } catch (TimeoutException e) {
+      conn.abandon(request.getCallId());
+      throw new IOException(request.getOpCase() + " to slot " + target + " timed out after " + timeoutMs + " ms");
+    } catch (ExecutionException e) {
+      throw new IOException("Call to slot " + target + " failed: " + e.getCause(), e.getCause());
+    }
+    if (response.getCode() != Code.OK) {
+      throw new IndexFsException(response.getCode(), "slot " + target + ": " + response.getMessage());
+    }
+    return response;
+  }
+
+  private synchronized RpcConnection connection(int target) throws IOException {
+    RpcConnection c = connections.get(target);
+    if (c != null && c.isOpen()) {
+      return c;
+    }
+    if (c != null) {
+      c.close();
+    }
+    c = RpcConnection.open(group, discover(target), maxFrameBytes, (int) Math.min(timeoutMs, 30_000));
+    connections.put(target, c);
+    return c;
+  }
+
+  private InetSocketAddress discover(int target) throws IOException {
+    if (curator == null) {
+      throw new IOException("Slot " + slot + " is not registered yet; cannot reach slot " + target);
+    }
+    try {
+      String hostPort = new String(curator.getData().forPath(ClusterPaths.slot(cluster, target)), StandardCharsets.UTF_8);
+      int colon = hostPort.lastIndexOf(':');
+      return new InetSocketAddress(hostPort.substring(0, colon), Integer.parseInt(hostPort.substring(colon + 1)));
+    } catch (Exception e) {
+      throw new IOException("No server registered for slot " + target + ": " + e.getMessage(), e);
+    }
+  }
+
+  @Override
+  public void close() {
+    synchronized (this) {
+      connections.values().forEach(RpcConnection::close);
+      connections.clear();
+    }
+    group.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
+  }
+}

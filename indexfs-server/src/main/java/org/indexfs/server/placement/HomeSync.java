@@ -1,0 +1,117 @@
+package org.indexfs.server.placement;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.indexfs.common.IndexFsException;
+import org.indexfs.common.schema.Bytes;
+import org.indexfs.common.schema.Inode;
+import org.indexfs.proto.Code;
+import org.indexfs.proto.PartitionRequest;
+import org.indexfs.proto.Request;
+import org.indexfs.server.ns.Namespace;
+import org.indexfs.server.peer.Peers;
+import org.rocksdb.RocksDBException;
+import org.rocksdb.RocksIterator;
+import org.rocksdb.WriteBatch;
+
+/**
+ * Keeps a directory's partition on its home slot in step with the directory's entry here, when
+ * the two live on different slots (DESIGN §7: mkdir, chmod/chown, rmdir, recursive delete).
+ *
+ * <p>The change to the entry is written together with a durable intent {@code home/<dirId>}.
+ * Driving the intent reads the entry as it is now and makes the home agree: the entry exists, so
+ * the home's partition record gets its attributes (created if new, a seal lifted); the entry is
+ * gone, so the home drops the partition and reclaims below it. Both answers are idempotent, so an
+ * intent is simply driven again after a crash or an unreachable home: no orphan partition, no
+ * dangling entry.
+ */
+public final class HomeSync {
+  private static final byte[] PREFIX = "home/".getBytes(StandardCharsets.UTF_8);
+
+  private final Namespace ns;
+  private final Peers peers;
+
+  public HomeSync(Namespace ns, Peers peers) {
+    this.ns = ns;
+    this.peers = peers;
+  }
+
+  /** Records, in the caller's batch, that directory {@code dirId} (entry {@code name} in {@code parentId}) must be synced to {@code home}. */
+  public void record(WriteBatch batch, long dirId, int home, long parentId, String name) throws IOException {
+    byte[] n = name.getBytes(StandardCharsets.UTF_8);
+    byte[] value = ByteBuffer.allocate(12 + n.length).putInt(home).putLong(parentId).put(n).array();
+    try {
+      batch.put(ns.store().meta(), key(dirId), value);
+    } catch (RocksDBException e) {
+      throw new IOException(e);
+    }
+  }
+
+  /** Makes the home agree with the entry now; drops the intent once it does. */
+  public void drive(long dirId) throws IOException {
+    byte[] value = ns.store().get(ns.store().meta(), key(dirId));
+    if (value == null) {
+      return;
+    }
+    ByteBuffer b = ByteBuffer.wrap(value);
+    int home = b.getInt();
+    long parentId = b.getLong();
+    String name = new String(value, 12, value.length - 12, StandardCharsets.UTF_8);
+    Inode entry = ns.lookup(parentId, name);
+    PartitionRequest.Builder req = PartitionRequest.newBuilder().setDirId(dirId).setPath(name);
+    if (entry != null && entry.inodeId == dirId) {
+      req.setAction(PartitionRequest.Action.PUT).setPermission(entry.permission)
+          .setOwner(ns.principals().nameOf(entry.ownerId)).setGroup(ns.principals().nameOf(entry.groupId))
+          .setMtime(entry.mtime);
+    } else {
+      req.setAction(PartitionRequest.Action.DROP);
+    }
+    peers.call(home, Request.newBuilder().setPartition(req));
+    ns.mutate(batch -> {
+      // Unless the entry changed again meanwhile (a newer intent for the same directory).
+      if (Arrays.equals(ns.store().get(ns.store().meta(), key(dirId)), value)) {
+        try {
+          batch.delete(ns.store().meta(), key(dirId));
+        } catch (RocksDBException e) {
+          throw new IOException(e);
+        }
+      }
+      return null;
+    });
+  }
+
+  /** Drives every recorded intent (after a restart, or retrying ones whose home was unreachable). */
+  public int driveAll() throws IOException {
+    List<Long> pending = new ArrayList<>();
+    try (RocksIterator it = ns.store().iterator(ns.store().meta(), null)) {
+      for (it.seek(PREFIX); it.isValid() && Bytes.startsWith(it.key(), PREFIX); it.next()) {
+        pending.add(ByteBuffer.wrap(it.key(), PREFIX.length, 8).getLong());
+      }
+    }
+    for (long dirId : pending) {
+      drive(dirId);
+    }
+    return pending.size();
+  }
+
+  /** Asks {@code home} to seal directory {@code dirId} for removal: refused when it holds entries. */
+  public void seal(int home, long dirId, String path) throws IOException {
+    try {
+      peers.call(home, Request.newBuilder().setPartition(PartitionRequest.newBuilder()
+          .setAction(PartitionRequest.Action.SEAL).setDirId(dirId).setPath(path)));
+    } catch (IndexFsException e) {
+      if (e.code() == Code.DIRECTORY_NOT_EMPTY) {
+        throw new IndexFsException(Code.DIRECTORY_NOT_EMPTY, "`" + path + " is non empty': Directory is not empty");
+      }
+      throw e;
+    }
+  }
+
+  private static byte[] key(long dirId) {
+    return ByteBuffer.allocate(PREFIX.length + 8).put(PREFIX).putLong(dirId).array();
+  }
+}

@@ -25,6 +25,7 @@ import org.apache.hadoop.fs.Options;
 import org.apache.hadoop.fs.Options.ChecksumOpt;
 import org.apache.hadoop.fs.ParentNotDirectoryException;
 import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.StorageStatistics;
 import org.apache.hadoop.fs.RemoteIterator;
 import org.apache.hadoop.fs.impl.PathCapabilitiesSupport;
 import org.apache.hadoop.fs.permission.FsPermission;
@@ -77,7 +78,7 @@ public class IndexFileSystem extends FileSystem implements LeaseRecoverable {
     UserGroupInformation ugi = UserGroupInformation.getCurrentUser();
     user = ugi.getShortUserName();
     ClusterConnection connection = ClusterConnection.acquire(zk, cluster,
-        get(conf, IndexFsConfig.RPC_MAX_FRAME_BYTES), 30_000);
+        get(conf, IndexFsConfig.RPC_MAX_FRAME_BYTES), 30_000, get(conf, IndexFsConfig.CLIENT_CACHE_ENTRIES));
     client = new IndexFsClient(connection, caller(ugi), get(conf, IndexFsConfig.RPC_TIMEOUT_MS));
     try {
       ServerInfo info = client.serverInfo();
@@ -109,6 +110,12 @@ public class IndexFileSystem extends FileSystem implements LeaseRecoverable {
   @Override
   public String getScheme() {
     return SCHEME;
+  }
+
+  /** RPCs per operation sent by this FileSystem's client ({@link RpcStorageStatistics}). */
+  @Override
+  public StorageStatistics getStorageStatistics() {
+    return new RpcStorageStatistics(client.rpcCounters());
   }
 
   @Override

@@ -17,6 +17,7 @@ import org.apache.zookeeper.KeeperException;
 import org.indexfs.client.cache.ResolutionCache;
 import org.indexfs.common.ClusterConfig;
 import org.indexfs.common.ClusterPaths;
+import org.indexfs.common.IndexFsConfig;
 import org.indexfs.common.rpc.RpcConnection;
 
 /**
@@ -26,8 +27,6 @@ import org.indexfs.common.rpc.RpcConnection;
  */
 public final class ClusterConnection implements AutoCloseable {
   private static final Map<String, ClusterConnection> SHARED = new HashMap<>();
-  /** Directory entries cached per process (about 200 bytes each). */
-  private static final int CACHE_ENTRIES = 100_000;
 
   private final String key;
   private final String cluster;
@@ -39,13 +38,13 @@ public final class ClusterConnection implements AutoCloseable {
   private final ResolutionCache resolutions;
   private int references;
 
-  private ClusterConnection(String key, String zkQuorum, String cluster, int maxFrameBytes, int connectTimeoutMs)
-      throws IOException {
+  private ClusterConnection(String key, String zkQuorum, String cluster, int maxFrameBytes, int connectTimeoutMs,
+      int cacheEntries) throws IOException {
     this.key = key;
     this.cluster = cluster;
     this.maxFrameBytes = maxFrameBytes;
     this.connectTimeoutMs = connectTimeoutMs;
-    this.resolutions = new ResolutionCache(CACHE_ENTRIES, System::nanoTime);
+    this.resolutions = new ResolutionCache(cacheEntries, System::nanoTime);
     curator = CuratorFrameworkFactory.builder()
         .connectString(zkQuorum)
         .sessionTimeoutMs(30_000)
@@ -70,11 +69,18 @@ public final class ClusterConnection implements AutoCloseable {
   /** Joins (or opens) the process-wide connection to {@code cluster}. */
   public static ClusterConnection acquire(String zkQuorum, String cluster, int maxFrameBytes, int connectTimeoutMs)
       throws IOException {
+    return acquire(zkQuorum, cluster, maxFrameBytes, connectTimeoutMs,
+        IndexFsConfig.CLIENT_CACHE_ENTRIES.defaultValue());
+  }
+
+  /** As above, with a bound on the process's directory-entry cache (the first caller's setting wins). */
+  public static ClusterConnection acquire(String zkQuorum, String cluster, int maxFrameBytes, int connectTimeoutMs,
+      int cacheEntries) throws IOException {
     String key = zkQuorum + "/" + cluster;
     synchronized (SHARED) {
       ClusterConnection c = SHARED.get(key);
       if (c == null) {
-        c = new ClusterConnection(key, zkQuorum, cluster, maxFrameBytes, connectTimeoutMs);
+        c = new ClusterConnection(key, zkQuorum, cluster, maxFrameBytes, connectTimeoutMs, cacheEntries);
         SHARED.put(key, c);
       }
       c.references++;
@@ -88,7 +94,8 @@ public final class ClusterConnection implements AutoCloseable {
    */
   public static ClusterConnection openUnshared(String zkQuorum, String cluster, int maxFrameBytes,
       int connectTimeoutMs) throws IOException {
-    ClusterConnection c = new ClusterConnection(null, zkQuorum, cluster, maxFrameBytes, connectTimeoutMs);
+    ClusterConnection c = new ClusterConnection(null, zkQuorum, cluster, maxFrameBytes, connectTimeoutMs,
+        IndexFsConfig.CLIENT_CACHE_ENTRIES.defaultValue());
     c.references = 1;
     return c;
   }

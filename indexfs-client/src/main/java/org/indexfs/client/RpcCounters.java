@@ -30,6 +30,10 @@ public final class RpcCounters {
     return a == null ? 0 : a.sum();
   }
 
+  public void reset() {
+    counts.clear();
+  }
+
   /** Every counter, sorted by name. */
   public Map<String, Long> snapshot() {
     Map<String, Long> out = new TreeMap<>();

@@ -76,6 +76,9 @@ public final class IndexFsConfig {
   public static final ConfigKey<Integer> LEASE_TABLE_ENTRIES = ConfigKey.integer(
       "indexfs.lease.table-entries", 1_000_000,
       "Entries whose latest lease expiry a server remembers; when all are unexpired, new lookups are answered uncacheable.");
+  public static final ConfigKey<Integer> CLIENT_CACHE_ENTRIES = ConfigKey.integer(
+      "indexfs.client.cache-entries", 100_000,
+      "Directory entries a client process caches under leases (least recently used go first).");
   public static final ConfigKey<Long> HOME_SYNC_INTERVAL_MS = ConfigKey.longValue(
       "indexfs.placement.refresh-ms", 3_000,
       "How often a server publishes its entry count for placement and retries unfinished syncs with other slots.");
@@ -115,5 +118,5 @@ public final class IndexFsConfig {
       INLINE_MAX_BYTES, LEASE_SOFT_LIMIT_MS, LEASE_HARD_LIMIT_MS, SCRUB_INTERVAL_MS, SCRUB_GRACE_MS,
       RPC_MAX_FRAME_BYTES, RPC_IDLE_TIMEOUT_SECONDS, RPC_TIMEOUT_MS, LIST_PAGE_SIZE, SUPERUSER, SUPERGROUP,
       PERMISSIONS_ENABLED, MAX_COMPONENT_LENGTH, AUDIT_ENABLED, AUDIT_QUEUE, LEASE_POLICY, LEASE_FIXED_MS,
-      LEASE_MAX_MS, LEASE_TABLE_ENTRIES, HOME_SYNC_INTERVAL_MS);
+      LEASE_MAX_MS, LEASE_TABLE_ENTRIES, CLIENT_CACHE_ENTRIES, HOME_SYNC_INTERVAL_MS);
 }

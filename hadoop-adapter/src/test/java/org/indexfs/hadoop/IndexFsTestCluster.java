@@ -68,7 +68,9 @@ public final class IndexFsTestCluster {
    */
   public static LocalCluster startCluster(String name, Map<String, String> settings) {
     try {
+      // -Dindexfs.test.servers=N runs every suite against N slots (N servers in this process).
       LocalCluster.Builder b = LocalCluster.builder(newWorkDir(name)).clusterName(name)
+          .servers(Integer.getInteger("indexfs.test.servers", 1))
           .set(IndexFsConfig.DATA_URI.name(), hdfs().uri() + "/" + name + "-data");
       settings.forEach(b::set);
       return b.start();

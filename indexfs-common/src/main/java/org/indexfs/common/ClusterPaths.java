@@ -31,4 +31,9 @@ public final class ClusterPaths {
   public static String load(String cluster, int slot) {
     return root(cluster) + "/load/" + slot;
   }
+
+  /** The lock every directory rename of a many-slot cluster holds (no cycles across slots). */
+  public static String renameLock(String cluster) {
+    return root(cluster) + "/locks/rename";
+  }
 }

@@ -13,8 +13,8 @@ public final class ResolveElsewhereException extends IndexFsException {
   private final boolean destination;
 
   public ResolveElsewhereException(String path, Resolution resolution, boolean destination) {
-    super(Code.RESOLVE_ELSEWHERE, "Continue resolving " + path + " at slot "
-        + resolution.getAncestors(resolution.getAncestorsCount() - 1).getZerothSlot());
+    super(Code.RESOLVE_ELSEWHERE, "Continue resolving " + path + " at slot " + (resolution.getAncestorsCount() == 0
+        ? 0 : resolution.getAncestors(resolution.getAncestorsCount() - 1).getZerothSlot()));
     this.resolution = resolution;
     this.destination = destination;
   }

@@ -38,7 +38,10 @@ import org.indexfs.server.op.OpenOp;
 import org.indexfs.server.op.PartitionOp;
 import org.indexfs.server.op.Operation;
 import org.indexfs.server.op.RecoverLeaseOp;
+import org.indexfs.server.op.CrossSlotRename;
+import org.indexfs.server.op.RenameInOp;
 import org.indexfs.server.op.RenameOp;
+import org.indexfs.server.rename.RenameIntents;
 import org.indexfs.server.op.RenewLeaseOp;
 import org.indexfs.server.op.ServerInfoOp;
 import org.indexfs.server.op.SetOwnerOp;
@@ -115,14 +118,17 @@ public final class IndexFsServer implements AutoCloseable {
       OpContext ctx = new OpContext(ns, resolver,
           access, reclaimer, dataUri, IndexFsConfig.INLINE_MAX_BYTES.get(conf), IndexFsConfig.LIST_PAGE_SIZE.get(conf),
           leases, recovery, data, peers, homes, placement, entryLeases);
+      RenameIntents renames = new RenameIntents(ns);
+      CrossSlotRename crossSlot = new CrossSlotRename(ctx, renames);
       placementRefresh = new Periodic("indexfs-placement-" + slot, IndexFsConfig.HOME_SYNC_INTERVAL_MS.get(conf),
           true, () -> {
             placement.refresh();
             homes.driveAll();
+            crossSlot.settleAll();
           });
       auditLog = IndexFsConfig.AUDIT_ENABLED.get(conf)
           ? AuditLog.start(IndexFsConfig.AUDIT_QUEUE.get(conf)) : AuditLog.disabled();
-      dispatcher = new Dispatcher(operations(ctx), IndexFsConfig.SERVER_HANDLERS.get(conf),
+      dispatcher = new Dispatcher(operations(ctx, crossSlot, renames), IndexFsConfig.SERVER_HANDLERS.get(conf),
           IndexFsConfig.SERVER_QUEUE.get(conf), new Auditor(auditLog, ctx));
       rpc = new RpcServer(dispatcher, IndexFsConfig.RPC_MAX_FRAME_BYTES.get(conf),
           IndexFsConfig.RPC_IDLE_TIMEOUT_SECONDS.get(conf));
@@ -149,14 +155,15 @@ public final class IndexFsServer implements AutoCloseable {
     return new IndexFsServer(conf);
   }
 
-  private static Map<OpCase, Operation> operations(OpContext ctx) {
+  private static Map<OpCase, Operation> operations(OpContext ctx, CrossSlotRename crossSlot, RenameIntents renames) {
     Map<OpCase, Operation> ops = new EnumMap<>(OpCase.class);
     ops.put(OpCase.MKDIRS, new MkdirsOp(ctx));
     ops.put(OpCase.CREATE, new CreateOp(ctx));
     ops.put(OpCase.GET_FILE_STATUS, new GetFileStatusOp(ctx));
     ops.put(OpCase.LIST_STATUS, new ListStatusOp(ctx));
     ops.put(OpCase.DELETE, new DeleteOp(ctx));
-    ops.put(OpCase.RENAME, new RenameOp(ctx));
+    ops.put(OpCase.RENAME, new RenameOp(ctx, crossSlot));
+    ops.put(OpCase.RENAME_IN, new RenameInOp(ctx, renames));
     ops.put(OpCase.SET_PERMISSION, new SetPermissionOp(ctx));
     ops.put(OpCase.SET_OWNER, new SetOwnerOp(ctx));
     ops.put(OpCase.SET_TIMES, new SetTimesOp(ctx));

@@ -99,6 +99,9 @@ public final class PathResolver {
   private Inode startDirectory(List<Ancestor> given, List<String> names, int start, String path,
       boolean destination) throws IOException {
     if (given.isEmpty()) {
+      if (ns.slot() != 0 && destination) {
+        throw new ResolveElsewhereException(path, Resolution.getDefaultInstance(), true);
+      }
       if (ns.slot() != 0) {
         throw new IndexFsException(Code.STALE_RESOLUTION, "Slot " + ns.slot() + " does not hold the root");
       }

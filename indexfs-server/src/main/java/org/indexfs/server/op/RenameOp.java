@@ -31,9 +31,11 @@ import org.rocksdb.WriteBatch;
  */
 public final class RenameOp implements Operation {
   private final OpContext ctx;
+  private final CrossSlotRename crossSlot;
 
-  public RenameOp(OpContext ctx) {
+  public RenameOp(OpContext ctx, CrossSlotRename crossSlot) {
     this.ctx = ctx;
+    this.crossSlot = crossSlot;
   }
 
   @Override
@@ -48,17 +50,19 @@ public final class RenameOp implements Operation {
     RenameRequest req = request.getRename();
     Caller caller = request.getCaller();
     boolean renamed;
+    long sealed = sealReplacedDirectory(request, req);
     try {
       renamed = ctx.ns().mutate(batch -> req.getMode() == RenameRequest.Mode.EXACT
-          ? exact(batch, caller, request, req) : legacy(batch, caller, request, req));
+          ? exact(batch, caller, request, req, sealed) : legacy(batch, caller, request, req));
     } catch (ResolveElsewhereException e) {
       if (!e.destination()) {
         throw e;
       }
-      throw new IndexFsException(Code.UNSUPPORTED, "Rename of " + req.getSrc() + " to " + req.getDst()
-          + " spans slots (destination directory on slot " + e.resolution().getAncestors(
-              e.resolution().getAncestorsCount() - 1).getZerothSlot() + ", source on slot " + ctx.ns().slot()
-          + "): cross-slot rename is not implemented yet");
+      // The destination's directory lives on another slot: a two-phase rename.
+      return crossSlot.run(request, e.resolution());
+    } finally {
+      // The replaced directory's home learns the outcome: dropped if replaced, unsealed if not.
+      HomeChanges.drive(ctx, sealed);
     }
     if (renamed) {
       ctx.reclaimer().wake();
@@ -92,7 +96,40 @@ public final class RenameOp implements Operation {
     return true;
   }
 
-  private boolean exact(WriteBatch batch, Caller caller, Request request, RenameRequest req) throws IOException {
+  /**
+   * Rename with overwrite onto an empty directory homed on another slot: like rmdir, its home
+   * seals it first (refused if it holds entries), with a home-sync intent written before, so it
+   * ends up dropped or unsealed whatever happens. Returns its id, or -1.
+   */
+  private long sealReplacedDirectory(Request request, RenameRequest req) throws IOException {
+    if (req.getMode() != RenameRequest.Mode.EXACT || !req.getOverwrite()) {
+      return -1;
+    }
+    ResolvedPath dst;
+    try {
+      dst = ctx.ns().read(none -> ctx.resolver().resolveDestination(request.getDstResolution(), req.getDst()));
+    } catch (ResolveElsewhereException e) {
+      return -1;
+    }
+    Inode old = dst.last();
+    if (old == null || !old.isDirectory() || old.zerothSlot == ctx.ns().slot() || !dst.entryIsLocal(dst.depth())) {
+      return -1;
+    }
+    ctx.ns().mutate(batch -> HomeChanges.record(ctx, batch, dst, dst.depth(), old));
+    try {
+      ctx.homes().seal(old.zerothSlot, old.inodeId, req.getDst());
+    } catch (IndexFsException e) {
+      HomeChanges.drive(ctx, old.inodeId);
+      if (e.code() == Code.DIRECTORY_NOT_EMPTY) {
+        throw new IndexFsException(Code.RENAME_REFUSED, "rename destination directory is not empty: " + req.getDst());
+      }
+      throw e;
+    }
+    return old.inodeId;
+  }
+
+  private boolean exact(WriteBatch batch, Caller caller, Request request, RenameRequest req, long sealed)
+      throws IOException {
     ResolvedPath src = ctx.resolver().resolve(request.getResolution(), req.getSrc());
     ctx.access().checkTraverse(caller, src);
     ResolvedPath dst = ctx.resolver().resolveDestination(request.getDstResolution(), req.getDst());
@@ -125,11 +162,10 @@ public final class RenameOp implements Operation {
       if (!req.getOverwrite()) {
         throw new IndexFsException(Code.FILE_ALREADY_EXISTS, "rename destination " + req.getDst() + " already exists");
       }
-      if (old.isDirectory() && old.zerothSlot != ctx.ns().slot()) {
-        throw new IndexFsException(Code.UNSUPPORTED, "rename cannot yet replace directory " + req.getDst()
-            + ", whose entries live on slot " + old.zerothSlot);
+      if (old.isDirectory() && old.zerothSlot != ctx.ns().slot() && old.inodeId != sealed) {
+        throw new IndexFsException(Code.STALE_RESOLUTION, "rename destination " + req.getDst() + " changed meanwhile");
       }
-      if (old.isDirectory() && !SubtreeWalk.isEmpty(ctx, old.inodeId)) {
+      if (old.isDirectory() && old.zerothSlot == ctx.ns().slot() && !SubtreeWalk.isEmpty(ctx, old.inodeId)) {
         throw new IndexFsException(Code.RENAME_REFUSED, "rename destination directory is not empty: " + req.getDst());
       }
     }
@@ -173,7 +209,7 @@ public final class RenameOp implements Operation {
     Inode dstParent = dst.parent();
     ctx.ns().deleteEntry(batch, srcParent.inodeId, src.lastName());
     ctx.ns().putEntry(batch, dstParent.inodeId, dst.lastName(), moving);
-    if (replaced != null && replaced.isDirectory()) {
+    if (replaced != null && replaced.isDirectory() && replaced.zerothSlot == ctx.ns().slot()) {
       ctx.ns().deletePartition(batch, replaced.inodeId);
     }
     if (replaced != null && replaced.dataObject != null) {

@@ -72,6 +72,15 @@ public final class Peers implements AutoCloseable {
 
   /** Calls the server of {@code target}; a non-OK answer is thrown as its {@link IndexFsException}. */
   public Response call(int target, Request.Builder request) throws IOException {
+    Response response = send(target, request);
+    if (response.getCode() != Code.OK) {
+      throw new IndexFsException(response.getCode(), "slot " + target + ": " + response.getMessage());
+    }
+    return response;
+  }
+
+  /** Calls the server of {@code target} and returns its answer, whatever its code. */
+  public Response send(int target, Request.Builder request) throws IOException {
     request.setCaller(identity);
     RpcConnection conn = connection(target);
     Response response;
@@ -85,9 +94,6 @@ public final class Peers implements AutoCloseable {
       throw new IOException(request.getOpCase() + " to slot " + target + " timed out after " + timeoutMs + " ms");
     } catch (ExecutionException e) {
       throw new IOException("Call to slot " + target + " failed: " + e.getCause(), e.getCause());
-    }
-    if (response.getCode() != Code.OK) {
-      throw new IndexFsException(response.getCode(), "slot " + target + ": " + response.getMessage());
     }
     return response;
   }

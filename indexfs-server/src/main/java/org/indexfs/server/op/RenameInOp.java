@@ -1,0 +1,138 @@
+package org.indexfs.server.op;
+
+import java.io.IOException;
+import org.indexfs.common.IndexFsException;
+import org.indexfs.common.PathNames;
+import org.indexfs.common.Permission;
+import org.indexfs.common.schema.Inode;
+import org.indexfs.proto.BoolResult;
+import org.indexfs.proto.Caller;
+import org.indexfs.proto.Code;
+import org.indexfs.proto.RenameInRequest;
+import org.indexfs.proto.RenameRequest;
+import org.indexfs.proto.Request;
+import org.indexfs.proto.Response;
+import org.indexfs.server.ns.ResolvedPath;
+import org.indexfs.server.rename.RenameFaults;
+import org.indexfs.server.rename.RenameIntents;
+
+/**
+ * The destination's side of a cross-slot rename ({@link CrossSlotRename}): HDFS's destination
+ * rules (FSDirRenameOp) for the two rule sets, then the entry and the {@code rename.in} record in
+ * one batch. LEGACY refusals answer false, EXACT ones throw, as on one slot. Only servers may ask.
+ */
+public final class RenameInOp implements Operation {
+  private final OpContext ctx;
+  private final RenameIntents intents;
+
+  public RenameInOp(OpContext ctx, RenameIntents intents) {
+    this.ctx = ctx;
+    this.intents = intents;
+  }
+
+  @Override
+  public Response.Builder apply(Request request) throws IOException {
+    if (!ctx.access().isSuperuser(request.getCaller())) {
+      throw new IndexFsException(Code.ACCESS_DENIED, "rename_in is for servers only");
+    }
+    RenameInRequest in = request.getRenameIn();
+    boolean landed;
+    if (in.getSettle()) {
+      landed = ctx.ns().mutate(batch -> {
+        if (intents.landed(in.getTxid())) {
+          return true;
+        }
+        intents.recordVoid(batch, in.getTxid());
+        return false;
+      });
+    } else {
+      landed = ctx.ns().mutate(batch -> land(batch, request, in));
+      RenameFaults.at("in.landed");
+    }
+    return Response.newBuilder().setBool(BoolResult.newBuilder().setValue(landed));
+  }
+
+  private boolean land(org.rocksdb.WriteBatch batch, Request request, RenameInRequest in) throws IOException {
+    if (intents.landed(in.getTxid())) {
+      return true;
+    }
+    if (intents.isVoid(in.getTxid())) {
+      throw new IndexFsException(Code.RENAME_REFUSED, "rename " + in.getTxid() + " was already rolled back");
+    }
+    boolean exact = in.getMode() == RenameRequest.Mode.EXACT;
+    Caller caller = in.getChecked();
+    Inode moving = Inode.decode(in.getEntry().toByteArray());
+    moving.ownerId = ctx.ns().principals().idOf(in.getOwner());
+    moving.groupId = ctx.ns().principals().idOf(in.getGroup());
+    ResolvedPath dst = ctx.resolver().resolveDestination(request.getDstResolution(), in.getDst());
+    ctx.access().checkTraverse(caller, dst);
+    if (!exact && dst.last() != null && dst.last().isDirectory()) {
+      String srcName = PathNames.components(in.getSrc(), Integer.MAX_VALUE).stream().reduce((a, b) -> b).orElse("");
+      String into = (dst.isRoot() ? "" : PathNames.join(dst.names(), dst.depth())) + "/" + srcName;
+      dst = ctx.resolver().resolveDestination(request.getDstResolution(), into);
+      ctx.access().checkTraverse(caller, dst);
+    }
+    if (!dst.isRoot()) {
+      ctx.access().checkAncestor(caller, dst, Permission.WRITE_EXECUTE);
+    }
+    if (moving.isDirectory()) {
+      for (int i = 0; i < dst.existingCount(); i++) {
+        if (dst.inodeAt(i).inodeId == moving.inodeId) {
+          return refuse(exact, Code.RENAME_REFUSED, "Rename destination " + in.getDst()
+              + " is a directory or file under source " + in.getSrc());
+        }
+      }
+    }
+    if (dst.isRoot()) {
+      return refuse(exact, Code.RENAME_REFUSED, "rename destination cannot be the root");
+    }
+    Inode old = dst.last();
+    if (!exact && (old != null || dst.parent() == null || dst.existingCount() < dst.depth())) {
+      return false;
+    }
+    if (old != null) {
+      if (old.isDirectory() != moving.isDirectory()) {
+        throw new IndexFsException(Code.RENAME_REFUSED, old.isDirectory()
+            ? "Source " + in.getSrc() + " is not a directory, but destination " + in.getDst() + " is"
+            : "Source " + in.getSrc() + " is a directory, but destination " + in.getDst() + " is not");
+      }
+      if (!in.getOverwrite()) {
+        throw new IndexFsException(Code.FILE_ALREADY_EXISTS, "rename destination " + in.getDst() + " already exists");
+      }
+      if (old.isDirectory() && (old.zerothSlot != ctx.ns().slot() || !SubtreeWalk.isEmpty(ctx, old.inodeId))) {
+        throw new IndexFsException(old.zerothSlot != ctx.ns().slot() ? Code.UNSUPPORTED : Code.RENAME_REFUSED,
+            "rename destination directory cannot be replaced: " + in.getDst());
+      }
+    }
+    if (dst.existingCount() < dst.depth()) {
+      if (dst.ancestorIsFile()) {
+        throw new IndexFsException(Code.PARENT_NOT_DIRECTORY,
+            "rename destination parent " + PathNames.parentOf(in.getDst()) + " is a file.");
+      }
+      throw new IndexFsException(Code.FILE_NOT_FOUND,
+          "rename destination parent " + PathNames.parentOf(in.getDst()) + " not found.");
+    }
+    if (old != null) {
+      ctx.access().checkStickyBit(caller, dst);
+      if (old.isDirectory()) {
+        ctx.ns().deletePartition(batch, old.inodeId);
+      } else if (old.dataObject != null) {
+        ctx.reclaimer().reclaimObject(batch, old.dataObject);
+      }
+      if (old.isUnderConstruction()) {
+        ctx.leases().release(batch, old.inodeId);
+      }
+    }
+    ctx.ns().putEntry(batch, dst.parent().inodeId, dst.lastName(), moving);
+    Entries.touchDirectory(ctx.ns(), batch, dst, dst.depth() - 1, System.currentTimeMillis());
+    intents.recordLanded(batch, in.getTxid());
+    return true;
+  }
+
+  private static boolean refuse(boolean exact, Code code, String message) throws IndexFsException {
+    if (exact) {
+      throw new IndexFsException(code, message);
+    }
+    return false;
+  }
+}

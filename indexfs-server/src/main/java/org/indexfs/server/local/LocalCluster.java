@@ -107,8 +107,17 @@ public final class LocalCluster implements AutoCloseable {
 
   /** Stops and starts the server of {@code slot} on the same directory. */
   public void restartServer(int slot) throws IOException {
-    servers.get(slot).close();
+    stopServer(slot);
     startServer(slot);
+  }
+
+  /** Stops the server of {@code slot} (as if it died); {@link #restartServer(int)} brings it back. */
+  public void stopServer(int slot) {
+    IndexFsServer s = servers.get(slot);
+    if (s != null) {
+      s.close();
+      servers.set(slot, null);
+    }
   }
 
   public IndexFsServer server() {
@@ -175,7 +184,9 @@ public final class LocalCluster implements AutoCloseable {
   @Override
   public void close() {
     for (IndexFsServer s : servers) {
-      s.close();
+      if (s != null) {
+        s.close();
+      }
     }
     servers.clear();
     zookeeper.close();

@@ -182,4 +182,50 @@ class MultiSlotNamespaceTest {
     assertEquals(1, admin.contentSummary("/" + dir.getName()).getDirectoryCount());
     assertFalse(new TreeSet<>(admin.listAll("/").stream().map(FileStatus::getName).toList()).isEmpty());
   }
+
+  @Test
+  void serversCountOperationsAndRedirectsOnJmx() throws Exception {
+    javax.management.MBeanServer mbeans = java.lang.management.ManagementFactory.getPlatformMBeanServer();
+    List<javax.management.ObjectName> names = new java.util.ArrayList<>();
+    for (int slot = 0; slot < SLOTS; slot++) {
+      names.add(cluster.server(slot).metrics().objectName());
+    }
+    admin.mkdirs("/metrics", 0755);
+    for (int i = 0; i < 20; i++) {
+      FileStatus d = dirNotOn("/metrics", "m" + i + "-", -1);
+      admin.create("/metrics/" + d.getName() + "/f", 0644, false, 1, 1 << 20, false);
+    }
+    List<String> dirs = admin.listAll("/metrics").stream().map(st -> "/metrics/" + st.getName()).toList();
+    long redirectsBefore = 0;
+    long opsBefore = 0;
+    for (javax.management.ObjectName n : names) {
+      redirectsBefore += (Long) mbeans.getAttribute(n, "Redirects");
+      opsBefore += (Long) mbeans.getAttribute(n, "OperationsServed");
+    }
+    try (IndexFsClient fresh = client(TestData.USER, List.of())) {
+      int calls = 0;
+      long coldRedirects = 0;
+      for (int round = 0; round < 50; round++) {
+        for (String d : dirs) {
+          fresh.getFileStatus(d + "/f");
+          calls++;
+        }
+        if (round == 0) {
+          coldRedirects = fresh.rpcCounters().get("resolve.elsewhere");
+        }
+      }
+      long redirects = -redirectsBefore;
+      long ops = -opsBefore;
+      for (javax.management.ObjectName n : names) {
+        redirects += (Long) mbeans.getAttribute(n, "Redirects");
+        ops += (Long) mbeans.getAttribute(n, "OperationsServed");
+      }
+      assertEquals(fresh.rpcCounters().get("resolve.elsewhere"), redirects, "every redirect a client saw was counted");
+      // Background passes between servers (home syncs) may add a few.
+      assertTrue(ops >= calls, "every call was served: " + ops + " of " + calls);
+      System.out.printf("redirects per 1,000 operations: %.1f (%d redirects, %d getFileStatus over %d directories;"
+          + " %d of them in the cold first round, %.1f per 1,000 after it)%n", 1000.0 * redirects / calls, redirects,
+          calls, dirs.size(), coldRedirects, 1000.0 * (redirects - coldRedirects) / (calls - dirs.size()));
+    }
+  }
 }

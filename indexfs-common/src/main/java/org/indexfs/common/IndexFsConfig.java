@@ -79,6 +79,9 @@ public final class IndexFsConfig {
   public static final ConfigKey<Integer> CLIENT_CACHE_ENTRIES = ConfigKey.integer(
       "indexfs.client.cache-entries", 100_000,
       "Directory entries a client process caches under leases (least recently used go first).");
+  public static final ConfigKey<Long> METRICS_LOG_INTERVAL_MS = ConfigKey.longValue(
+      "indexfs.metrics.log-interval-ms", 60_000,
+      "How often a server logs its counters (operations served, redirects, splits, entries); they are also on JMX.");
   public static final ConfigKey<Long> HOME_SYNC_INTERVAL_MS = ConfigKey.longValue(
       "indexfs.placement.refresh-ms", 3_000,
       "How often a server publishes its entry count for placement and retries unfinished syncs with other slots.");
@@ -118,5 +121,6 @@ public final class IndexFsConfig {
       INLINE_MAX_BYTES, LEASE_SOFT_LIMIT_MS, LEASE_HARD_LIMIT_MS, SCRUB_INTERVAL_MS, SCRUB_GRACE_MS,
       RPC_MAX_FRAME_BYTES, RPC_IDLE_TIMEOUT_SECONDS, RPC_TIMEOUT_MS, LIST_PAGE_SIZE, SUPERUSER, SUPERGROUP,
       PERMISSIONS_ENABLED, MAX_COMPONENT_LENGTH, AUDIT_ENABLED, AUDIT_QUEUE, LEASE_POLICY, LEASE_FIXED_MS,
-      LEASE_MAX_MS, LEASE_TABLE_ENTRIES, CLIENT_CACHE_ENTRIES, HOME_SYNC_INTERVAL_MS);
+      LEASE_MAX_MS, LEASE_TABLE_ENTRIES, CLIENT_CACHE_ENTRIES, HOME_SYNC_INTERVAL_MS,
+      METRICS_LOG_INTERVAL_MS);
 }

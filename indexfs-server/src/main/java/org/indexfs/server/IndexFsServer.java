@@ -20,6 +20,7 @@ import org.indexfs.server.lease.EntryLeases;
 import org.indexfs.server.lease.LeaseKey;
 import org.indexfs.server.lease.LeasePolicy;
 import org.indexfs.server.membership.SlotLease;
+import org.indexfs.server.metrics.ServerMetrics;
 import org.indexfs.server.ns.AccessChecker;
 import org.indexfs.server.ns.Namespace;
 import org.indexfs.server.ns.PathResolver;
@@ -79,6 +80,8 @@ public final class IndexFsServer implements AutoCloseable {
   private final Peers peers;
   private final EntryLeases entryLeases;
   private final Periodic placementRefresh;
+  private final ServerMetrics metrics;
+  private final Periodic metricsLog;
   private final InetSocketAddress address;
 
   private IndexFsServer(Map<String, String> conf) throws IOException {
@@ -128,8 +131,12 @@ public final class IndexFsServer implements AutoCloseable {
           });
       auditLog = IndexFsConfig.AUDIT_ENABLED.get(conf)
           ? AuditLog.start(IndexFsConfig.AUDIT_QUEUE.get(conf)) : AuditLog.disabled();
+      metrics = new ServerMetrics(IndexFsConfig.CLUSTER_NAME.get(conf), slot, store::estimatedEntries,
+          entryLeases::grants);
+      metricsLog = new Periodic("indexfs-metrics-" + slot, IndexFsConfig.METRICS_LOG_INTERVAL_MS.get(conf), false,
+          () -> LOG.info("{}", metrics.summary()));
       dispatcher = new Dispatcher(operations(ctx, crossSlot, renames), IndexFsConfig.SERVER_HANDLERS.get(conf),
-          IndexFsConfig.SERVER_QUEUE.get(conf), new Auditor(auditLog, ctx));
+          IndexFsConfig.SERVER_QUEUE.get(conf), new Auditor(auditLog, ctx), metrics);
       rpc = new RpcServer(dispatcher, IndexFsConfig.RPC_MAX_FRAME_BYTES.get(conf),
           IndexFsConfig.RPC_IDLE_TIMEOUT_SECONDS.get(conf));
       address = rpc.start(IndexFsConfig.SERVER_BIND_HOST.get(conf), IndexFsConfig.SERVER_PORT.get(conf));
@@ -143,6 +150,7 @@ public final class IndexFsServer implements AutoCloseable {
           this::fence);
       peers.attach(lease.curator(), IndexFsConfig.CLUSTER_NAME.get(conf), lease.clusterConfig().slots());
       placementRefresh.start();
+      metricsLog.start();
     } catch (Exception e) {
       closeQuietly();
       throw e instanceof IOException io ? io : new IOException("Server start failed: " + e.getMessage(), e);
@@ -199,6 +207,10 @@ public final class IndexFsServer implements AutoCloseable {
     rpc.close();
   }
 
+  public ServerMetrics metrics() {
+    return metrics;
+  }
+
   public EntryLeases entryLeases() {
     return entryLeases;
   }
@@ -226,6 +238,12 @@ public final class IndexFsServer implements AutoCloseable {
     }
     if (placementRefresh != null) {
       placementRefresh.close();
+    }
+    if (metricsLog != null) {
+      metricsLog.close();
+    }
+    if (metrics != null) {
+      metrics.close();
     }
     if (rpc != null) {
       rpc.close();

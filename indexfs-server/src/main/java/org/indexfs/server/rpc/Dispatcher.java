@@ -15,6 +15,7 @@ import org.indexfs.proto.Code;
 import org.indexfs.proto.Request;
 import org.indexfs.proto.Response;
 import org.indexfs.server.audit.Auditor;
+import org.indexfs.server.metrics.ServerMetrics;
 import org.indexfs.server.op.Operation;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -29,10 +30,13 @@ public final class Dispatcher implements AutoCloseable {
   private final Map<Request.OpCase, Operation> operations;
   private final ThreadPoolExecutor handlers;
   private final Auditor auditor;
+  private final ServerMetrics metrics;
 
-  public Dispatcher(Map<Request.OpCase, Operation> operations, int threads, int queueSize, Auditor auditor) {
+  public Dispatcher(Map<Request.OpCase, Operation> operations, int threads, int queueSize, Auditor auditor,
+      ServerMetrics metrics) {
     this.operations = new EnumMap<>(operations);
     this.auditor = auditor;
+    this.metrics = metrics;
     this.handlers = new ThreadPoolExecutor(threads, threads, 60, TimeUnit.SECONDS,
         new ArrayBlockingQueue<>(queueSize), r -> {
           Thread t = new Thread(r, "indexfs-handler");
@@ -65,6 +69,11 @@ public final class Dispatcher implements AutoCloseable {
   private Response runAudited(Operation op, Request request, SocketAddress remote) {
     String before = auditor.beforeApply(request);
     Response response = run(op, request);
+    if (response.getCode() == Code.RESOLVE_ELSEWHERE) {
+      metrics.redirected();
+    } else {
+      metrics.operationServed();
+    }
     auditor.record(request, remote, response, before);
     return response;
   }

@@ -2,6 +2,7 @@ package org.indexfs.server;
 
 import java.util.HashMap;
 import java.util.Map;
+import org.indexfs.common.IndexFsConfig;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 
@@ -11,6 +12,14 @@ import org.apache.hadoop.fs.Path;
  */
 final class ServerConf {
   private ServerConf() {}
+
+  /** {@code bin/indexfs server --slot 2 --dir /data/slot-2 --zookeeper zk:2181 --cluster prod}. */
+  private static final Map<String, String> SHORTHANDS = new java.util.LinkedHashMap<>(Map.of(
+      "--slot", IndexFsConfig.SERVER_SLOT.name(),
+      "--dir", IndexFsConfig.SERVER_DIR.name(),
+      "--zookeeper", IndexFsConfig.ZOOKEEPER_QUORUM.name(),
+      "--cluster", IndexFsConfig.CLUSTER_NAME.name(),
+      "--data-uri", IndexFsConfig.DATA_URI.name()));
 
   static Map<String, String> load(String[] args) {
     Map<String, String> conf = new HashMap<>();
@@ -22,13 +31,15 @@ final class ServerConf {
         for (Map.Entry<String, String> e : c) {
           conf.put(e.getKey(), e.getValue());
         }
+      } else if (SHORTHANDS.containsKey(a) && i + 1 < args.length) {
+        conf.put(SHORTHANDS.get(a), args[++i]);
       } else if (a.equals("-D") && i + 1 < args.length) {
         put(conf, args[++i]);
       } else if (a.startsWith("-D") && a.length() > 2) {
         put(conf, a.substring(2));
       } else {
         throw new IllegalArgumentException("Unknown argument: " + a
-            + " (expected --conf <file> or -D key=value)");
+            + " (expected --conf <file>, -D key=value, or " + String.join(" / ", SHORTHANDS.keySet()) + " <value>)");
       }
     }
     return conf;

@@ -63,8 +63,9 @@ public final class LocalCluster implements AutoCloseable {
     serverConf.put(IndexFsConfig.ZOOKEEPER_QUORUM.name(), zookeeper.connectString());
     serverConf.put(IndexFsConfig.CLUSTER_NAME.name(), clusterName);
     try {
-      if (b.servers > 1) {
-        formatSlots(b.servers);
+      int slots = Math.max(b.slots, b.servers);
+      if (slots > 1) {
+        formatSlots(slots);
       }
       for (int slot = 0; slot < b.servers; slot++) {
         startServer(slot);
@@ -201,6 +202,7 @@ public final class LocalCluster implements AutoCloseable {
     private int zkPort;
     private boolean hdfs;
     private int servers = 1;
+    private int slots;
     private final Map<String, String> conf = new HashMap<>();
 
     private Builder(Path workDir) {
@@ -230,6 +232,15 @@ public final class LocalCluster implements AutoCloseable {
         throw new IllegalArgumentException("servers must be at least 1, got " + n);
       }
       this.servers = n;
+      return this;
+    }
+
+    /**
+     * Formats the cluster with {@code n} slots even if fewer servers run here; the others join as
+     * separate processes ({@code bin/indexfs server --slot k}).
+     */
+    public Builder slots(int n) {
+      this.slots = n;
       return this;
     }
 

@@ -5,7 +5,7 @@ import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 
 /**
- * {@code bin/indexfs local [--work-dir DIR] [--zk-port N] [--hdfs] [--servers N] [-D key=value ...]}: runs the
+ * {@code bin/indexfs local [--work-dir DIR] [--zk-port N] [--hdfs] [--servers N] [--slots N] [-D key=value ...]}: runs the
  * embedded cluster until Ctrl-C and writes the client configuration that {@code bin/indexfs fs}
  * uses. {@code --hdfs} keeps large files' objects on a real HDFS (a MiniDFSCluster with one
  * NameNode and three DataNodes under the work directory) instead of a local directory.
@@ -17,7 +17,8 @@ public final class LocalMain {
     Path work = Path.of(System.getProperty("indexfs.local.dir", "indexfs-work"));
     int zkPort = 0;
     boolean hdfs = false;
-    int servers = 1;
+    int servers = 0;
+    int slots = 0;
     LocalCluster.Builder builder = null;
     java.util.List<String[]> settings = new java.util.ArrayList<>();
     for (int i = 0; i < args.length; i++) {
@@ -26,15 +27,19 @@ public final class LocalMain {
         case "--zk-port" -> zkPort = Integer.parseInt(args[++i]);
         case "--hdfs" -> hdfs = true;
         case "--servers" -> servers = Integer.parseInt(args[++i]);
+        case "--slots" -> slots = Integer.parseInt(args[++i]);
         case "-D" -> settings.add(args[++i].split("=", 2));
         default -> {
           System.err.println("Unknown argument " + args[i]
-              + "\nUsage: indexfs local [--work-dir DIR] [--zk-port N] [--hdfs] [--servers N] [-D key=value ...]");
+              + "\nUsage: indexfs local [--work-dir DIR] [--zk-port N] [--hdfs] [--servers N] [--slots N] [-D key=value ...]");
           System.exit(2);
         }
       }
     }
-    builder = LocalCluster.builder(work).zookeeperPort(zkPort).hdfs(hdfs).servers(servers);
+    // --slots N formats N slots; --servers M runs slots 0..M-1 here (the rest: bin/indexfs server --slot k).
+    int formatted = Math.max(1, slots > 0 ? slots : servers);
+    builder = LocalCluster.builder(work).zookeeperPort(zkPort).hdfs(hdfs).slots(formatted)
+        .servers(servers > 0 ? servers : formatted);
     for (String[] kv : settings) {
       builder.set(kv[0], kv.length > 1 ? kv[1] : "");
     }

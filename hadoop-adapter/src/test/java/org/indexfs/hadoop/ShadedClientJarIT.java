@@ -1,5 +1,6 @@
 package org.indexfs.hadoop;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -11,6 +12,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Enumeration;
 import java.util.List;
+import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import java.util.jar.JarEntry;
 import java.util.jar.JarFile;
@@ -63,32 +65,102 @@ class ShadedClientJarIT {
 
   @Test
   void hadoopFsShellWorksWithTheShadedJarAsTheOnlyIndexfsJar() throws Exception {
-    LocalCluster cluster = IndexFsTestCluster.get();
-    Path work = IndexFsTestCluster.newWorkDir("shaded-shell");
-    cluster.writeClientConf(work);
-    // Hadoop's own classpath: this JVM's, minus every IndexFS module and every library the
-    // shaded jar relocates. What remains is what a Hadoop client already has.
-    String hadoopOnly = Stream.of(System.getProperty("java.class.path").split(File.pathSeparator))
-        .filter(e -> !e.contains("indexfs-") && !e.contains("hadoop-adapter") && !e.contains("/io/netty/")
-            && !e.contains("protobuf-java-4") && !e.contains("/org/apache/curator/")
-            && !e.contains("/org/apache/zookeeper/"))
-        .collect(Collectors.joining(File.pathSeparator));
-    String classpath = work + File.pathSeparator + shadedJar() + File.pathSeparator + hadoopOnly;
-    shell(classpath, work, "-mkdir", "-p", "/shaded/a");
-    String listing = shell(classpath, work, "-ls", "/shaded");
+    Shell shell = new Shell("shaded-shell");
+    shell.ok("-mkdir", "-p", "/shaded/a");
+    String listing = shell.ok("-ls", "/shaded");
     assertTrue(listing.contains("/shaded/a"), listing);
   }
 
-  private static String shell(String classpath, Path work, String... args) throws Exception {
-    List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-Xmx256m", "-cp", classpath, "org.apache.hadoop.fs.FsShell"));
-    command.addAll(List.of(args));
-    Path out = work.resolve("shell-" + System.nanoTime() + ".out");
-    Process p = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(out.toFile()).start();
-    assertTrue(p.waitFor(120, TimeUnit.SECONDS), "FsShell finished");
-    String text = Files.readString(out);
-    assertEquals(0, p.exitValue(), "FsShell " + String.join(" ", args) + " failed:\n" + text);
-    return text.lines().filter(l -> !l.contains(" WARN ") && !l.startsWith("SLF4J")).collect(Collectors.joining("\n"));
+  /** The README's walkthrough and more, each command's answer checked, through the shaded jar alone. */
+  @Test
+  void hadoopFsShellCommandsGiveTheirUsualAnswersThroughTheShadedJar() throws Exception {
+    Shell shell = new Shell("shaded-shell-commands");
+    byte[] large = new byte[300_000]; // past the inline limit: an HDFS object
+    new Random(6).nextBytes(large);
+    Path localLarge = Files.write(shell.work.resolve("large.bin"), large);
+    Path localSmall = Files.writeString(shell.work.resolve("small.txt"), "small file\n");
+
+    shell.ok("-mkdir", "-p", "/cmds/a/b");
+    shell.ok("-put", localLarge.toString(), localSmall.toString(), "/cmds/a/");
+    assertEquals(List.of("/cmds/a", "/cmds/a/b", "/cmds/a/large.bin", "/cmds/a/small.txt"), paths(shell.ok("-ls", "-R", "/cmds")));
+    assertEquals("small file", shell.ok("-cat", "/cmds/a/small.txt"));
+    Path fetched = shell.work.resolve("fetched.bin");
+    shell.ok("-get", "/cmds/a/large.bin", fetched.toString());
+    assertArrayEquals(large, Files.readAllBytes(fetched), "-get returns the bytes -put stored");
+
+    shell.ok("-cp", "/cmds/a/large.bin", "/cmds/a/copy.bin");
+    shell.ok("-mv", "/cmds/a/small.txt", "/cmds/a/b/moved.txt");
+    assertEquals(1, shell.run("-test", "-e", "/cmds/a/small.txt").exit(), "the source of -mv is gone");
+    assertEquals(0, shell.run("-test", "-f", "/cmds/a/b/moved.txt").exit());
+    shell.ok("-appendToFile", localSmall.toString(), "/cmds/a/b/moved.txt");
+    assertEquals("small file\nsmall file", shell.ok("-cat", "/cmds/a/b/moved.txt"));
+    shell.ok("-touchz", "/cmds/a/empty");
+
+    shell.ok("-chmod", "640", "/cmds/a/b/moved.txt");
+    shell.ok("-setrep", "2", "/cmds/a/copy.bin");
+    assertEquals("640 22 moved.txt", shell.ok("-stat", "%a %b %n", "/cmds/a/b/moved.txt"));
+    assertEquals("2 300000 copy.bin", shell.ok("-stat", "%r %b %n", "/cmds/a/copy.bin"));
+
+    long total = 2L * large.length + 22;
+    // -du -s: size, space consumed, path. -count: directories, files, bytes, path.
+    assertEquals(List.of(String.valueOf(total), "/cmds/a"), columns(shell.ok("-du", "-s", "/cmds/a"), 0, 2));
+    assertEquals(List.of("2", "4", String.valueOf(total), "/cmds/a"), columns(shell.ok("-count", "/cmds/a"), 0, 1, 2, 3));
+
+    shell.ok("-rm", "-r", "/cmds/a");
+    assertEquals(1, shell.run("-test", "-d", "/cmds/a").exit(), "-rm -r removed the tree");
+    assertEquals("", shell.ok("-ls", "/cmds"));
   }
 
+  private static List<String> paths(String listing) {
+    return listing.lines().filter(l -> !l.startsWith("Found ")).map(l -> l.substring(l.lastIndexOf(' ') + 1)).sorted().toList();
+  }
+
+  private static List<String> columns(String line, int... indexes) {
+    String[] fields = line.strip().split("\\s+");
+    return java.util.Arrays.stream(indexes).mapToObj(i -> fields[i]).toList();
+  }
+
+  /**
+   * {@code hadoop fs} in a child JVM whose classpath is Hadoop's own (this JVM's, minus every
+   * IndexFS module and every library the shaded jar relocates: what a Hadoop client already has)
+   * plus the shaded jar, configured by a core-site.xml for the shared cluster.
+   */
+  private static final class Shell {
+    private final Path work;
+    private final String classpath;
+
+    Shell(String name) throws IOException {
+      LocalCluster cluster = IndexFsTestCluster.get();
+      work = IndexFsTestCluster.newWorkDir(name);
+      cluster.writeClientConf(work);
+      String hadoopOnly = Stream.of(System.getProperty("java.class.path").split(File.pathSeparator))
+          .filter(e -> !e.contains("indexfs-") && !e.contains("hadoop-adapter") && !e.contains("/io/netty/")
+              && !e.contains("protobuf-java-4") && !e.contains("/org/apache/curator/")
+              && !e.contains("/org/apache/zookeeper/"))
+          .collect(Collectors.joining(File.pathSeparator));
+      classpath = work + File.pathSeparator + shadedJar() + File.pathSeparator + hadoopOnly;
+    }
+
+    record Result(int exit, String text) {}
+
+    /** Runs the command, expects success, and returns its output without log lines. */
+    String ok(String... args) throws Exception {
+      Result r = run(args);
+      assertEquals(0, r.exit(), "FsShell " + String.join(" ", args) + " failed:\n" + r.text());
+      return r.text();
+    }
+
+    Result run(String... args) throws Exception {
+      List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+          "-Xmx256m", "-cp", classpath, "org.apache.hadoop.fs.FsShell"));
+      command.addAll(List.of(args));
+      Path out = work.resolve("shell-" + System.nanoTime() + ".out");
+      Process p = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(out.toFile()).start();
+      assertTrue(p.waitFor(120, TimeUnit.SECONDS), "FsShell finished");
+      String text = Files.readString(out).lines()
+          .filter(l -> !l.contains(" WARN ") && !l.startsWith("SLF4J") && !l.startsWith("log4j:"))
+          .collect(Collectors.joining("\n"));
+      return new Result(p.exitValue(), text);
+    }
+  }
 }

@@ -36,6 +36,7 @@ public final class ClusterConnection implements AutoCloseable {
   private final int connectTimeoutMs;
   private final Map<Integer, RpcConnection> connections = new HashMap<>();
   private final ResolutionCache resolutions;
+  private volatile int slots;
   private int references;
 
   private ClusterConnection(String key, String zkQuorum, String cluster, int maxFrameBytes, int connectTimeoutMs,
@@ -111,8 +112,14 @@ public final class ClusterConnection implements AutoCloseable {
 
   /** The number of slots the cluster was formatted with. */
   public int slotCount() throws IOException {
+    int known = slots;
+    if (known > 0) {
+      return known;
+    }
     try {
-      return ClusterConfig.decode(curator.getData().forPath(ClusterPaths.config(cluster))).slots();
+      // Fixed at format time: read once.
+      slots = ClusterConfig.decode(curator.getData().forPath(ClusterPaths.config(cluster))).slots();
+      return slots;
     } catch (KeeperException.NoNodeException e) {
       throw new IOException("IndexFS cluster '" + cluster + "' is not formatted (no " + ClusterPaths.config(cluster) + ")");
     } catch (IOException e) {

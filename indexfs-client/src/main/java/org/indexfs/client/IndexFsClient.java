@@ -17,6 +17,10 @@ import org.indexfs.client.cache.ResolutionCache;
 import org.indexfs.common.IndexFsException;
 import org.indexfs.common.PathNames;
 import org.indexfs.common.rpc.RpcConnection;
+import org.indexfs.common.giga.GigaIndex;
+import org.indexfs.common.giga.PartitionBitmap;
+import org.indexfs.common.schema.NameHash;
+import org.indexfs.proto.Ancestor;
 import org.indexfs.proto.AppendRequest;
 import org.indexfs.proto.Caller;
 import org.indexfs.proto.Code;
@@ -60,6 +64,8 @@ public final class IndexFsClient implements AutoCloseable {
   private final RpcCounters counters = new RpcCounters();
   /** Files this client writes, and the slot holding each one's write lease. */
   private final Map<Long, Integer> writing = new ConcurrentHashMap<>();
+  /** The slot this thread's last routed call went to (a writer's later calls go there). */
+  private final ThreadLocal<Integer> lastSlot = ThreadLocal.withInitial(() -> 0);
 
   /** Re-routing a call more often than this means the namespace keeps moving under it. */
   private static final int MAX_HOPS = 32;
@@ -105,8 +111,10 @@ public final class IndexFsClient implements AutoCloseable {
 
   /** One page of a listing; pass the returned cursor back for the next page. */
   public Listing listStatus(String path, ByteString cursor, int limit) throws IOException {
-    return call(Request.newBuilder().setListStatus(ListStatusRequest.newBuilder().setPath(path)
-        .setCursor(cursor).setLimit(limit)), path, true).getListing();
+    // A page goes to the partition holding the cursor's hash (DESIGN §5 of the scale-out plan).
+    long hash = cursor.size() >= 8 ? cursor.asReadOnlyByteBuffer().getLong() : 0;
+    return routed(Request.newBuilder().setListStatus(ListStatusRequest.newBuilder().setPath(path)
+        .setCursor(cursor).setLimit(limit)), path, true, hash, null).getListing();
   }
 
   /** Every entry of a directory (or the file itself), fetched page by page. */
@@ -241,14 +249,28 @@ public final class IndexFsClient implements AutoCloseable {
     return slot == null ? call(request, path, false) : call(request, slot);
   }
 
-  private static int slotOf(Request.Builder sent) {
-    Resolution r = sent.getResolution();
-    return r.getAncestorsCount() == 0 ? 0 : r.getAncestors(r.getAncestorsCount() - 1).getZerothSlot();
+  /** The slot a request with this resolution goes to: the one holding the next name's partition. */
+  private int slotOf(Resolution r, List<String> names, long intoHash) throws IOException {
+    if (r.getAncestorsCount() == 0) {
+      return 0;
+    }
+    int k = r.getAncestorsCount() - 1;
+    Ancestor dir = r.getAncestors(k);
+    long hash = k < names.size() ? NameHash.of(names.get(k)) : intoHash;
+    PartitionBitmap bitmap = cluster.resolutions().bitmap(dir.getInodeId());
+    if (bitmap == null) {
+      return dir.getZerothSlot();
+    }
+    return GigaIndex.slotOf(dir.getZerothSlot(), GigaIndex.partitionOf(hash, bitmap), cluster.slotCount());
+  }
+
+  private int slotOf(Request.Builder sent) throws IOException {
+    return lastSlot.get();
   }
 
   /** A call about {@code path}, sent to its parent directory's home slot (or the directory's own, {@code into}). */
   private Response call(Request.Builder request, String path, boolean into) throws IOException {
-    return routed(request, path, into, null);
+    return routed(request, path, into, 0, null);
   }
 
   /**
@@ -257,6 +279,11 @@ public final class IndexFsClient implements AutoCloseable {
    * another slot, cache what it walked and go there. Bounded, with backoff on stale caches.
    */
   private Response routed(Request.Builder request, String path, boolean into, String dst) throws IOException {
+    return routed(request, path, into, 0, dst);
+  }
+
+  private Response routed(Request.Builder request, String path, boolean into, long intoHash, String dst)
+      throws IOException {
     ResolutionCache cache = cluster.resolutions();
     List<String> names = PathNames.components(path, Integer.MAX_VALUE);
     List<String> dstNames = dst == null ? null : PathNames.components(dst, Integer.MAX_VALUE);
@@ -267,8 +294,8 @@ public final class IndexFsClient implements AutoCloseable {
       if (knownDst != null) {
         request.setDstResolution(knownDst);
       }
-      int slot = known.getAncestorsCount() == 0 ? 0
-          : known.getAncestors(known.getAncestorsCount() - 1).getZerothSlot();
+      int slot = slotOf(known, names, intoHash);
+      lastSlot.set(slot);
       long sent = System.nanoTime();
       Response response = send(slot, request);
       if (response.getCode() == Code.OK || attempt >= MAX_HOPS) {

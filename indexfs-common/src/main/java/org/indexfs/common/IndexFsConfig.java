@@ -79,6 +79,9 @@ public final class IndexFsConfig {
   public static final ConfigKey<Integer> CLIENT_CACHE_ENTRIES = ConfigKey.integer(
       "indexfs.client.cache-entries", 100_000,
       "Directory entries a client process caches under leases (least recently used go first).");
+  public static final ConfigKey<Integer> SPLIT_THRESHOLD = ConfigKey.integer(
+      "indexfs.split.threshold", 2_000,
+      "A directory partition holding more entries than this splits in two (GIGA+), until the directory spans all slots; 0 never splits.");
   public static final ConfigKey<Long> METRICS_LOG_INTERVAL_MS = ConfigKey.longValue(
       "indexfs.metrics.log-interval-ms", 60_000,
       "How often a server logs its counters (operations served, redirects, splits, entries); they are also on JMX.");
@@ -122,5 +125,5 @@ public final class IndexFsConfig {
       RPC_MAX_FRAME_BYTES, RPC_IDLE_TIMEOUT_SECONDS, RPC_TIMEOUT_MS, LIST_PAGE_SIZE, SUPERUSER, SUPERGROUP,
       PERMISSIONS_ENABLED, MAX_COMPONENT_LENGTH, AUDIT_ENABLED, AUDIT_QUEUE, LEASE_POLICY, LEASE_FIXED_MS,
       LEASE_MAX_MS, LEASE_TABLE_ENTRIES, CLIENT_CACHE_ENTRIES, HOME_SYNC_INTERVAL_MS,
-      METRICS_LOG_INTERVAL_MS);
+      METRICS_LOG_INTERVAL_MS, SPLIT_THRESHOLD);
 }

@@ -43,6 +43,8 @@ import org.indexfs.server.op.CrossSlotRename;
 import org.indexfs.server.op.RenameInOp;
 import org.indexfs.server.op.RenameOp;
 import org.indexfs.server.rename.RenameIntents;
+import org.indexfs.server.split.Partitions;
+import org.indexfs.server.split.SplitManager;
 import org.indexfs.server.op.RenewLeaseOp;
 import org.indexfs.server.op.ServerInfoOp;
 import org.indexfs.server.op.SetOwnerOp;
@@ -81,6 +83,7 @@ public final class IndexFsServer implements AutoCloseable {
   private final EntryLeases entryLeases;
   private final Periodic placementRefresh;
   private final ServerMetrics metrics;
+  private final SplitManager splits;
   private final Periodic metricsLog;
   private final InetSocketAddress address;
 
@@ -116,11 +119,17 @@ public final class IndexFsServer implements AutoCloseable {
       entryLeases = new EntryLeases(LeasePolicy.of(IndexFsConfig.LEASE_POLICY.get(conf),
           IndexFsConfig.LEASE_FIXED_MS.get(conf), IndexFsConfig.LEASE_MAX_MS.get(conf)),
           IndexFsConfig.LEASE_TABLE_ENTRIES.get(conf), System::nanoTime);
-      PathResolver resolver = new PathResolver(ns, IndexFsConfig.MAX_COMPONENT_LENGTH.get(conf));
+      Partitions partitions = new Partitions(ns);
+      partitions.useSlotCount(peers::slotCount);
+      PathResolver resolver = new PathResolver(ns, IndexFsConfig.MAX_COMPONENT_LENGTH.get(conf), partitions);
+      metrics = new ServerMetrics(IndexFsConfig.CLUSTER_NAME.get(conf), slot, store::estimatedEntries,
+          entryLeases::grants);
+      splits = new SplitManager(ns, partitions, peers, data, metrics, IndexFsConfig.SPLIT_THRESHOLD.get(conf));
+      resolver.useFreeze(splits::isFrozen);
       resolver.useLeases((parentId, name, depth) -> entryLeases.grant(new LeaseKey(parentId, name), depth));
       OpContext ctx = new OpContext(ns, resolver,
           access, reclaimer, dataUri, IndexFsConfig.INLINE_MAX_BYTES.get(conf), IndexFsConfig.LIST_PAGE_SIZE.get(conf),
-          leases, recovery, data, peers, homes, placement, entryLeases);
+          leases, recovery, data, peers, homes, placement, entryLeases, partitions, splits);
       RenameIntents renames = new RenameIntents(ns);
       CrossSlotRename crossSlot = new CrossSlotRename(ctx, renames);
       placementRefresh = new Periodic("indexfs-placement-" + slot, IndexFsConfig.HOME_SYNC_INTERVAL_MS.get(conf),
@@ -128,11 +137,10 @@ public final class IndexFsServer implements AutoCloseable {
             placement.refresh();
             homes.driveAll();
             crossSlot.settleAll();
+            splits.recover();
           });
       auditLog = IndexFsConfig.AUDIT_ENABLED.get(conf)
           ? AuditLog.start(IndexFsConfig.AUDIT_QUEUE.get(conf)) : AuditLog.disabled();
-      metrics = new ServerMetrics(IndexFsConfig.CLUSTER_NAME.get(conf), slot, store::estimatedEntries,
-          entryLeases::grants);
       metricsLog = new Periodic("indexfs-metrics-" + slot, IndexFsConfig.METRICS_LOG_INTERVAL_MS.get(conf), false,
           () -> LOG.info("{}", metrics.summary()));
       dispatcher = new Dispatcher(operations(ctx, crossSlot, renames), IndexFsConfig.SERVER_HANDLERS.get(conf),
@@ -207,6 +215,10 @@ public final class IndexFsServer implements AutoCloseable {
     rpc.close();
   }
 
+  public SplitManager splits() {
+    return splits;
+  }
+
   public ServerMetrics metrics() {
     return metrics;
   }
@@ -241,6 +253,9 @@ public final class IndexFsServer implements AutoCloseable {
     }
     if (metricsLog != null) {
       metricsLog.close();
+    }
+    if (splits != null) {
+      splits.close();
     }
     if (metrics != null) {
       metrics.close();

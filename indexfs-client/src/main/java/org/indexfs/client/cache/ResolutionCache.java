@@ -4,6 +4,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.LongSupplier;
+import org.indexfs.common.giga.PartitionBitmap;
 import org.indexfs.proto.Ancestor;
 import org.indexfs.proto.Resolution;
 
@@ -21,6 +22,7 @@ public final class ResolutionCache {
   private final int capacity;
   private final LongSupplier nanoClock;
   private final Map<String, Cached> entries;
+  private final Map<Long, PartitionBitmap> bitmaps;
 
   private record Cached(Ancestor ancestor, long parentId, long expiresNanos) {}
 
@@ -33,6 +35,34 @@ public final class ResolutionCache {
         return size() > ResolutionCache.this.capacity;
       }
     };
+    this.bitmaps = new LinkedHashMap<>(16, 0.75f, true) {
+      @Override
+      protected boolean removeEldestEntry(Map.Entry<Long, PartitionBitmap> eldest) {
+        return size() > ResolutionCache.this.capacity;
+      }
+    };
+  }
+
+  /**
+   * The GIGA+ partitions of directory {@code dirId} this client has heard of, or null (only
+   * partition 0). Partitions are only ever added, so maps from any server are OR-merged and kept
+   * regardless of leases: a stale map costs a redirect, never a wrong answer.
+   */
+  public synchronized PartitionBitmap bitmap(long dirId) {
+    return bitmaps.get(dirId);
+  }
+
+  private void mergeBitmap(Ancestor a) {
+    if (a.getBitmap().isEmpty()) {
+      return;
+    }
+    PartitionBitmap heard = PartitionBitmap.fromBytes(a.getBitmap().toByteArray());
+    PartitionBitmap known = bitmaps.get(a.getInodeId());
+    if (known == null) {
+      bitmaps.put(a.getInodeId(), heard);
+    } else {
+      known.merge(heard);
+    }
   }
 
   /**
@@ -69,11 +99,13 @@ public final class ResolutionCache {
         path.append('/').append(names.get(depth - 1));
       }
       Ancestor a = walked.getAncestors(depth);
+      mergeBitmap(a);
       long ttl = a.getLeaseMs();
       if (ttl > 0) {
         long margin = Math.min(ttl / 10, 100);
         entries.put(depth == 0 ? "/" : path.toString(),
-            new Cached(a.toBuilder().clearLeaseMs().build(), parentId, sentNanos + (ttl - margin) * 1_000_000L));
+            new Cached(a.toBuilder().clearLeaseMs().clearBitmap().build(), parentId,
+                sentNanos + (ttl - margin) * 1_000_000L));
       }
       parentId = a.getInodeId();
     }

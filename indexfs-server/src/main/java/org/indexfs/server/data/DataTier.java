@@ -85,6 +85,16 @@ public final class DataTier implements AutoCloseable {
     }
   }
 
+  /** Copies a local file to {@code name} on the data FS (split migration ships SST files this way). */
+  public void upload(java.nio.file.Path local, String name) throws IOException {
+    fs().copyFromLocalFile(false, true, new Path(local.toUri()), pathOf(name));
+  }
+
+  /** Copies {@code name} from the data FS to a local file. */
+  public void download(String name, java.nio.file.Path local) throws IOException {
+    fs().copyToLocalFile(false, pathOf(name), new Path(local.toUri()), true);
+  }
+
   /** Deletes an object; true if it existed. */
   public boolean delete(String name) throws IOException {
     Path path = pathOf(name);

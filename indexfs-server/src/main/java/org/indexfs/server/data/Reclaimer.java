@@ -116,7 +116,8 @@ public final class Reclaimer implements AutoCloseable {
       try (RocksIterator it = ns.store().iterator(ns.store().entries(), null)) {
         for (it.seek(prefix); it.isValid() && Bytes.startsWith(it.key(), prefix) && n < BATCH; it.next(), n++) {
           Inode child = Inode.decode(it.value());
-          if (child.isDirectory() && child.zerothSlot != ns.slot() && homes != null) {
+          if (child.isDirectory() && homes != null
+              && (child.zerothSlot != ns.slot() || ns.bitmap(child.inodeId).count() > 1)) {
             // Its entries live on its home slot: that slot drops them once told the entry is gone.
             homes.record(batch, child.inodeId, child.zerothSlot, dirId, EntryKey.decode(it.key()).name());
             remoteChildren.add(child.inodeId);

@@ -3,7 +3,10 @@ package org.indexfs.server.ns;
 import java.io.IOException;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
+import com.google.common.cache.Cache;
+import com.google.common.cache.CacheBuilder;
 import org.indexfs.common.InodeIds;
+import org.indexfs.common.giga.PartitionBitmap;
 import org.indexfs.common.Permission;
 import org.indexfs.common.schema.EntryKey;
 import org.indexfs.common.schema.Inode;
@@ -164,6 +167,53 @@ public final class Namespace {
     }
   }
 
+  /**
+   * The GIGA+ bitmap this slot knows for directory {@code dirId} (DESIGN §4): exact for the
+   * partitions this slot split off itself, possibly missing later splits made elsewhere (a
+   * lookup then lands on a slot that redirects). Cached; only splits and ingests change it.
+   */
+  public PartitionBitmap bitmap(long dirId) throws IOException {
+    PartitionBitmap cached = bitmaps.getIfPresent(dirId);
+    if (cached != null) {
+      return cached;
+    }
+    byte[] v = store.get(store.meta(), bitmapKey(dirId));
+    PartitionBitmap b = v == null ? PartitionBitmap.initial() : PartitionBitmap.fromBytes(v);
+    bitmaps.put(dirId, b);
+    return b;
+  }
+
+  /** Records a new bitmap for {@code dirId} in the batch; visible to lookups once the batch is written. */
+  public void putBitmap(WriteBatch batch, long dirId, PartitionBitmap bitmap) throws IOException {
+    try {
+      batch.put(store.meta(), bitmapKey(dirId), bitmap.toBytes());
+    } catch (RocksDBException e) {
+      throw new IOException(e);
+    }
+    bitmaps.invalidate(dirId);
+  }
+
+  public void deleteBitmap(WriteBatch batch, long dirId) throws IOException {
+    try {
+      batch.delete(store.meta(), bitmapKey(dirId));
+    } catch (RocksDBException e) {
+      throw new IOException(e);
+    }
+    bitmaps.invalidate(dirId);
+  }
+
+  /** Forgets cached bitmaps after a batch that changed them was written. */
+  public void invalidateBitmap(long dirId) {
+    bitmaps.invalidate(dirId);
+  }
+
+  private static byte[] bitmapKey(long dirId) {
+    return java.nio.ByteBuffer.allocate(14).put(BITMAP_PREFIX).putLong(dirId).array();
+  }
+
+  private static final byte[] BITMAP_PREFIX = {'p', 'b', 'i', 't', 's', '/'};
+  private final Cache<Long, PartitionBitmap> bitmaps = CacheBuilder.newBuilder().maximumSize(100_000).build();
+
   private static byte[] partitionKey(long dirId) {
     return java.nio.ByteBuffer.allocate(13).put(PARTITION_PREFIX).putLong(dirId).array();
   }
@@ -176,6 +226,27 @@ public final class Namespace {
     } catch (RocksDBException e) {
       throw new IOException(e);
     }
+  }
+
+  /** Runs {@code work} under the write lock, writing nothing (a GIGA+ split's freeze point). */
+  public void exclusively(Exclusive work) throws IOException {
+    lock.writeLock().lock();
+    try {
+      work.run();
+    } finally {
+      lock.writeLock().unlock();
+    }
+  }
+
+  /** True inside {@link #mutate} (a lookup made for a mutation). */
+  public boolean mutating() {
+    return lock.isWriteLockedByCurrentThread();
+  }
+
+  /** Work done under the write lock that writes nothing itself. */
+  @FunctionalInterface
+  public interface Exclusive {
+    void run() throws IOException;
   }
 
   /** Reads under the read lock. */

@@ -1,15 +1,19 @@
 package org.indexfs.server.ns;
 
 import java.io.IOException;
+import com.google.protobuf.ByteString;
 import java.util.List;
 import org.indexfs.common.IndexFsException;
 import org.indexfs.common.InodeIds;
 import org.indexfs.common.PathNames;
 import org.indexfs.common.ResolveElsewhereException;
+import org.indexfs.common.giga.PartitionBitmap;
 import org.indexfs.common.schema.Inode;
+import org.indexfs.common.schema.NameHash;
 import org.indexfs.proto.Ancestor;
 import org.indexfs.proto.Code;
 import org.indexfs.proto.Resolution;
+import org.indexfs.server.split.Partitions;
 
 /**
  * Walks a path on this slot (IndexFS §II-B). The client names the deepest directory it already
@@ -22,14 +26,23 @@ public final class PathResolver {
   private final Namespace ns;
   private final int maxComponentBytes;
   private volatile LeaseGrants leases = LeaseGrants.NONE;
+  private final Partitions partitions;
+  private volatile java.util.function.BiPredicate<Long, Long> frozen = (dirId, hash) -> false;
 
-  public PathResolver(Namespace ns, int maxComponentBytes) {
+  public PathResolver(Namespace ns, int maxComponentBytes, Partitions partitions) {
     this.ns = ns;
+    this.partitions = partitions;
     this.maxComponentBytes = maxComponentBytes;
   }
 
   public void useLeases(LeaseGrants grants) {
     this.leases = grants;
+  }
+
+
+  /** Names moving in a GIGA+ split: mutations of them retry until the split ends. */
+  public void useFreeze(java.util.function.BiPredicate<Long, Long> isFrozen) {
+    this.frozen = isFrozen;
   }
 
   public List<String> parse(String path) throws IOException {
@@ -43,20 +56,38 @@ public final class PathResolver {
 
   /** Walks to the final component; the final component's directory must have its entries here. */
   public ResolvedPath resolve(Resolution known, String path) throws IOException {
-    return walk(known, path, false, false);
+    return walk(known, path, false, 0, false);
   }
 
   /** As {@link #resolve}, for a rename's destination. */
   public ResolvedPath resolveDestination(Resolution known, String path) throws IOException {
-    return walk(known, path, false, true);
+    return walk(known, path, false, 0, true);
   }
 
-  /** Walks into the final component too when it is a directory (listing, summaries). */
+  /** Walks into the final component too when it is a directory (summaries: its partition 0). */
   public ResolvedPath resolveInto(Resolution known, String path) throws IOException {
-    return walk(known, path, true, false);
+    return walk(known, path, true, 0, false);
   }
 
-  private ResolvedPath walk(Resolution known, String path, boolean into, boolean destination) throws IOException {
+  /** Walks into the final directory's partition holding {@code hash} (listing pages). */
+  public ResolvedPath resolveInto(Resolution known, String path, long hash) throws IOException {
+    return walk(known, path, true, hash, false);
+  }
+
+  /**
+   * The slot holding the entries of {@code dir} whose names hash to {@code hash}, as far as this
+   * slot knows (GIGA+ lookup on its bitmap; a slot holding no partition of it sends to its home).
+   */
+  public int ownerOf(Inode dir, long hash) throws IOException {
+    return partitions.ownerOf(dir, hash);
+  }
+
+  private boolean here(Inode dir, String name) throws IOException {
+    return ownerOf(dir, NameHash.of(name)) == ns.slot();
+  }
+
+  private ResolvedPath walk(Resolution known, String path, boolean into, long intoHash, boolean destination)
+      throws IOException {
     List<String> names = parse(path);
     int n = names.size();
     List<Ancestor> given = known.getAncestorsList();
@@ -64,40 +95,45 @@ public final class PathResolver {
       throw new IndexFsException(Code.STALE_RESOLUTION, "Resolution of " + path + " is longer than the path");
     }
     Inode[] inodes = new Inode[n + 1];
+    boolean[] local = new boolean[n + 1];
     int start = Math.max(0, given.size() - 1);
     for (int i = 0; i < start; i++) {
       inodes[i] = fromAncestor(given.get(i));
     }
-    inodes[start] = startDirectory(given, names, start, path, destination);
-    // Entries above the start came from the client: never rewrite or lease them here.
-    boolean startEntryHere = given.isEmpty()
-        || (start == 0 ? ns.slot() == 0 : given.get(start - 1).getZerothSlot() == ns.slot());
-    int firstLocal = startEntryHere ? start : start + 1;
+    // Entries above the start came from the client: never rewritten or leased here.
+    boolean startEntryHere = given.isEmpty() || (start == 0 ? ns.slot() == 0 : here(inodes[start - 1], names.get(start - 1)));
+    inodes[start] = startDirectory(given, names, start, path, destination, startEntryHere);
+    local[start] = startEntryHere;
     int existing = start + 1;
     for (int i = start; i < n; i++) {
       Inode dir = inodes[i];
       if (!dir.isDirectory()) {
         break;
       }
-      if (dir.zerothSlot != ns.slot()) {
-        throw elsewhere(path, names, inodes, firstLocal, i, destination);
+      if (!here(dir, names.get(i))) {
+        throw elsewhere(path, names, inodes, local, i, destination);
+      }
+      if (ns.mutating() && frozen.test(dir.inodeId, NameHash.of(names.get(i)))) {
+        throw new IndexFsException(Code.STALE_RESOLUTION, PathNames.join(names, i + 1)
+            + " is moving to another slot (directory split); retry");
       }
       Inode child = ns.lookup(dir.inodeId, names.get(i));
       if (child == null) {
         break;
       }
       inodes[i + 1] = child;
+      local[i + 1] = true;
       existing++;
     }
-    if (into && existing == n + 1 && n > start && inodes[n].isDirectory() && inodes[n].zerothSlot != ns.slot()) {
-      throw elsewhere(path, names, inodes, firstLocal, n, destination);
+    if (into && existing == n + 1 && inodes[n].isDirectory() && ownerOf(inodes[n], intoHash) != ns.slot()) {
+      throw elsewhere(path, names, inodes, local, n, destination);
     }
-    return new ResolvedPath(path, names, inodes, existing, ns.slot(), firstLocal);
+    return new ResolvedPath(path, names, inodes, existing, local);
   }
 
   /** The directory the walk starts from: the root, or the last directory the client knows. */
   private Inode startDirectory(List<Ancestor> given, List<String> names, int start, String path,
-      boolean destination) throws IOException {
+      boolean destination, boolean entryHere) throws IOException {
     if (given.isEmpty()) {
       if (ns.slot() != 0 && destination) {
         throw new ResolveElsewhereException(path, Resolution.getDefaultInstance(), true);
@@ -108,23 +144,21 @@ public final class PathResolver {
       return ns.root();
     }
     Ancestor last = given.get(start);
-    if (last.getZerothSlot() != ns.slot()) {
+    Inode record = ns.partition(last.getInodeId());
+    if (record == null) {
       if (destination) {
         // A rename's destination directory lives on another slot: the rename spans slots.
         throw new ResolveElsewhereException(path, Resolution.newBuilder().addAllAncestors(given).build(), true);
       }
       throw stale(path, last);
     }
-    boolean entryHere = start == 0 ? ns.slot() == 0 : given.get(start - 1).getZerothSlot() == ns.slot();
-    Inode dir;
+    if ((record.flags & Inode.FLAG_SEALED) != 0) {
+      throw IndexFsException.notFound(PathNames.join(names, start));
+    }
+    Inode dir = record;
     if (entryHere) {
       // The entry itself is on this slot: read it, it is authoritative.
       dir = start == 0 ? ns.root() : ns.lookup(given.get(start - 1).getInodeId(), names.get(start - 1));
-    } else {
-      dir = ns.partition(last.getInodeId());
-      if (dir != null && (dir.flags & Inode.FLAG_SEALED) != 0) {
-        throw IndexFsException.notFound(PathNames.join(names, start));
-      }
     }
     if (dir == null || dir.inodeId != last.getInodeId() || !dir.isDirectory()) {
       throw stale(path, last);
@@ -137,16 +171,22 @@ public final class PathResolver {
         "Directory " + InodeIds.format(a.getInodeId()) + " on the way to " + path + " is not where the client cached it");
   }
 
-  /** Stops at depth {@code at}: what the client needs to go on at that directory's home slot. */
-  private ResolveElsewhereException elsewhere(String path, List<String> names, Inode[] inodes, int firstLocal,
-      int at, boolean destination) {
+  /** Stops at depth {@code at}: what the client needs to go on at the slot holding the next entry. */
+  private ResolveElsewhereException elsewhere(String path, List<String> names, Inode[] inodes, boolean[] local,
+      int at, boolean destination) throws IOException {
     Resolution.Builder r = Resolution.newBuilder();
     for (int i = 0; i <= at; i++) {
       Ancestor.Builder a = toAncestor(inodes[i]);
-      if (i >= firstLocal) {
+      if (local[i]) {
         // Read from its entry, which lives on this slot: this slot grants its lease.
         a.setLeaseMs(i == 0 ? leases.grant(InodeIds.NO_PARENT, "", 0)
             : leases.grant(inodes[i - 1].inodeId, names.get(i - 1), i));
+      }
+      if (ns.partition(inodes[i].inodeId) != null) {
+        PartitionBitmap b = ns.bitmap(inodes[i].inodeId);
+        if (b.count() > 1) {
+          a.setBitmap(ByteString.copyFrom(b.toBytes()));
+        }
       }
       r.addAncestors(a);
     }

@@ -14,27 +14,22 @@ public final class ResolvedPath {
   private final List<String> names;
   private final Inode[] inodes;
   private final int existing;
-  private final int slot;
-  private final int firstLocal;
+  private final boolean[] local;
 
-  ResolvedPath(String path, List<String> names, Inode[] inodes, int existing, int slot, int firstLocal) {
-    this.firstLocal = firstLocal;
+  ResolvedPath(String path, List<String> names, Inode[] inodes, int existing, boolean[] local) {
+    this.local = local;
     this.path = path;
     this.names = names;
     this.inodes = inodes;
     this.existing = existing;
-    this.slot = slot;
   }
 
   /**
-   * True when the entry at depth {@code i} is stored on this slot (its directory's entries live
-   * here), so an operation may rewrite it. Directories above the walk's start may live elsewhere.
+   * True when the entry at depth {@code i} is stored on this slot (the walk read it here), so an
+   * operation may rewrite it. Directories above the walk's start came from the client.
    */
   public boolean entryIsLocal(int i) {
-    if (i < firstLocal) {
-      return false;
-    }
-    return i == 0 ? slot == 0 : inodes[i - 1] != null && inodes[i - 1].zerothSlot == slot;
+    return local[i];
   }
 
   public String path() {

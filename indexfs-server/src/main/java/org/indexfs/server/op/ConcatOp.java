@@ -116,7 +116,13 @@ public final class ConcatOp implements Operation {
     long total = target.length;
     boolean allInline = target.dataObject == null;
     for (String src : req.getSourcesList()) {
-      ResolvedPath s = ctx.resolver().resolve(known, src);
+      ResolvedPath s;
+      try {
+        s = ctx.resolver().resolve(known, src);
+      } catch (org.indexfs.common.ResolveElsewhereException e) {
+        throw new IndexFsException(Code.UNSUPPORTED, "concat: source " + src
+            + " is in another partition of a split directory than the target; not supported yet");
+      }
       ctx.access().checkTraverse(caller, s);
       Inode file = requireFile(s, src);
       ctx.access().checkSelf(caller, s, Permission.READ);

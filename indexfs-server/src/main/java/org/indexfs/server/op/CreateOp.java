@@ -35,6 +35,7 @@ public final class CreateOp implements Operation {
       throw IndexFsException.invalidArgument("Invalid block size 0");
     }
     String holder = Writers.holder(request.getCaller());
+    long[] parentOf = {0};
     Writers.Outcome<Inode> outcome = ctx.ns().mutate(batch -> {
       ResolvedPath p = ctx.resolver().resolve(request.getResolution(), req.getPath());
       if (p.isRoot()) {
@@ -97,6 +98,7 @@ public final class CreateOp implements Operation {
       file.mtime = file.atime = now;
       file.zerothSlot = ctx.ns().slot();
       ctx.ns().putEntry(batch, parent.inodeId, p.lastName(), file);
+      parentOf[0] = parent.inodeId;
       // A new file's first object is named by its inode id (ObjectNames).
       ctx.leases().grant(batch, new FileLease(file.inodeId, holder, parent.inodeId, p.lastName(),
           ObjectNames.of(file.inodeId)));
@@ -106,6 +108,7 @@ public final class CreateOp implements Operation {
       ctx.reclaimer().wake();
     }
     Inode created = outcome.get();
+    ctx.splits().noteInsert(parentOf[0]);
     return Response.newBuilder().setStatus(ctx.ns().toStatus(lastName(req.getPath()), created));
   }
 

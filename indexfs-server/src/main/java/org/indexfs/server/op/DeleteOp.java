@@ -41,7 +41,7 @@ public final class DeleteOp implements Operation {
     Caller caller = request.getCaller();
     // What lives on other slots is settled before the write lock: never call a peer under it.
     Inode seen = ctx.ns().read(none -> ctx.resolver().resolve(request.getResolution(), req.getPath()).last());
-    boolean remoteHome = seen != null && seen.isDirectory() && seen.zerothSlot != ctx.ns().slot();
+    boolean remoteHome = seen != null && seen.isDirectory() && !ctx.partitions().holdsWhole(seen);
     if (seen != null && seen.isDirectory() && req.getRecursive() && ctx.access().requiresSubtreeChecks(caller)) {
       if (remoteHome) {
         ctx.peers().call(seen.zerothSlot, Request.newBuilder().setPartition(PartitionRequest.newBuilder()
@@ -62,7 +62,7 @@ public final class DeleteOp implements Operation {
       if (target == null) {
         return false;
       }
-      boolean remote = target.isDirectory() && target.zerothSlot != ctx.ns().slot();
+      boolean remote = target.isDirectory() && !ctx.partitions().holdsWhole(target);
       // A directory homed elsewhere is emptied by its home after the unlink (recursive only here).
       boolean empty = !target.isDirectory() || (!remote && SubtreeWalk.isEmpty(ctx, target.inodeId));
       if (target.isDirectory() && !empty && !req.getRecursive()) {
@@ -102,7 +102,7 @@ public final class DeleteOp implements Operation {
 
   private void unlink(WriteBatch batch, ResolvedPath p, Inode target) throws IOException {
     ctx.ns().deleteEntry(batch, p.parent().inodeId, p.lastName());
-    if (target.isDirectory() && target.zerothSlot == ctx.ns().slot()) {
+    if (target.isDirectory() && ctx.partitions().holdsWhole(target)) {
       ctx.ns().deletePartition(batch, target.inodeId);
     }
     Entries.touchDirectory(ctx.ns(), batch, p, p.depth() - 1, System.currentTimeMillis());

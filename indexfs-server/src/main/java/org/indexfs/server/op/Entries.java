@@ -100,7 +100,7 @@ final class HomeChanges {
    * commit, or -1 when there is nothing to sync.
    */
   static long record(OpContext ctx, WriteBatch batch, ResolvedPath p, int depth, Inode dir) throws IOException {
-    if (!dir.isDirectory() || dir.zerothSlot == ctx.ns().slot()) {
+    if (!dir.isDirectory() || ctx.partitions().holdsWhole(dir)) {
       return -1;
     }
     ctx.homes().record(batch, dir.inodeId, dir.zerothSlot, Entries.parentIdAt(p, depth), Entries.nameAt(p, depth));

@@ -4,6 +4,8 @@ import java.io.IOException;
 import java.util.Arrays;
 import org.indexfs.common.IndexFsException;
 import org.indexfs.common.Permission;
+import org.indexfs.common.giga.GigaIndex;
+import org.indexfs.common.giga.PartitionBitmap;
 import org.indexfs.common.schema.Bytes;
 import org.indexfs.common.schema.EntryKey;
 import org.indexfs.common.schema.Inode;
@@ -31,7 +33,9 @@ public final class ListStatusOp implements Operation {
     ListStatusRequest req = request.getListStatus();
     int limit = req.getLimit() == 0 ? ctx.listPageSize() : Math.min(req.getLimit(), ctx.listPageSize());
     Listing listing = ctx.ns().read(none -> {
-      ResolvedPath p = ctx.resolver().resolveInto(request.getResolution(), req.getPath());
+      byte[] cursor = req.getCursor().toByteArray();
+      long hash = cursor.length >= 8 ? java.nio.ByteBuffer.wrap(cursor).getLong() : 0;
+      ResolvedPath p = ctx.resolver().resolveInto(request.getResolution(), req.getPath(), hash);
       ctx.access().checkTraverse(request.getCaller(), p);
       Inode dir = p.last();
       if (dir == null) {
@@ -41,12 +45,28 @@ public final class ListStatusOp implements Operation {
         return Listing.newBuilder().setIsFile(true).addEntries(ctx.ns().toStatus(p.lastName(), dir)).build();
       }
       ctx.access().checkSelf(request.getCaller(), p, Permission.READ_EXECUTE);
-      return page(dir.inodeId, req.getCursor().toByteArray(), limit);
+      return page(dir.inodeId, cursor, limit, partitionEnd(dir));
     });
     return Response.newBuilder().setListing(listing);
   }
 
-  private Listing page(long dirId, byte[] cursor, int limit) {
+  /**
+   * The hash just past the partition of {@code dir} held here, or null when it runs to the end of
+   * the hash space. Listing walks the directory in global hash order: when this partition is
+   * exhausted, the next page starts at that hash, on whichever slot holds it (DESIGN §7).
+   */
+  private Long partitionEnd(Inode dir) throws IOException {
+    PartitionBitmap bitmap = ctx.ns().bitmap(dir.inodeId);
+    if (bitmap.count() == 1) {
+      return null;
+    }
+    int mine = ctx.partitions().myIndex(dir.zerothSlot);
+    int radix = GigaIndex.splitRadix(mine, bitmap);
+    long end = Long.reverse(mine) + (1L << (64 - radix));
+    return end == 0 ? null : end;
+  }
+
+  private Listing page(long dirId, byte[] cursor, int limit, Long end) {
     byte[] prefix = EntryKey.prefix(dirId);
     byte[] start = Bytes.concat(prefix, cursor);
     Listing.Builder out = Listing.newBuilder();
@@ -66,6 +86,10 @@ public final class ListStatusOp implements Operation {
         out.addEntries(ctx.ns().toStatus(k.name(), Inode.decode(it.value())));
         lastKey = key;
         it.next();
+      }
+      if (end != null && out.getCursor().isEmpty()) {
+        // This partition is done; the listing goes on at the next one.
+        out.setCursor(com.google.protobuf.ByteString.copyFrom(java.nio.ByteBuffer.allocate(8).putLong(end).array()));
       }
     }
     return out.build();

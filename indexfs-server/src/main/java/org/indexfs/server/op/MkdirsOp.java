@@ -23,6 +23,7 @@ public final class MkdirsOp implements Operation {
   public Response.Builder apply(Request request) throws IOException {
     MkdirsRequest req = request.getMkdirs();
     long[] synced = {-1};
+    long[] parentOf = {0};
     boolean created = ctx.ns().mutate(batch -> {
       ResolvedPath p = ctx.resolver().resolve(request.getResolution(), req.getPath());
       ctx.access().checkTraverse(request.getCaller(), p);
@@ -43,8 +44,12 @@ public final class MkdirsOp implements Operation {
       Inode dir = Entries.createDirectories(ctx.ns(), batch, request.getCaller(), p, p.depth(), req.getPermission(),
           true, System.currentTimeMillis(), home);
       synced[0] = HomeChanges.record(ctx, batch, p, p.depth(), dir);
+      parentOf[0] = p.inodeAt(p.existingCount() - 1).inodeId;
       return true;
     });
+    if (parentOf[0] != 0) {
+      ctx.splits().noteInsert(parentOf[0]);
+    }
     HomeChanges.drive(ctx, synced[0]);
     return Response.newBuilder().setBool(BoolResult.newBuilder().setValue(created));
   }

@@ -11,6 +11,8 @@ import org.indexfs.server.ns.PathResolver;
 import org.indexfs.server.peer.Peers;
 import org.indexfs.server.placement.HomeSync;
 import org.indexfs.server.placement.Placement;
+import org.indexfs.server.split.Partitions;
+import org.indexfs.server.split.SplitManager;
 
 /**
  * What the operations share: the namespace, path walking, permission checks, reclamation and
@@ -31,4 +33,6 @@ public record OpContext(
     Peers peers,
     HomeSync homes,
     Placement placement,
-    EntryLeases entryLeases) {}
+    EntryLeases entryLeases,
+    Partitions partitions,
+    SplitManager splits) {}

@@ -33,38 +33,49 @@ public final class PartitionOp implements Operation {
     PartitionRequest req = request.getPartition();
     long dirId = req.getDirId();
     switch (req.getAction()) {
-      case PUT -> ctx.ns().mutate(batch -> {
-        Inode dir = new Inode();
-        dir.type = Inode.TYPE_DIRECTORY;
-        dir.inodeId = dirId;
-        dir.permission = req.getPermission() & Permission.MASK;
-        dir.ownerId = ctx.ns().principals().idOf(req.getOwner());
-        dir.groupId = ctx.ns().principals().idOf(req.getGroup());
-        dir.mtime = dir.atime = req.getMtime();
-        dir.zerothSlot = ctx.ns().slot();
-        ctx.ns().putPartition(batch, dir);
-        return null;
-      });
-      case SEAL -> ctx.ns().mutate(batch -> {
-        Inode dir = ctx.ns().partition(dirId);
-        if (dir == null) {
+      case PUT -> {
+        ctx.ns().mutate(batch -> {
+          Inode old = ctx.ns().partition(dirId);
+          Inode dir = new Inode();
+          dir.type = Inode.TYPE_DIRECTORY;
+          dir.inodeId = dirId;
+          dir.permission = req.getPermission() & Permission.MASK;
+          dir.ownerId = ctx.ns().principals().idOf(req.getOwner());
+          dir.groupId = ctx.ns().principals().idOf(req.getGroup());
+          dir.mtime = dir.atime = req.getMtime();
+          dir.zerothSlot = old != null ? old.zerothSlot : req.getZerothSlot();
+          ctx.ns().putPartition(batch, dir);
           return null;
-        }
-        if (!SubtreeWalk.isEmpty(ctx, dirId)) {
-          throw new IndexFsException(Code.DIRECTORY_NOT_EMPTY, req.getPath() + " is not empty");
-        }
-        dir.flags |= Inode.FLAG_SEALED;
-        ctx.ns().putPartition(batch, dir);
-        return null;
-      });
+        });
+        forward(request, dirId);
+      }
+      case SEAL -> {
+        ctx.ns().mutate(batch -> {
+          Inode dir = ctx.ns().partition(dirId);
+          if (dir == null) {
+            return null;
+          }
+          if (!SubtreeWalk.isEmpty(ctx, dirId)) {
+            throw new IndexFsException(Code.DIRECTORY_NOT_EMPTY, req.getPath() + " is not empty");
+          }
+          dir.flags |= Inode.FLAG_SEALED;
+          ctx.ns().putPartition(batch, dir);
+          return null;
+        });
+        forward(request, dirId);
+      }
       case DROP -> {
+        // Down the split tree first: this slot's bitmap is what names the other partitions.
+        forward(request, dirId);
         ctx.ns().mutate(batch -> {
           if (ctx.ns().partition(dirId) != null) {
             ctx.ns().deletePartition(batch, dirId);
+            ctx.ns().deleteBitmap(batch, dirId);
             ctx.reclaimer().reclaimSubtree(batch, dirId);
           }
           return null;
         });
+        ctx.ns().invalidateBitmap(dirId);
         ctx.reclaimer().wake();
       }
       case IS_EMPTY -> {
@@ -81,8 +92,69 @@ public final class PartitionOp implements Operation {
         ContentSummary summary = Subtrees.summarize(ctx, req.getChecked(), req.getPath(), dirId);
         return Response.newBuilder().setSummary(summary);
       }
+      case INGEST -> ingest(req);
+      case HAS_PARTITION -> {
+        boolean held = ctx.ns().read(none -> ctx.ns().partition(dirId) != null);
+        return Response.newBuilder().setBool(BoolResult.newBuilder().setValue(held));
+      }
       default -> throw IndexFsException.invalidArgument("Unknown partition action " + req.getAction());
     }
     return Response.newBuilder();
+  }
+
+  /** Sends the same request to the partitions split off the one held here (the split tree). */
+  private void forward(Request request, long dirId) throws IOException {
+    Inode dir = ctx.ns().read(none -> ctx.ns().partition(dirId));
+    if (dir == null) {
+      return;
+    }
+    for (int slot : ctx.partitions().childSlots(dirId, dir.zerothSlot)) {
+      ctx.peers().call(slot, Request.newBuilder().setPartition(request.getPartition()));
+    }
+  }
+
+  /**
+   * The receiving side of a GIGA+ split: clear the range (a retried split may have left part of
+   * an earlier attempt), ingest the shipped SST file, then record the partition — the commit
+   * point. Idempotent: a partition already recorded answers at once.
+   */
+  private void ingest(PartitionRequest req) throws IOException {
+    long dirId = req.getDirId();
+    if (ctx.ns().read(none -> ctx.ns().partition(dirId)) != null) {
+      return;
+    }
+    byte[][] range = org.indexfs.server.split.SplitManager.movingRange(dirId, req.getIndex());
+    ctx.ns().mutate(batch -> {
+      try {
+        batch.deleteRange(ctx.ns().store().entries(), range[0], range[1]);
+      } catch (org.rocksdb.RocksDBException e) {
+        throw new IOException(e);
+      }
+      return null;
+    });
+    if (!req.getSplitFile().isEmpty()) {
+      java.nio.file.Path local = java.nio.file.Files.createTempFile("indexfs-ingest-" + ctx.ns().slot() + "-", ".sst");
+      java.nio.file.Files.delete(local);
+      ctx.data().download(req.getSplitFile(), local);
+      try {
+        ctx.ns().store().ingest(local);
+      } finally {
+        java.nio.file.Files.deleteIfExists(local);
+      }
+    }
+    ctx.ns().mutate(batch -> {
+      Inode dir = new Inode();
+      dir.type = Inode.TYPE_DIRECTORY;
+      dir.inodeId = dirId;
+      dir.permission = req.getPermission() & Permission.MASK;
+      dir.ownerId = ctx.ns().principals().idOf(req.getOwner());
+      dir.groupId = ctx.ns().principals().idOf(req.getGroup());
+      dir.mtime = dir.atime = req.getMtime();
+      dir.zerothSlot = req.getZerothSlot();
+      ctx.ns().putPartition(batch, dir);
+      ctx.ns().putBitmap(batch, dirId, org.indexfs.common.giga.PartitionBitmap.fromBytes(req.getBitmap().toByteArray()));
+      return null;
+    });
+    ctx.ns().invalidateBitmap(dirId);
   }
 }

@@ -99,8 +99,9 @@ public final class RenameInOp implements Operation {
       if (!in.getOverwrite()) {
         throw new IndexFsException(Code.FILE_ALREADY_EXISTS, "rename destination " + in.getDst() + " already exists");
       }
-      if (old.isDirectory() && (old.zerothSlot != ctx.ns().slot() || !SubtreeWalk.isEmpty(ctx, old.inodeId))) {
-        throw new IndexFsException(old.zerothSlot != ctx.ns().slot() ? Code.UNSUPPORTED : Code.RENAME_REFUSED,
+      boolean whole = old.isDirectory() && ctx.partitions().holdsWhole(old);
+      if (old.isDirectory() && (!whole || !SubtreeWalk.isEmpty(ctx, old.inodeId))) {
+        throw new IndexFsException(!whole ? Code.UNSUPPORTED : Code.RENAME_REFUSED,
             "rename destination directory cannot be replaced: " + in.getDst());
       }
     }

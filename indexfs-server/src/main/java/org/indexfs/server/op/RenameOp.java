@@ -112,7 +112,7 @@ public final class RenameOp implements Operation {
       return -1;
     }
     Inode old = dst.last();
-    if (old == null || !old.isDirectory() || old.zerothSlot == ctx.ns().slot() || !dst.entryIsLocal(dst.depth())) {
+    if (old == null || !old.isDirectory() || ctx.partitions().holdsWhole(old) || !dst.entryIsLocal(dst.depth())) {
       return -1;
     }
     ctx.ns().mutate(batch -> HomeChanges.record(ctx, batch, dst, dst.depth(), old));
@@ -162,10 +162,10 @@ public final class RenameOp implements Operation {
       if (!req.getOverwrite()) {
         throw new IndexFsException(Code.FILE_ALREADY_EXISTS, "rename destination " + req.getDst() + " already exists");
       }
-      if (old.isDirectory() && old.zerothSlot != ctx.ns().slot() && old.inodeId != sealed) {
+      if (old.isDirectory() && !ctx.partitions().holdsWhole(old) && old.inodeId != sealed) {
         throw new IndexFsException(Code.STALE_RESOLUTION, "rename destination " + req.getDst() + " changed meanwhile");
       }
-      if (old.isDirectory() && old.zerothSlot == ctx.ns().slot() && !SubtreeWalk.isEmpty(ctx, old.inodeId)) {
+      if (old.isDirectory() && ctx.partitions().holdsWhole(old) && !SubtreeWalk.isEmpty(ctx, old.inodeId)) {
         throw new IndexFsException(Code.RENAME_REFUSED, "rename destination directory is not empty: " + req.getDst());
       }
     }
@@ -209,7 +209,7 @@ public final class RenameOp implements Operation {
     Inode dstParent = dst.parent();
     ctx.ns().deleteEntry(batch, srcParent.inodeId, src.lastName());
     ctx.ns().putEntry(batch, dstParent.inodeId, dst.lastName(), moving);
-    if (replaced != null && replaced.isDirectory() && replaced.zerothSlot == ctx.ns().slot()) {
+    if (replaced != null && replaced.isDirectory() && ctx.partitions().holdsWhole(replaced)) {
       ctx.ns().deletePartition(batch, replaced.inodeId);
     }
     if (replaced != null && replaced.dataObject != null) {

@@ -21,8 +21,8 @@ final class SubtreeWalk {
     void visit(String path, Inode inode) throws IOException;
   }
 
-  /** A directory below the start whose entries live on slot {@code inode.zerothSlot}. */
-  record RemoteDirectory(String path, Inode inode) {}
+  /** A directory below the start with entries on another slot: its home, or one of its split partitions. */
+  record RemoteDirectory(String path, Inode inode, int slot) {}
 
   static void walk(OpContext ctx, String dirPath, long dirId, Visitor visitor, List<RemoteDirectory> remote)
       throws IOException {
@@ -36,8 +36,11 @@ final class SubtreeWalk {
         if (child.isDirectory()) {
           if (child.zerothSlot == ctx.ns().slot()) {
             walk(ctx, path, child.inodeId, visitor, remote);
+            for (int slot : ctx.partitions().childSlots(child.inodeId, child.zerothSlot)) {
+              remote.add(new RemoteDirectory(path, child, slot));
+            }
           } else {
-            remote.add(new RemoteDirectory(path, child));
+            remote.add(new RemoteDirectory(path, child, child.zerothSlot));
           }
         }
       }

@@ -30,10 +30,11 @@ final class Subtrees {
         }
         add(t, inode);
       }, remote);
+      splitOff(ctx, path, dirId, remote);
       return t;
     });
     for (RemoteDirectory r : remote) {
-      ContentSummary below = ctx.peers().call(r.inode().zerothSlot, Request.newBuilder().setPartition(
+      ContentSummary below = ctx.peers().call(r.slot(), Request.newBuilder().setPartition(
           PartitionRequest.newBuilder().setAction(PartitionRequest.Action.SUMMARY).setDirId(r.inode().inodeId)
               .setPath(r.path()).setChecked(caller))).getSummary();
       totals[0] += below.getLength();
@@ -43,6 +44,17 @@ final class Subtrees {
     }
     return ContentSummary.newBuilder().setLength(totals[0]).setFileCount(totals[1])
         .setDirectoryCount(totals[2]).setSpaceConsumed(totals[3]).build();
+  }
+
+  /** The partitions split off this slot's partition of {@code dirId}: the walk continues there. */
+  private static void splitOff(OpContext ctx, String path, long dirId, List<RemoteDirectory> remote)
+      throws IOException {
+    Inode record = ctx.ns().partition(dirId);
+    if (record != null) {
+      for (int slot : ctx.partitions().childSlots(dirId, record.zerothSlot)) {
+        remote.add(new RemoteDirectory(path, record, slot));
+      }
+    }
   }
 
   static void add(long[] totals, Inode inode) {
@@ -64,6 +76,7 @@ final class Subtrees {
     List<RemoteDirectory> remote = new ArrayList<>();
     ctx.ns().read(none -> {
       SubtreeWalk.walk(ctx, path, dirId, (p, inode) -> { }, remote);
+      splitOff(ctx, path, dirId, remote);
       return null;
     });
     askRemote(ctx, caller, remote);
@@ -81,6 +94,7 @@ final class Subtrees {
           ctx.access().checkSubtreeDirectory(caller, p, inode, Permission.ALL);
         }
       }, remote);
+      splitOff(ctx, path, dir.inodeId, remote);
       return null;
     });
     askRemote(ctx, caller, remote);
@@ -88,7 +102,7 @@ final class Subtrees {
 
   private static void askRemote(OpContext ctx, Caller caller, List<RemoteDirectory> remote) throws IOException {
     for (RemoteDirectory r : remote) {
-      ctx.peers().call(r.inode().zerothSlot, Request.newBuilder().setPartition(PartitionRequest.newBuilder()
+      ctx.peers().call(r.slot(), Request.newBuilder().setPartition(PartitionRequest.newBuilder()
           .setAction(PartitionRequest.Action.CHECK_SUBTREE).setDirId(r.inode().inodeId).setPath(r.path())
           .setChecked(caller).setAccess(Permission.ALL)));
     }

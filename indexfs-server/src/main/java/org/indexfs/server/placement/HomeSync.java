@@ -66,7 +66,7 @@ public final class HomeSync {
     if (entry != null && entry.inodeId == dirId) {
       req.setAction(PartitionRequest.Action.PUT).setPermission(entry.permission)
           .setOwner(ns.principals().nameOf(entry.ownerId)).setGroup(ns.principals().nameOf(entry.groupId))
-          .setMtime(entry.mtime);
+          .setMtime(entry.mtime).setZerothSlot(entry.zerothSlot);
     } else {
       req.setAction(PartitionRequest.Action.DROP);
     }

@@ -11,8 +11,12 @@ import org.rocksdb.ColumnFamilyDescriptor;
 import org.rocksdb.ColumnFamilyHandle;
 import org.rocksdb.ColumnFamilyOptions;
 import org.rocksdb.DBOptions;
+import org.rocksdb.EnvOptions;
+import org.rocksdb.IngestExternalFileOptions;
+import org.rocksdb.Options;
 import org.rocksdb.ReadOptions;
 import org.rocksdb.RocksDB;
+import org.rocksdb.SstFileWriter;
 import org.rocksdb.RocksDBException;
 import org.rocksdb.RocksIterator;
 import org.rocksdb.Snapshot;
@@ -89,6 +93,42 @@ public final class MetadataStore implements AutoCloseable {
 
   public ColumnFamilyHandle meta() {
     return meta;
+  }
+
+  /**
+   * Writes the entries in {@code [from, to)} as seen by {@code snapshot} into an SST file (GIGA+
+   * split migration, DESIGN §4); returns how many it wrote (0: no file).
+   */
+  public long exportRange(Snapshot snapshot, byte[] from, byte[] to, java.nio.file.Path file) throws IOException {
+    long n = 0;
+    try (ReadOptions read = new ReadOptions().setSnapshot(snapshot);
+        RocksIterator it = db.newIterator(entries, read);
+        EnvOptions env = new EnvOptions();
+        Options options = new Options();
+        SstFileWriter writer = new SstFileWriter(env, options)) {
+      for (it.seek(from); it.isValid() && java.util.Arrays.compareUnsigned(it.key(), to) < 0; it.next()) {
+        if (n == 0) {
+          writer.open(file.toString());
+        }
+        writer.put(it.key(), it.value());
+        n++;
+      }
+      if (n > 0) {
+        writer.finish();
+      }
+    } catch (RocksDBException e) {
+      throw new IOException("Cannot write split file " + file + ": " + e.getMessage(), e);
+    }
+    return n;
+  }
+
+  /** Ingests an SST file written by {@link #exportRange} into the entries (the receiver's commit point). */
+  public void ingest(java.nio.file.Path file) throws IOException {
+    try (IngestExternalFileOptions options = new IngestExternalFileOptions().setMoveFiles(true)) {
+      db.ingestExternalFile(entries, List.of(file.toString()), options);
+    } catch (RocksDBException e) {
+      throw new IOException("Cannot ingest split file " + file + ": " + e.getMessage(), e);
+    }
   }
 
   public byte[] get(ColumnFamilyHandle cf, byte[] key) throws IOException {

@@ -1,0 +1,120 @@
+package org.indexfs.client;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.indexfs.common.IndexFsConfig;
+import org.indexfs.common.schema.Bytes;
+import org.indexfs.common.schema.EntryKey;
+import org.indexfs.proto.FileStatus;
+import org.indexfs.server.local.LocalCluster;
+import org.indexfs.server.ns.Namespace;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.rocksdb.RocksIterator;
+
+/**
+ * GIGA+ splitting (IndexFS §II-C): one directory filled from several threads while it splits
+ * spreads over every slot, and every name stays findable and listed exactly once.
+ */
+class DirectorySplitTest {
+  static final int SLOTS = 4;
+  @TempDir
+  static Path workDir;
+  static LocalCluster cluster;
+  static IndexFsClient admin;
+
+  @BeforeAll
+  static void start() throws IOException {
+    cluster = LocalCluster.builder(workDir).clusterName("split").servers(SLOTS)
+        .set(IndexFsConfig.SPLIT_THRESHOLD.name(), "100")
+        .set(IndexFsConfig.WAL_SYNC.name(), "false").start();
+    MultiSlotNamespaceTest.cluster = cluster;
+    admin = MultiSlotNamespaceTest.client(TestData.USER, List.of());
+  }
+
+  @AfterAll
+  static void stop() {
+    admin.close();
+    cluster.close();
+  }
+
+  static long entriesOn(int slot, long dirId) {
+    Namespace ns = cluster.server(slot).namespace();
+    byte[] prefix = EntryKey.prefix(dirId);
+    long n = 0;
+    try (RocksIterator it = ns.store().iterator(ns.store().entries(), null)) {
+      for (it.seek(prefix); it.isValid() && Bytes.startsWith(it.key(), prefix); it.next()) {
+        n++;
+      }
+    }
+    return n;
+  }
+
+  @Test
+  void aBigDirectorySplitsOverEverySlotAndKeepsEveryName() throws Exception {
+    int files = 4_000;
+    int threads = 4;
+    admin.mkdirs("/big", 0755);
+    long dirId = admin.getFileStatus("/big").getInodeId();
+    ExecutorService pool = Executors.newFixedThreadPool(threads);
+    List<Future<?>> done = new ArrayList<>();
+    for (int t = 0; t < threads; t++) {
+      int first = t;
+      done.add(pool.submit(() -> {
+        try (IndexFsClient c = MultiSlotNamespaceTest.client(TestData.USER, List.of())) {
+          for (int i = first; i < files; i += threads) {
+            c.create("/big/f" + i, 0644, false, 1, 1 << 20, false);
+          }
+        }
+        return null;
+      }));
+    }
+    for (Future<?> f : done) {
+      f.get();
+    }
+    pool.shutdown();
+    long deadline = System.currentTimeMillis() + 30_000;
+    while (true) {
+      long spanned = 0;
+      for (int s = 0; s < SLOTS; s++) {
+        spanned += entriesOn(s, dirId) > 0 ? 1 : 0;
+      }
+      if (spanned == SLOTS) {
+        break;
+      }
+      assertTrue(System.currentTimeMillis() < deadline, "the directory spans every slot");
+      Thread.sleep(100);
+    }
+    List<FileStatus> listed = admin.listAll("/big");
+    Set<String> names = new HashSet<>();
+    listed.forEach(st -> names.add(st.getName()));
+    assertEquals(files, listed.size(), "listed once each");
+    assertEquals(files, names.size());
+    try (IndexFsClient fresh = MultiSlotNamespaceTest.client(TestData.USER, List.of())) {
+      for (int i = 0; i < files; i++) {
+        assertEquals("f" + i, fresh.getFileStatus("/big/f" + i).getName());
+      }
+    }
+    long total = 0;
+    for (int s = 0; s < SLOTS; s++) {
+      total += entriesOn(s, dirId);
+    }
+    assertEquals(files, total, "no entry lost or duplicated by migration");
+    assertEquals(files, admin.contentSummary("/big").getFileCount());
+    assertTrue(admin.delete("/big/f7", false));
+    assertTrue(admin.rename("/big/f8", "/big/renamed8"));
+    assertEquals(files - 1, admin.listAll("/big").size());
+  }
+}

@@ -1,0 +1,267 @@
+package org.indexfs.server.split;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.indexfs.common.giga.GigaIndex;
+import org.indexfs.common.giga.PartitionBitmap;
+import org.indexfs.common.schema.Bytes;
+import org.indexfs.common.schema.EntryKey;
+import org.indexfs.common.schema.Inode;
+import org.indexfs.proto.PartitionRequest;
+import org.indexfs.proto.Request;
+import org.indexfs.server.data.DataTier;
+import org.indexfs.server.metrics.ServerMetrics;
+import org.indexfs.server.ns.Namespace;
+import org.indexfs.server.peer.Peers;
+import org.rocksdb.RocksDBException;
+import org.rocksdb.RocksIterator;
+import org.rocksdb.Snapshot;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * GIGA+ incremental splitting with SST migration (IndexFS §II-C, DESIGN §4), one split at a time
+ * on a background thread:
+ * <ol>
+ *   <li>a partition of a directory holding more than {@code threshold} entries here picks its next
+ *       child {@code i + 2^r} (while the directory spans fewer than all slots) and records a
+ *       durable intent;</li>
+ *   <li>names moving to the child are frozen (their mutations retry; everything else goes on), and
+ *       the moving key range, one contiguous range since indices are read MSB-first, is written
+ *       from a snapshot with {@code SstFileWriter} and shipped through the data tier;</li>
+ *   <li>the child's slot ingests it and records the partition — the commit point;</li>
+ *   <li>this slot deletes the range, adds the child to its bitmap, drops the intent and unfreezes;
+ *       lookups of moved names now redirect.</li>
+ * </ol>
+ * A restart finishes an intent whose child exists and forgets one whose child does not (a later
+ * insert splits again). No lock is held across the remote call.
+ */
+public final class SplitManager implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(SplitManager.class);
+  private static final byte[] INTENT = "split/".getBytes(StandardCharsets.UTF_8);
+
+  private final Namespace ns;
+  private final Partitions partitions;
+  private final Peers peers;
+  private final DataTier data;
+  private final ServerMetrics metrics;
+  private final int threshold;
+  private final ExecutorService worker;
+  private final Map<Long, AtomicLong> inserts = new ConcurrentHashMap<>();
+  private final Set<Long> queued = ConcurrentHashMap.newKeySet();
+  private final Map<Long, Integer> frozen = new ConcurrentHashMap<>();
+
+  public SplitManager(Namespace ns, Partitions partitions, Peers peers, DataTier data, ServerMetrics metrics,
+      int threshold) {
+    this.ns = ns;
+    this.partitions = partitions;
+    this.peers = peers;
+    this.data = data;
+    this.metrics = metrics;
+    this.threshold = threshold;
+    this.worker = Executors.newSingleThreadExecutor(r -> {
+      Thread t = new Thread(r, "indexfs-split-" + ns.slot());
+      t.setDaemon(true);
+      return t;
+    });
+  }
+
+  /** An entry was added to directory {@code dirId} here: now and then, see whether it should split. */
+  public void noteInsert(long dirId) {
+    if (threshold <= 0 || partitions.slotCount() <= 1) {
+      return;
+    }
+    long n = inserts.computeIfAbsent(dirId, k -> new AtomicLong()).incrementAndGet();
+    if (n % Math.max(1, threshold / 8) == 0 && queued.add(dirId)) {
+      worker.execute(() -> {
+        queued.remove(dirId);
+        try {
+          maybeSplit(dirId);
+        } catch (IOException | RuntimeException e) {
+          LOG.warn("Split of directory {} on slot {} failed; a later insert retries", dirId, ns.slot(), e);
+        }
+      });
+    }
+  }
+
+  /** True when a mutation of a name hashing to {@code hash} in {@code dirId} must wait for a split to end. */
+  public boolean isFrozen(long dirId, long hash) {
+    Integer child = frozen.get(dirId);
+    return child != null && GigaIndex.movesTo(hash, child);
+  }
+
+  /** Splits the partition of {@code dirId} held here if it is over the threshold; true if it split. */
+  public boolean maybeSplit(long dirId) throws IOException {
+    Inode record = ns.partition(dirId);
+    if (record == null) {
+      return false;
+    }
+    int n = partitions.slotCount();
+    int mine = partitions.myIndex(record.zerothSlot);
+    PartitionBitmap bitmap = ns.bitmap(dirId).copy();
+    int child = GigaIndex.nextChild(mine, bitmap, n);
+    if (child < 0 || countUpTo(dirId, threshold + 1) <= threshold) {
+      return false;
+    }
+    split(record, bitmap, child);
+    return true;
+  }
+
+  private long countUpTo(long dirId, long limit) {
+    byte[] prefix = EntryKey.prefix(dirId);
+    long count = 0;
+    try (RocksIterator it = ns.store().iterator(ns.store().entries(), null)) {
+      for (it.seek(prefix); it.isValid() && Bytes.startsWith(it.key(), prefix) && count < limit; it.next()) {
+        count++;
+      }
+    }
+    return count;
+  }
+
+  private void split(Inode dir, PartitionBitmap bitmap, int child) throws IOException {
+    long dirId = dir.inodeId;
+    int receiver = GigaIndex.slotOf(dir.zerothSlot, child, partitions.slotCount());
+    ns.mutate(batch -> {
+      try {
+        batch.put(ns.store().meta(), intentKey(dirId), ByteBuffer.allocate(4).putInt(child).array());
+      } catch (RocksDBException e) {
+        throw new IOException(e);
+      }
+      return null;
+    });
+    SplitFaults.at("split.recorded");
+    Snapshot snapshot = freeze(dirId, child);
+    String shipped = null;
+    try {
+      byte[][] range = movingRange(dirId, child);
+      Path local = Files.createTempFile("indexfs-split-" + ns.slot() + "-", ".sst");
+      Files.delete(local);
+      long moved = ns.store().exportRange(snapshot, range[0], range[1], local);
+      if (moved > 0) {
+        shipped = ".splits/" + Long.toUnsignedString(dirId) + "-" + child + "-" + UUID.randomUUID() + ".sst";
+        data.upload(local, shipped);
+        Files.deleteIfExists(local);
+      }
+      SplitFaults.at("split.shipped");
+      PartitionBitmap after = bitmap.copy();
+      after.add(child);
+      peers.call(receiver, Request.newBuilder().setPartition(PartitionRequest.newBuilder()
+          .setAction(PartitionRequest.Action.INGEST).setDirId(dirId).setIndex(child).setZerothSlot(dir.zerothSlot)
+          .setBitmap(com.google.protobuf.ByteString.copyFrom(after.toBytes())).setSplitFile(shipped == null ? "" : shipped)
+          .setPermission(dir.permission).setOwner(ns.principals().nameOf(dir.ownerId))
+          .setGroup(ns.principals().nameOf(dir.groupId)).setMtime(dir.mtime)));
+      SplitFaults.at("split.ingested");
+      finish(dirId, child);
+      metrics.splitDone();
+      LOG.info("Split directory {}: partition {} moved {} entries from slot {} to slot {}",
+          Long.toUnsignedString(dirId), child, moved, ns.slot(), receiver);
+    } finally {
+      frozen.remove(dirId);
+      ns.store().releaseSnapshot(snapshot);
+      if (shipped != null) {
+        try {
+          data.delete(shipped);
+        } catch (IOException e) {
+          LOG.debug("Shipped split file {} stays for the scrubber: {}", shipped, e.toString());
+        }
+      }
+    }
+  }
+
+  /** Under the write lock: from here on, mutations of moving names wait; the snapshot sees every earlier one. */
+  private Snapshot freeze(long dirId, int child) throws IOException {
+    Snapshot[] taken = {null};
+    ns.exclusively(() -> {
+      frozen.put(dirId, child);
+      taken[0] = ns.store().snapshot();
+    });
+    return taken[0];
+  }
+
+  /** The keys of the entries moving to {@code child}: one contiguous range. */
+  public static byte[][] movingRange(long dirId, int child) {
+    int radix = GigaIndex.bitLength(child);
+    long lo = Long.reverse(child);
+    long hi = lo + (1L << (64 - radix));
+    byte[] from = ByteBuffer.allocate(16).putLong(dirId).putLong(lo).array();
+    byte[] to = hi == 0 ? EntryKey.prefix(dirId + 1) : ByteBuffer.allocate(16).putLong(dirId).putLong(hi).array();
+    return new byte[][] {from, to};
+  }
+
+  /** The receiver holds the child: drop the moved range here and start redirecting. */
+  private void finish(long dirId, int child) throws IOException {
+    byte[][] range = movingRange(dirId, child);
+    ns.mutate(batch -> {
+      try {
+        batch.deleteRange(ns.store().entries(), range[0], range[1]);
+        batch.delete(ns.store().meta(), intentKey(dirId));
+      } catch (RocksDBException e) {
+        throw new IOException(e);
+      }
+      PartitionBitmap bitmap = ns.bitmap(dirId).copy();
+      bitmap.add(child);
+      ns.putBitmap(batch, dirId, bitmap);
+      return null;
+    });
+    ns.invalidateBitmap(dirId);
+  }
+
+  /** After a restart: finish splits whose child exists, forget the others. */
+  public int recover() throws IOException {
+    List<long[]> intents = new ArrayList<>();
+    try (RocksIterator it = ns.store().iterator(ns.store().meta(), null)) {
+      for (it.seek(INTENT); it.isValid() && Bytes.startsWith(it.key(), INTENT); it.next()) {
+        intents.add(new long[] {ByteBuffer.wrap(it.key(), INTENT.length, 8).getLong(), ByteBuffer.wrap(it.value()).getInt()});
+      }
+    }
+    for (long[] intent : intents) {
+      long dirId = intent[0];
+      int child = (int) intent[1];
+      Inode record = ns.partition(dirId);
+      int receiver = record == null ? -1 : GigaIndex.slotOf(record.zerothSlot, child, partitions.slotCount());
+      boolean landed = receiver >= 0 && peers.call(receiver, Request.newBuilder().setPartition(
+          PartitionRequest.newBuilder().setAction(PartitionRequest.Action.HAS_PARTITION).setDirId(dirId)))
+          .getBool().getValue();
+      if (landed) {
+        finish(dirId, child);
+      } else {
+        ns.mutate(batch -> {
+          try {
+            batch.delete(ns.store().meta(), intentKey(dirId));
+          } catch (RocksDBException e) {
+            throw new IOException(e);
+          }
+          return null;
+        });
+      }
+    }
+    return intents.size();
+  }
+
+  private static byte[] intentKey(long dirId) {
+    return ByteBuffer.allocate(INTENT.length + 8).put(INTENT).putLong(dirId).array();
+  }
+
+  @Override
+  public void close() {
+    worker.shutdownNow();
+    try {
+      worker.awaitTermination(10, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+}

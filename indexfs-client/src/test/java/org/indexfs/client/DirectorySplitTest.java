@@ -51,7 +51,7 @@ class DirectorySplitTest {
   }
 
   static long entriesOn(int slot, long dirId) {
-    Namespace ns = cluster.server(slot).namespace();
+    Namespace ns = MultiSlotNamespaceTest.cluster.server(slot).namespace();
     byte[] prefix = EntryKey.prefix(dirId);
     long n = 0;
     try (RocksIterator it = ns.store().iterator(ns.store().entries(), null)) {

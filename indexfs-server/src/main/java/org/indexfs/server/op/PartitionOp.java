@@ -142,6 +142,7 @@ public final class PartitionOp implements Operation {
         java.nio.file.Files.deleteIfExists(local);
       }
     }
+    org.indexfs.server.split.SplitFaults.at("ingest.received");
     ctx.ns().mutate(batch -> {
       Inode dir = new Inode();
       dir.type = Inode.TYPE_DIRECTORY;
@@ -156,5 +157,6 @@ public final class PartitionOp implements Operation {
       return null;
     });
     ctx.ns().invalidateBitmap(dirId);
+    org.indexfs.server.split.SplitFaults.at("ingest.recorded");
   }
 }

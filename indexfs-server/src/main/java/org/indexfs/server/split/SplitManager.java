@@ -62,6 +62,7 @@ public final class SplitManager implements AutoCloseable {
   private final ExecutorService worker;
   private final Map<Long, AtomicLong> inserts = new ConcurrentHashMap<>();
   private final Set<Long> queued = ConcurrentHashMap.newKeySet();
+  private final Set<Long> running = ConcurrentHashMap.newKeySet();
   private final Map<Long, Integer> frozen = new ConcurrentHashMap<>();
 
   public SplitManager(Namespace ns, Partitions partitions, Peers peers, DataTier data, ServerMetrics metrics,
@@ -77,6 +78,11 @@ public final class SplitManager implements AutoCloseable {
       t.setDaemon(true);
       return t;
     });
+    // A split interrupted by a crash may have landed at its receiver: until recover() knows, the
+    // moving names take no mutation (one written here now could be deleted with the moved range).
+    for (long[] intent : intents()) {
+      frozen.put(intent[0], (int) intent[1]);
+    }
   }
 
   /** An entry was added to directory {@code dirId} here: now and then, see whether it should split. */
@@ -116,7 +122,12 @@ public final class SplitManager implements AutoCloseable {
     if (child < 0 || countUpTo(dirId, threshold + 1) <= threshold) {
       return false;
     }
-    split(record, bitmap, child);
+    running.add(dirId);
+    try {
+      split(record, bitmap, child);
+    } finally {
+      running.remove(dirId);
+    }
     return true;
   }
 
@@ -145,6 +156,7 @@ public final class SplitManager implements AutoCloseable {
     SplitFaults.at("split.recorded");
     Snapshot snapshot = freeze(dirId, child);
     String shipped = null;
+    boolean receiverAsked = false;
     try {
       byte[][] range = movingRange(dirId, child);
       Path local = Files.createTempFile("indexfs-split-" + ns.slot() + "-", ".sst");
@@ -158,18 +170,28 @@ public final class SplitManager implements AutoCloseable {
       SplitFaults.at("split.shipped");
       PartitionBitmap after = bitmap.copy();
       after.add(child);
-      peers.call(receiver, Request.newBuilder().setPartition(PartitionRequest.newBuilder()
-          .setAction(PartitionRequest.Action.INGEST).setDirId(dirId).setIndex(child).setZerothSlot(dir.zerothSlot)
-          .setBitmap(com.google.protobuf.ByteString.copyFrom(after.toBytes())).setSplitFile(shipped == null ? "" : shipped)
-          .setPermission(dir.permission).setOwner(ns.principals().nameOf(dir.ownerId))
-          .setGroup(ns.principals().nameOf(dir.groupId)).setMtime(dir.mtime)));
+      receiverAsked = true;
+      try {
+        peers.call(receiver, Request.newBuilder().setPartition(PartitionRequest.newBuilder()
+            .setAction(PartitionRequest.Action.INGEST).setDirId(dirId).setIndex(child)
+            .setZerothSlot(dir.zerothSlot).setBitmap(com.google.protobuf.ByteString.copyFrom(after.toBytes()))
+            .setSplitFile(shipped == null ? "" : shipped).setPermission(dir.permission)
+            .setOwner(ns.principals().nameOf(dir.ownerId)).setGroup(ns.principals().nameOf(dir.groupId))
+            .setMtime(dir.mtime)));
+      } catch (IOException unknown) {
+        // Lost answer or refusal: ask the receiver what it holds now (or leave it to recover()).
+        settle(dirId, child);
+        throw unknown;
+      }
       SplitFaults.at("split.ingested");
       finish(dirId, child);
       metrics.splitDone();
       LOG.info("Split directory {}: partition {} moved {} entries from slot {} to slot {}",
           Long.toUnsignedString(dirId), child, moved, ns.slot(), receiver);
     } finally {
-      frozen.remove(dirId);
+      if (!receiverAsked) {
+        frozen.remove(dirId);
+      }
       ns.store().releaseSnapshot(snapshot);
       if (shipped != null) {
         try {
@@ -217,38 +239,50 @@ public final class SplitManager implements AutoCloseable {
       return null;
     });
     ns.invalidateBitmap(dirId);
+    frozen.remove(dirId);
+  }
+
+  private List<long[]> intents() {
+    List<long[]> out = new ArrayList<>();
+    try (RocksIterator it = ns.store().iterator(ns.store().meta(), null)) {
+      for (it.seek(INTENT); it.isValid() && Bytes.startsWith(it.key(), INTENT); it.next()) {
+        out.add(new long[] {ByteBuffer.wrap(it.key(), INTENT.length, 8).getLong(), ByteBuffer.wrap(it.value()).getInt()});
+      }
+    }
+    return out;
+  }
+
+  /** Finishes the split of {@code dirId} if its receiver holds the child, else forgets it; unfreezes either way. */
+  private void settle(long dirId, int child) throws IOException {
+    Inode record = ns.partition(dirId);
+    int receiver = record == null ? -1 : GigaIndex.slotOf(record.zerothSlot, child, partitions.slotCount());
+    boolean landed = receiver >= 0 && peers.call(receiver, Request.newBuilder().setPartition(
+        PartitionRequest.newBuilder().setAction(PartitionRequest.Action.HAS_PARTITION).setDirId(dirId)))
+        .getBool().getValue();
+    if (landed) {
+      finish(dirId, child);
+      return;
+    }
+    ns.mutate(batch -> {
+      try {
+        batch.delete(ns.store().meta(), intentKey(dirId));
+      } catch (RocksDBException e) {
+        throw new IOException(e);
+      }
+      return null;
+    });
+    frozen.remove(dirId);
   }
 
   /** After a restart: finish splits whose child exists, forget the others. */
   public int recover() throws IOException {
-    List<long[]> intents = new ArrayList<>();
-    try (RocksIterator it = ns.store().iterator(ns.store().meta(), null)) {
-      for (it.seek(INTENT); it.isValid() && Bytes.startsWith(it.key(), INTENT); it.next()) {
-        intents.add(new long[] {ByteBuffer.wrap(it.key(), INTENT.length, 8).getLong(), ByteBuffer.wrap(it.value()).getInt()});
+    List<long[]> pending = intents();
+    for (long[] intent : pending) {
+      if (!running.contains(intent[0])) {
+        settle(intent[0], (int) intent[1]);
       }
     }
-    for (long[] intent : intents) {
-      long dirId = intent[0];
-      int child = (int) intent[1];
-      Inode record = ns.partition(dirId);
-      int receiver = record == null ? -1 : GigaIndex.slotOf(record.zerothSlot, child, partitions.slotCount());
-      boolean landed = receiver >= 0 && peers.call(receiver, Request.newBuilder().setPartition(
-          PartitionRequest.newBuilder().setAction(PartitionRequest.Action.HAS_PARTITION).setDirId(dirId)))
-          .getBool().getValue();
-      if (landed) {
-        finish(dirId, child);
-      } else {
-        ns.mutate(batch -> {
-          try {
-            batch.delete(ns.store().meta(), intentKey(dirId));
-          } catch (RocksDBException e) {
-            throw new IOException(e);
-          }
-          return null;
-        });
-      }
-    }
-    return intents.size();
+    return pending.size();
   }
 
   private static byte[] intentKey(long dirId) {

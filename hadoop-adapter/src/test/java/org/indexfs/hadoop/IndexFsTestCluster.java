@@ -72,6 +72,11 @@ public final class IndexFsTestCluster {
       LocalCluster.Builder b = LocalCluster.builder(newWorkDir(name)).clusterName(name)
           .servers(Integer.getInteger("indexfs.test.servers", 1))
           .set(IndexFsConfig.DATA_URI.name(), hdfs().uri() + "/" + name + "-data");
+      // -Dindexfs.test.split-threshold=K makes small test directories split (GIGA+) too.
+      String threshold = System.getProperty("indexfs.test.split-threshold");
+      if (threshold != null) {
+        b.set(IndexFsConfig.SPLIT_THRESHOLD.name(), threshold);
+      }
       settings.forEach(b::set);
       return b.start();
     } catch (IOException e) {

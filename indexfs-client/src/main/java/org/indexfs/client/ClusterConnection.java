@@ -12,6 +12,9 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.framework.recipes.cache.ChildData;
+import org.apache.curator.framework.recipes.cache.CuratorCache;
+import org.apache.curator.framework.recipes.cache.CuratorCacheListener;
 import org.apache.curator.retry.ExponentialBackoffRetry;
 import org.apache.zookeeper.KeeperException;
 import org.indexfs.client.cache.ResolutionCache;
@@ -37,6 +40,7 @@ public final class ClusterConnection implements AutoCloseable {
   private final Map<Integer, RpcConnection> connections = new HashMap<>();
   private final ResolutionCache resolutions;
   private volatile int slots;
+  private final CuratorCache slotWatch;
   private int references;
 
   private ClusterConnection(String key, String zkQuorum, String cluster, int maxFrameBytes, int connectTimeoutMs,
@@ -65,6 +69,37 @@ public final class ClusterConnection implements AutoCloseable {
     }
     group = new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory("indexfs-client", true),
         NioIoHandler.newFactory());
+    // Slot ownership changes (a server restarted, or another took the slot over): drop the old
+    // connection at once, so the next call to that slot finds the new owner.
+    slotWatch = CuratorCache.build(curator, ClusterPaths.slots(cluster));
+    slotWatch.listenable().addListener(CuratorCacheListener.builder()
+        .forChanges((before, after) -> forget(after))
+        .forDeletes(this::forget)
+        .build());
+    slotWatch.start();
+  }
+
+  private void forget(ChildData node) {
+    String name = node.getPath().substring(node.getPath().lastIndexOf('/') + 1);
+    try {
+      forget(Integer.parseInt(name));
+    } catch (NumberFormatException notASlot) {
+      // the /slots node itself
+    }
+  }
+
+  /** Closes the connection to {@code slot}, if any: its owner changed. */
+  private synchronized void forget(int slot) {
+    RpcConnection c = connections.remove(slot);
+    if (c != null) {
+      c.close();
+    }
+  }
+
+  /** True while this process holds a connection to {@code slot} (tests of the slot watch). */
+  synchronized boolean connectedTo(int slot) {
+    RpcConnection c = connections.get(slot);
+    return c != null && c.isOpen();
   }
 
   /** Joins (or opens) the process-wide connection to {@code cluster}. */
@@ -174,6 +209,7 @@ public final class ClusterConnection implements AutoCloseable {
       connections.values().forEach(RpcConnection::close);
       connections.clear();
     }
+    slotWatch.close();
     group.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
     curator.close();
   }

@@ -228,4 +228,23 @@ class MultiSlotNamespaceTest {
           calls, dirs.size(), coldRedirects, 1000.0 * (redirects - coldRedirects) / (calls - dirs.size()));
     }
   }
+
+  @Test
+  void aClientDropsItsConnectionWhenASlotChangesOwner() throws Exception {
+    FileStatus dir = dirNotOn("/", "watched", 0);
+    ClusterConnection c = ClusterConnection.openUnshared(cluster.zookeeperConnect(), cluster.clusterName(),
+        IndexFsConfig.RPC_MAX_FRAME_BYTES.defaultValue(), 10_000);
+    try (IndexFsClient client = new IndexFsClient(c, IndexFsClient.caller(TestData.USER, List.of(), "w"), 30_000)) {
+      client.create("/" + dir.getName() + "/f", 0644, false, 1, 1 << 20, false);
+      int slot = dir.getZerothSlot();
+      assertTrue(c.connectedTo(slot));
+      cluster.restartServer(slot);
+      long deadline = System.currentTimeMillis() + 10_000;
+      while (c.connectedTo(slot)) {
+        assertTrue(System.currentTimeMillis() < deadline, "the slot watch dropped the old connection");
+        Thread.sleep(20);
+      }
+      assertEquals("f", client.getFileStatus("/" + dir.getName() + "/f").getName());
+    }
+  }
 }

@@ -6,7 +6,6 @@ import io.netty.channel.nio.NioIoHandler;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import java.io.IOException;
 import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -190,9 +189,7 @@ public final class ClusterConnection implements AutoCloseable {
     } catch (Exception e) {
       throw new IOException("ZooKeeper lookup of " + path + " failed: " + e.getMessage(), e);
     }
-    String hostPort = new String(data, StandardCharsets.UTF_8);
-    int colon = hostPort.lastIndexOf(':');
-    return new InetSocketAddress(hostPort.substring(0, colon), Integer.parseInt(hostPort.substring(colon + 1)));
+    return ClusterPaths.address(data);
   }
 
   @Override

@@ -12,7 +12,7 @@ import org.indexfs.common.IndexFsException;
 import org.indexfs.proto.Code;
 import org.indexfs.proto.FileStatus;
 import org.indexfs.server.local.LocalCluster;
-import org.indexfs.server.rename.RenameFaults;
+import org.indexfs.server.FaultPoints;
 import org.indexfs.server.rename.RenameIntents;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -49,7 +49,7 @@ class CrossSlotRenameFaultTest {
 
   @AfterEach
   void noHook() {
-    RenameFaults.install(null);
+    FaultPoints.install(null);
   }
 
   /** /srcN and /dstN homed on different slots, with a file /srcN/f. */
@@ -66,7 +66,7 @@ class CrossSlotRenameFaultTest {
   }
 
   static void crashAt(String point) {
-    RenameFaults.install(p -> {
+    FaultPoints.install(p -> {
       if (p.equals(point)) {
         throw new IllegalStateException("injected stop at " + point);
       }
@@ -106,7 +106,7 @@ class CrossSlotRenameFaultTest {
     Setup s = setup();
     crashAt("out.recorded");
     assertThrows(IOException.class, () -> admin.rename(s.src, s.dst));
-    RenameFaults.install(null);
+    FaultPoints.install(null);
     cluster.restartServer(s.srcSlot);
     settlesTo(s, false);
   }
@@ -116,7 +116,7 @@ class CrossSlotRenameFaultTest {
     Setup s = setup();
     crashAt("out.landed");
     assertThrows(IOException.class, () -> admin.rename(s.src, s.dst));
-    RenameFaults.install(null);
+    FaultPoints.install(null);
     cluster.restartServer(s.srcSlot);
     settlesTo(s, true);
   }
@@ -126,7 +126,7 @@ class CrossSlotRenameFaultTest {
     Setup s = setup();
     crashAt("in.landed");
     assertTrue(admin.rename(s.src, s.dst), "the source asked the destination and learned it landed");
-    RenameFaults.install(null);
+    FaultPoints.install(null);
     cluster.restartServer(s.dstSlot);
     settlesTo(s, true);
   }

@@ -12,7 +12,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import org.indexfs.common.IndexFsConfig;
 import org.indexfs.proto.FileStatus;
 import org.indexfs.server.local.LocalCluster;
-import org.indexfs.server.split.SplitFaults;
+import org.indexfs.server.FaultPoints;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -49,7 +49,7 @@ class SplitFaultTest {
 
   @AfterEach
   void noHook() {
-    SplitFaults.install(null);
+    FaultPoints.install(null);
   }
 
   @ParameterizedTest(name = "stop the {1} at {0}")
@@ -61,7 +61,7 @@ class SplitFaultTest {
     FileStatus st = admin.getFileStatus(dir);
     int home = st.getZerothSlot();
     AtomicBoolean fired = new AtomicBoolean();
-    SplitFaults.install(p -> {
+    FaultPoints.install(p -> {
       if (p.equals(point) && fired.compareAndSet(false, true)) {
         throw new IllegalStateException("injected stop at " + point);
       }
@@ -72,7 +72,7 @@ class SplitFaultTest {
       files++;
     }
     assertTrue(fired.get(), "the split reached " + point);
-    SplitFaults.install(null);
+    FaultPoints.install(null);
     cluster.restartServer(side.equals("source") ? home : 1 - home);
     for (int i = 0; i < 100; i++, files++) {
       admin.create(dir + "/f" + files, 0644, false, 1, 1 << 20, false);

@@ -36,4 +36,11 @@ public final class ClusterPaths {
   public static String renameLock(String cluster) {
     return root(cluster) + "/locks/rename";
   }
+
+  /** The {@code host:port} a server publishes at {@link #slot}. */
+  public static java.net.InetSocketAddress address(byte[] published) {
+    String hostPort = new String(published, java.nio.charset.StandardCharsets.UTF_8);
+    int colon = hostPort.lastIndexOf(':');
+    return new java.net.InetSocketAddress(hostPort.substring(0, colon), Integer.parseInt(hostPort.substring(colon + 1)));
+  }
 }

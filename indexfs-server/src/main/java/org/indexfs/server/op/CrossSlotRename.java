@@ -20,7 +20,7 @@ import org.indexfs.proto.Request;
 import org.indexfs.proto.Resolution;
 import org.indexfs.proto.Response;
 import org.indexfs.server.ns.ResolvedPath;
-import org.indexfs.server.rename.RenameFaults;
+import org.indexfs.server.FaultPoints;
 import org.indexfs.server.rename.RenameIntents;
 import org.indexfs.server.rename.RenameIntents.Outgoing;
 import org.slf4j.Logger;
@@ -96,7 +96,7 @@ public final class CrossSlotRename {
       if (moving == null) {
         return result(false);
       }
-      RenameFaults.at("out.recorded");
+      FaultPoints.at("out.recorded");
       InterProcessMutex lock = moving.isDirectory() ? lock() : null;
       try {
         return result(land(request, dstKnown, out[0], moving));
@@ -136,7 +136,7 @@ public final class CrossSlotRename {
       }
       switch (answer.getCode()) {
         case OK -> {
-          RenameFaults.at("out.landed");
+          FaultPoints.at("out.landed");
           if (answer.getBool().getValue()) {
             finish(out);
             return true;

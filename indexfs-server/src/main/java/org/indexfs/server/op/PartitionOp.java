@@ -36,15 +36,7 @@ public final class PartitionOp implements Operation {
       case PUT -> {
         ctx.ns().mutate(batch -> {
           Inode old = ctx.ns().partition(dirId);
-          Inode dir = new Inode();
-          dir.type = Inode.TYPE_DIRECTORY;
-          dir.inodeId = dirId;
-          dir.permission = req.getPermission() & Permission.MASK;
-          dir.ownerId = ctx.ns().principals().idOf(req.getOwner());
-          dir.groupId = ctx.ns().principals().idOf(req.getGroup());
-          dir.mtime = dir.atime = req.getMtime();
-          dir.zerothSlot = old != null ? old.zerothSlot : req.getZerothSlot();
-          ctx.ns().putPartition(batch, dir);
+          ctx.ns().putPartition(batch, record(req, old != null ? old.zerothSlot : req.getZerothSlot()));
           return null;
         });
         forward(request, dirId);
@@ -102,6 +94,19 @@ public final class PartitionOp implements Operation {
     return Response.newBuilder();
   }
 
+  /** The partition record a request describes: the directory's access attributes and zeroth slot. */
+  private Inode record(PartitionRequest req, int zeroth) throws IOException {
+    Inode dir = new Inode();
+    dir.type = Inode.TYPE_DIRECTORY;
+    dir.inodeId = req.getDirId();
+    dir.permission = req.getPermission() & Permission.MASK;
+    dir.ownerId = ctx.ns().principals().idOf(req.getOwner());
+    dir.groupId = ctx.ns().principals().idOf(req.getGroup());
+    dir.mtime = dir.atime = req.getMtime();
+    dir.zerothSlot = zeroth;
+    return dir;
+  }
+
   /** Sends the same request to the partitions split off the one held here (the split tree). */
   private void forward(Request request, long dirId) throws IOException {
     Inode dir = ctx.ns().read(none -> ctx.ns().partition(dirId));
@@ -142,21 +147,13 @@ public final class PartitionOp implements Operation {
         java.nio.file.Files.deleteIfExists(local);
       }
     }
-    org.indexfs.server.split.SplitFaults.at("ingest.received");
+    org.indexfs.server.FaultPoints.at("ingest.received");
     ctx.ns().mutate(batch -> {
-      Inode dir = new Inode();
-      dir.type = Inode.TYPE_DIRECTORY;
-      dir.inodeId = dirId;
-      dir.permission = req.getPermission() & Permission.MASK;
-      dir.ownerId = ctx.ns().principals().idOf(req.getOwner());
-      dir.groupId = ctx.ns().principals().idOf(req.getGroup());
-      dir.mtime = dir.atime = req.getMtime();
-      dir.zerothSlot = req.getZerothSlot();
-      ctx.ns().putPartition(batch, dir);
+      ctx.ns().putPartition(batch, record(req, req.getZerothSlot()));
       ctx.ns().putBitmap(batch, dirId, org.indexfs.common.giga.PartitionBitmap.fromBytes(req.getBitmap().toByteArray()));
       return null;
     });
     ctx.ns().invalidateBitmap(dirId);
-    org.indexfs.server.split.SplitFaults.at("ingest.recorded");
+    org.indexfs.server.FaultPoints.at("ingest.recorded");
   }
 }

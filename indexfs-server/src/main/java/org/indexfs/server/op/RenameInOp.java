@@ -13,7 +13,7 @@ import org.indexfs.proto.RenameRequest;
 import org.indexfs.proto.Request;
 import org.indexfs.proto.Response;
 import org.indexfs.server.ns.ResolvedPath;
-import org.indexfs.server.rename.RenameFaults;
+import org.indexfs.server.FaultPoints;
 import org.indexfs.server.rename.RenameIntents;
 
 /**
@@ -47,7 +47,7 @@ public final class RenameInOp implements Operation {
       });
     } else {
       landed = ctx.ns().mutate(batch -> land(batch, request, in));
-      RenameFaults.at("in.landed");
+      FaultPoints.at("in.landed");
     }
     return Response.newBuilder().setBool(BoolResult.newBuilder().setValue(landed));
   }

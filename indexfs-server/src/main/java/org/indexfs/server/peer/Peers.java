@@ -7,7 +7,6 @@ import io.netty.util.concurrent.DefaultThreadFactory;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
@@ -116,9 +115,7 @@ public final class Peers implements AutoCloseable {
       throw new IOException("Slot " + slot + " is not registered yet; cannot reach slot " + target);
     }
     try {
-      String hostPort = new String(curator.getData().forPath(ClusterPaths.slot(cluster, target)), StandardCharsets.UTF_8);
-      int colon = hostPort.lastIndexOf(':');
-      return new InetSocketAddress(hostPort.substring(0, colon), Integer.parseInt(hostPort.substring(colon + 1)));
+      return ClusterPaths.address(curator.getData().forPath(ClusterPaths.slot(cluster, target)));
     } catch (Exception e) {
       throw new IOException("No server registered for slot " + target + ": " + e.getMessage(), e);
     }

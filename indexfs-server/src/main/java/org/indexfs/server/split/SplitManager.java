@@ -22,6 +22,7 @@ import org.indexfs.common.schema.EntryKey;
 import org.indexfs.common.schema.Inode;
 import org.indexfs.proto.PartitionRequest;
 import org.indexfs.proto.Request;
+import org.indexfs.server.FaultPoints;
 import org.indexfs.server.data.DataTier;
 import org.indexfs.server.metrics.ServerMetrics;
 import org.indexfs.server.ns.Namespace;
@@ -153,7 +154,7 @@ public final class SplitManager implements AutoCloseable {
       }
       return null;
     });
-    SplitFaults.at("split.recorded");
+    FaultPoints.at("split.recorded");
     Snapshot snapshot = freeze(dirId, child);
     String shipped = null;
     boolean receiverAsked = false;
@@ -167,7 +168,7 @@ public final class SplitManager implements AutoCloseable {
         data.upload(local, shipped);
         Files.deleteIfExists(local);
       }
-      SplitFaults.at("split.shipped");
+      FaultPoints.at("split.shipped");
       PartitionBitmap after = bitmap.copy();
       after.add(child);
       receiverAsked = true;
@@ -183,7 +184,7 @@ public final class SplitManager implements AutoCloseable {
         settle(dirId, child);
         throw unknown;
       }
-      SplitFaults.at("split.ingested");
+      FaultPoints.at("split.ingested");
       finish(dirId, child);
       metrics.splitDone();
       LOG.info("Split directory {}: partition {} moved {} entries from slot {} to slot {}",

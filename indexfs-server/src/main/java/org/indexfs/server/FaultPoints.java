@@ -1,0 +1,32 @@
+package org.indexfs.server;
+
+import java.util.function.Consumer;
+
+/**
+ * Named points inside multi-step protocols where tests stop a server between phases. A hook that
+ * throws stops the step there, as a crash would; the test then restarts the server.
+ *
+ * <ul>
+ *   <li>Cross-slot rename: {@code out.recorded} (source: intent written, nothing asked yet),
+ *       {@code out.landed} (source: the destination answered, the source entry not yet removed),
+ *       {@code in.landed} (destination: entry written, no answer sent).</li>
+ *   <li>GIGA+ split: {@code split.recorded} (intent written), {@code split.shipped} (SST file on
+ *       the data tier, the receiver not asked yet), {@code split.ingested} (receiver committed,
+ *       source not cleaned up); on the receiver {@code ingest.received} (file ingested, partition
+ *       not recorded) and {@code ingest.recorded} (committed, no answer sent).</li>
+ * </ul>
+ */
+public final class FaultPoints {
+  private static volatile Consumer<String> hook = point -> { };
+
+  private FaultPoints() {}
+
+  public static void at(String point) {
+    hook.accept(point);
+  }
+
+  /** Tests only; {@code null} restores the no-op. */
+  public static void install(Consumer<String> h) {
+    hook = h == null ? point -> { } : h;
+  }
+}

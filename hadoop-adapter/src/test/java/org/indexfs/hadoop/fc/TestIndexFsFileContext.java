@@ -23,6 +23,7 @@ import org.apache.hadoop.fs.FileContext;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.Options;
 import org.apache.hadoop.fs.Options.Rename;
+import org.apache.hadoop.fs.ParentNotDirectoryException;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.RemoteIterator;
 import org.apache.hadoop.fs.permission.FsPermission;
@@ -196,6 +197,15 @@ class TestIndexFsFileContext {
   @Test
   void renameOfAMissingSourceThrowsFileNotFound() {
     assertThrows(FileNotFoundException.class, () -> fc.rename(path("ghost"), path("g2"), Rename.OVERWRITE));
+  }
+
+  @Test
+  void renameBelowAFileThrowsParentNotDirectory() throws IOException {
+    write(fc, path("plainfile"), "x");
+    write(fc, path("mover"), "y");
+    assertThrows(ParentNotDirectoryException.class,
+        () -> fc.rename(path("mover"), path("plainfile/child"), Rename.NONE));
+    assertTrue(fc.util().exists(path("mover")), "nothing moved");
   }
 
   @Test

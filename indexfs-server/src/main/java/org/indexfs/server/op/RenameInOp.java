@@ -105,7 +105,7 @@ public final class RenameInOp implements Operation {
             "rename destination directory cannot be replaced: " + in.getDst());
       }
     }
-    if (dst.existingCount() < dst.depth()) {
+    if (dst.existingCount() < dst.depth() || dst.parent() == null) {
       if (dst.ancestorIsFile()) {
         throw new IndexFsException(Code.PARENT_NOT_DIRECTORY,
             "rename destination parent " + PathNames.parentOf(in.getDst()) + " is a file.");

@@ -169,7 +169,7 @@ public final class RenameOp implements Operation {
         throw new IndexFsException(Code.RENAME_REFUSED, "rename destination directory is not empty: " + req.getDst());
       }
     }
-    if (dst.existingCount() < dst.depth()) {
+    if (dst.existingCount() < dst.depth() || dst.parent() == null) {
       if (dst.ancestorIsFile()) {
         throw new IndexFsException(Code.PARENT_NOT_DIRECTORY,
             "rename destination parent " + PathNames.parentOf(req.getDst()) + " is a file.");

@@ -60,7 +60,17 @@ public final class Dispatcher implements AutoCloseable {
       return;
     }
     try {
-      handlers.execute(() -> reply.accept(runAudited(op, request, remote)));
+      handlers.execute(() -> {
+        Response response;
+        try {
+          response = runAudited(op, request, remote);
+        } catch (RuntimeException | LinkageError e) {
+          // Never leave a caller waiting for its timeout: whatever broke, it gets an answer.
+          LOG.error("{} failed for call {} outside the operation", request.getOpCase(), request.getCallId(), e);
+          response = error(request, Code.INTERNAL_ERROR, request.getOpCase() + " failed: " + e);
+        }
+        reply.accept(response);
+      });
     } catch (RejectedExecutionException e) {
       reply.accept(error(request, Code.SERVER_BUSY, "Server is overloaded; retry later"));
     }

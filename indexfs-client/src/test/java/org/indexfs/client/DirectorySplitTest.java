@@ -75,7 +75,7 @@ class DirectorySplitTest {
       done.add(pool.submit(() -> {
         try (IndexFsClient c = MultiSlotNamespaceTest.client(TestData.USER, List.of())) {
           for (int i = first; i < files; i += threads) {
-            c.create("/big/f" + i, 0644, false, 1, 1 << 20, false);
+            TestData.createClosed(c, "/big/f" + i);
           }
         }
         return null;
@@ -116,5 +116,35 @@ class DirectorySplitTest {
     assertTrue(admin.delete("/big/f7", false));
     assertTrue(admin.rename("/big/f8", "/big/renamed8"));
     assertEquals(files - 1, admin.listAll("/big").size());
+  }
+
+  @Test
+  void aFileOpenForWritingIsNotMovedByASplitAndClosesNormally() throws Exception {
+    admin.mkdirs("/withopen", 0755);
+    long dirId = admin.getFileStatus("/withopen").getInodeId();
+    // A name in the upper half of the hash space: the first split of partition 0 would move it.
+    String open = "open";
+    for (int i = 0; org.indexfs.common.schema.NameHash.of(open) >= 0; i++) {
+      open = "open" + i;
+    }
+    String openPath = "/withopen/" + open;
+    long openId = admin.create(openPath, 0644, false, 1, 1 << 20, false).getInodeId();
+    for (int i = 0; i < 1_000; i++) {
+      TestData.createClosed(admin, "/withopen/f" + i);
+    }
+    admin.complete(openPath, openId, 3, "abc".getBytes(java.nio.charset.StandardCharsets.UTF_8), null);
+    FileStatus closed = admin.getFileStatus(openPath);
+    assertEquals(3, closed.getLength());
+    assertTrue(!closed.getUnderConstruction());
+    for (int i = 1_000; i < 1_500; i++) {
+      TestData.createClosed(admin, "/withopen/f" + i);
+    }
+    long total = 0;
+    for (int s = 0; s < SLOTS; s++) {
+      total += entriesOn(s, dirId);
+    }
+    assertEquals(1_501, total, "every entry stored once");
+    assertEquals(1_501, admin.listAll("/withopen").size());
+    assertEquals(3, admin.getFileStatus(openPath).getLength());
   }
 }

@@ -77,7 +77,7 @@ class EightSlotBalanceTest {
       admin.mkdirs("/shared", 0755);
       long dirId = admin.getFileStatus("/shared").getInodeId();
       long start = System.nanoTime();
-      inParallel((c, i) -> c.create("/shared/f" + i, 0644, false, 1, 1 << 20, false));
+      inParallel((c, i) -> TestData.createClosed(c, "/shared/f" + i));
       double createSeconds = (System.nanoTime() - start) / 1e9;
 
       List<FileStatus> listed = admin.listAll("/shared");

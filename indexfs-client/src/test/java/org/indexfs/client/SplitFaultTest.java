@@ -68,14 +68,14 @@ class SplitFaultTest {
     });
     int files = 0;
     while (!fired.get() && files < 2_000) {
-      admin.create(dir + "/f" + files, 0644, false, 1, 1 << 20, false);
+      TestData.createClosed(admin, dir + "/f" + files);
       files++;
     }
     assertTrue(fired.get(), "the split reached " + point);
     FaultPoints.install(null);
     cluster.restartServer(side.equals("source") ? home : 1 - home);
     for (int i = 0; i < 100; i++, files++) {
-      admin.create(dir + "/f" + files, 0644, false, 1, 1 << 20, false);
+      TestData.createClosed(admin, dir + "/f" + files);
     }
     long deadline = System.currentTimeMillis() + 20_000;
     while (DirectorySplitTest.entriesOn(1 - home, st.getInodeId()) == 0) {

@@ -30,4 +30,10 @@ final class TestData {
         IndexFsConfig.RPC_MAX_FRAME_BYTES.defaultValue(), 10_000);
     return new IndexFsClient(connection, IndexFsClient.caller(USER, List.of(), "test-client"), 30_000);
   }
+
+  /** Creates an empty file and closes it, as {@code hadoop fs -touchz} does (create, then complete). */
+  static void createClosed(IndexFsClient client, String path) throws IOException {
+    long id = client.create(path, 0644, false, 1, 1 << 20, false).getInodeId();
+    client.complete(path, id, 0, new byte[0], null);
+  }
 }

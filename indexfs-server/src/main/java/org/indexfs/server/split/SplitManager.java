@@ -65,6 +65,7 @@ public final class SplitManager implements AutoCloseable {
   private final Set<Long> queued = ConcurrentHashMap.newKeySet();
   private final Set<Long> running = ConcurrentHashMap.newKeySet();
   private final Map<Long, Integer> frozen = new ConcurrentHashMap<>();
+  private final AtomicLong postponed = new AtomicLong();
 
   public SplitManager(Namespace ns, Partitions partitions, Peers peers, DataTier data, ServerMetrics metrics,
       int threshold) {
@@ -160,6 +161,20 @@ public final class SplitManager implements AutoCloseable {
     boolean receiverAsked = false;
     try {
       byte[][] range = movingRange(dirId, child);
+      if (holdsOpenFile(snapshot, range)) {
+        // A file being written keeps its write lease on this slot: its entry must not move yet.
+        LOG.debug("Split of directory {} postponed: a file in the moving range is open for writing", dirId);
+        ns.mutate(batch -> {
+          try {
+            batch.delete(ns.store().meta(), intentKey(dirId));
+          } catch (RocksDBException e) {
+            throw new IOException(e);
+          }
+          return null;
+        });
+        postponed.incrementAndGet();
+        return;
+      }
       Path local = Files.createTempFile("indexfs-split-" + ns.slot() + "-", ".sst");
       Files.delete(local);
       long moved = ns.store().exportRange(snapshot, range[0], range[1], local);
@@ -202,6 +217,23 @@ public final class SplitManager implements AutoCloseable {
         }
       }
     }
+  }
+
+  private boolean holdsOpenFile(Snapshot snapshot, byte[][] range) {
+    try (org.rocksdb.ReadOptions read = new org.rocksdb.ReadOptions().setSnapshot(snapshot);
+        RocksIterator it = ns.store().iterator(ns.store().entries(), read)) {
+      for (it.seek(range[0]); it.isValid() && java.util.Arrays.compareUnsigned(it.key(), range[1]) < 0; it.next()) {
+        if (Inode.decode(it.value()).isUnderConstruction()) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
+  /** Splits put off because a moving file was open for writing (they retry on later inserts). */
+  public long postponed() {
+    return postponed.get();
   }
 
   /** Under the write lock: from here on, mutations of moving names wait; the snapshot sees every earlier one. */

@@ -34,7 +34,9 @@ final class ScaleReport {
     if (!phases.isEmpty()) {
       report.fact("workload", String.format(Locale.ROOT,
           "mdtest: %d threads x %,d empty files per layout, directory depth %d; phases create, stat, list, delete;"
-              + " slot counts %s, one cluster each, run one after the other, one pass each",
+              + " slot counts %s, one cluster each, run one after the other, one measured pass each after an"
+              + " unrecorded quarter-size warm-up pass (private dirs) on the same cluster. A create is two RPCs"
+              + " (create, then complete when the stream closes)",
           o.threads(), o.files(), o.depth(), o.slots()));
       report.fact("durability", "indexfs.wal.sync=true on every slot (RocksDB WAL fsynced before a mutation returns,"
           + " group commit per slot), as in bench compare's headline; audit log on (the default); data tier a local"
@@ -141,8 +143,9 @@ final class ScaleReport {
       rows.add(List.of(e.layout(), String.valueOf(e.slots()), per.toString(),
           String.format(Locale.ROOT, "%.2f", SlotLoadModel.maxOverMean(e.perSlot()))));
     }
-    return new Table("Entries each slot gained in the create phase (RocksDB estimate-num-keys)",
-        List.of("layout", "slots", "entries per slot (slot 0, 1, ...)", "max / mean"), rows);
+    return new Table("Keys each slot's RocksDB gained in the create phase (estimate-num-keys: an estimate, and a"
+        + " create writes more than the entry itself)",
+        List.of("layout", "slots", "keys added per slot (slot 0, 1, ...)", "max / mean"), rows);
   }
 
   static Table balanceTable(List<BalancePrediction.Row> balance) {

@@ -177,7 +177,7 @@ final class ScaleReport {
       series.put(b.op(), ys);
     }
     return new Curve("scaling.png", "Speedup over " + label(bySlots.keySet().iterator().next()) + " per phase",
-        "metadata slots (servers)", "throughput / throughput at the fewest slots", xs, series, true);
+        "metadata slots (servers)", "throughput / throughput at the fewest slots", xs, series, false);
   }
 
   private static Curve cpuCurve(Map<Integer, List<PhaseRun>> bySlots) {
@@ -190,7 +190,7 @@ final class ScaleReport {
       }
     }
     return new Curve("cpu-per-op.png", "Server CPU time per operation", "metadata slots (servers)",
-        "server CPU µs / operation", xs, series, true);
+        "server CPU µs / operation", xs, series, false);
   }
 
   private static Curve balanceCurve(List<BalancePrediction.Row> balance) {

@@ -245,15 +245,17 @@ public final class IndexFsServer implements AutoCloseable {
 
   @Override
   public void close() {
-    if (lease != null) {
-      lease.close();
-    }
+    // Background passes that use the ZooKeeper session stop before the slot lease closes it.
     if (placementRefresh != null) {
       placementRefresh.close();
     }
     if (metricsLog != null) {
       metricsLog.close();
     }
+    if (lease != null) {
+      lease.close();
+    }
+
     if (splits != null) {
       splits.close();
     }

@@ -7,10 +7,10 @@ import java.nio.file.Path;
 import java.util.Locale;
 
 /** What a report says about where it ran, read off the machine (never typed in). */
-final class Machine {
+public final class Machine {
   private Machine() {}
 
-  static String describe() {
+  public static String describe() {
     long memory = ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
         .getTotalMemorySize();
     return String.format(Locale.ROOT, "%s, %d cores, %.0f GiB RAM, %s %s", cpuModel(),
@@ -18,7 +18,7 @@ final class Machine {
         System.getProperty("os.name"), System.getProperty("os.version"));
   }
 
-  static String versions() {
+  public static String versions() {
     return "Java " + Runtime.version() + ", Hadoop " + org.apache.hadoop.util.VersionInfo.getVersion()
         + ", RocksDB " + org.rocksdb.RocksDB.rocksdbVersion() + ", JVM heap max "
         + Runtime.getRuntime().maxMemory() / (1 << 20) + " MiB";

@@ -66,8 +66,13 @@ public final class MdtestWorkload {
     for (Phase phase : Phase.values()) {
       results.add(run(phase));
     }
-    fs.delete(root, true);
+    cleanUp();
     return results;
+  }
+
+  /** Removes everything the workload created. */
+  public void cleanUp() throws IOException {
+    fs.delete(root, true);
   }
 
   private Path base() {
@@ -86,7 +91,8 @@ public final class MdtestWorkload {
     return new Path(directoryOf(thread), "f." + thread + "." + i);
   }
 
-  void prepare() throws IOException {
+  /** Creates the directory chain and the test directories (for callers that run phases one by one). */
+  public void prepare() throws IOException {
     for (int t = 0; t < (settings.sharedDirectory() ? 1 : settings.threads()); t++) {
       if (!fs.mkdirs(directoryOf(t))) {
         throw new IOException("Could not create " + directoryOf(t));

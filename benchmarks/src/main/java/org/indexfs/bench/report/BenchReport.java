@@ -18,6 +18,7 @@ public final class BenchReport {
   private final Map<String, String> facts = new LinkedHashMap<>();
   private final List<TargetRun> runs = new ArrayList<>();
   private final List<Table> tables = new ArrayList<>();
+  private final List<Curve> curves = new ArrayList<>();
   private boolean mixed;
 
   public BenchReport(String title) {
@@ -51,6 +52,16 @@ public final class BenchReport {
   public BenchReport table(Table table) {
     tables.add(table);
     return this;
+  }
+
+  /** Adds a line chart (a scaling curve) after the per-operation charts. */
+  public BenchReport curve(Curve curve) {
+    curves.add(curve);
+    return this;
+  }
+
+  public List<Curve> curves() {
+    return curves;
   }
 
   public String title() {

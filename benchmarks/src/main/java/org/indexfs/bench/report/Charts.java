@@ -8,15 +8,24 @@ import java.util.function.ToDoubleFunction;
 import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.CategoryChart;
 import org.knowm.xchart.CategoryChartBuilder;
+import org.knowm.xchart.XYChart;
+import org.knowm.xchart.XYChartBuilder;
 import org.knowm.xchart.style.Styler;
+import org.knowm.xchart.style.markers.SeriesMarkers;
 
-/** PNG bar charts of a report (XChart): throughput and latency percentiles per operation, one series per target. */
+/**
+ * PNG charts of a report (XChart): its curves as line charts, then throughput and latency
+ * percentiles per operation as bars, one series per target.
+ */
 final class Charts {
   private Charts() {}
 
   /** Writes the charts into {@code dir} and returns their file names. */
   static List<String> write(BenchReport report, Path dir) throws IOException {
     List<String> files = new ArrayList<>();
+    for (Curve c : report.curves()) {
+      files.add(line(c, dir));
+    }
     if (report.runs().isEmpty() || report.operations().isEmpty()) {
       return files;
     }
@@ -28,6 +37,20 @@ final class Charts {
     files.add(bar(report, report.operations(), dir, "latency-p50.png", "Median latency per operation", "microseconds", m -> m.p50()));
     files.add(bar(report, report.operations(), dir, "latency-p99.png", "99th percentile latency per operation", "microseconds", m -> m.p99()));
     return files;
+  }
+
+  private static String line(Curve c, Path dir) throws IOException {
+    XYChart chart = new XYChartBuilder().width(900).height(500).title(c.title()).xAxisTitle(c.xTitle())
+        .yAxisTitle(c.yTitle()).build();
+    chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideE);
+    chart.getStyler().setChartBackgroundColor(java.awt.Color.WHITE);
+    chart.getStyler().setXAxisLogarithmic(c.logX());
+    chart.getStyler().setXAxisDecimalPattern("#");
+    for (var s : c.series().entrySet()) {
+      chart.addSeries(s.getKey(), c.xs(), s.getValue()).setMarker(SeriesMarkers.CIRCLE);
+    }
+    BitmapEncoder.saveBitmap(chart, dir.resolve(c.file()).toString(), BitmapEncoder.BitmapFormat.PNG);
+    return c.file();
   }
 
   private static String bar(BenchReport report, List<String> ops, Path dir, String file, String title,

@@ -35,6 +35,19 @@ public final class ReportWriter {
       r.ops().forEach(m -> metrics(j, m));
       j.endArray().endObject();
     }
+    j.endArray().name("curves").beginArray();
+    for (Curve c : report.curves()) {
+      j.beginObject().name("title").value(c.title()).name("file").value(c.file()).name("x").value(c.xTitle())
+          .name("y").value(c.yTitle()).name("xs").beginArray();
+      c.xs().forEach(j::value);
+      j.endArray().name("series").beginObject();
+      c.series().forEach((name, ys) -> {
+        j.name(name).beginArray();
+        ys.forEach(j::value);
+        j.endArray();
+      });
+      j.endObject().endObject();
+    }
     j.endArray().name("tables").beginArray();
     for (Table t : report.tables()) {
       j.beginObject().name("title").value(t.title()).name("headers").beginArray();

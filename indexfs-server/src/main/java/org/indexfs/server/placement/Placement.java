@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.random.RandomGenerator;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
@@ -34,14 +35,23 @@ public final class Placement {
     if (n <= 1 || l.length() != n) {
       return ns.slot();
     }
-    ThreadLocalRandom random = ThreadLocalRandom.current();
+    return choose(l, ThreadLocalRandom.current());
+  }
+
+  /**
+   * Power of two choices over {@code loads} (one count per slot, at least two): two distinct slots
+   * at random, the one with fewer entries wins and is counted one more. Pure, so the load-balance
+   * simulator of {@code bench scale} runs exactly this choice.
+   */
+  public static int choose(AtomicLongArray loads, RandomGenerator random) {
+    int n = loads.length();
     int a = random.nextInt(n);
     int b = random.nextInt(n - 1);
     if (b >= a) {
       b++;
     }
-    int chosen = l.get(a) <= l.get(b) ? a : b;
-    l.incrementAndGet(chosen);
+    int chosen = loads.get(a) <= loads.get(b) ? a : b;
+    loads.incrementAndGet(chosen);
     return chosen;
   }
 

@@ -28,8 +28,7 @@ import org.indexfs.server.placement.Placement;
  * <p>With {@code splitting} on, a partition holding more than {@code splitThreshold} entries
  * splits at once into {@link GigaIndex#nextChild} (at most N partitions, so never two on one
  * slot) and the entries {@link GigaIndex#movesTo} the child move. That is GIGA+ as the index math
- * defines it; the servers do not split yet, so these numbers are a model of what splitting will do
- * (immediate, where the real design splits in the background one partition at a time).
+ * defines it, split at once where the servers split in the background one partition at a time.
  *
  * <p>Each call is one operation at the slot of the partition holding its entry (a warm client
  * cache: one RPC); a listing is one operation at each slot holding a partition of the directory;

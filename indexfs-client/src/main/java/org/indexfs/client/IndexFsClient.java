@@ -215,9 +215,19 @@ public final class IndexFsClient implements AutoCloseable {
     writerCall(Request.newBuilder().setFlush(b), path, inodeId);
   }
 
-  /** Keeps every write lease of this client alive, on each slot that holds one. */
+  /**
+   * Keeps every write lease of this client alive. A directory split may have moved an open file's
+   * lease to another slot, so with more than one slot every slot is told.
+   */
   public void renewLease() throws IOException {
-    for (int slot : Set.copyOf(writing.values())) {
+    if (writing.isEmpty()) {
+      return;
+    }
+    Set<Integer> slots = new java.util.TreeSet<>(writing.values());
+    for (int s = 0, n = cluster.slotCount(); n > 1 && s < n; s++) {
+      slots.add(s);
+    }
+    for (int slot : slots) {
       call(Request.newBuilder().setRenewLease(RenewLeaseRequest.getDefaultInstance()), slot);
     }
   }
@@ -246,7 +256,17 @@ public final class IndexFsClient implements AutoCloseable {
   /** A writer's call goes to the slot that granted its lease (the file may have moved since). */
   private Response writerCall(Request.Builder request, String path, long inodeId) throws IOException {
     Integer slot = writing.get(inodeId);
-    return slot == null ? call(request, path, false) : call(request, slot);
+    if (slot != null) {
+      Response response = send(slot, request);
+      Code code = response.getCode();
+      if (code != Code.STALE_RESOLUTION && code != Code.RESOLVE_ELSEWHERE) {
+        return check(response);
+      }
+      // The file moved with a directory split: find it by its path, and remember where it is now.
+    }
+    Response response = call(request.clearResolution(), path, false);
+    writing.computeIfPresent(inodeId, (id, old) -> lastSlot.get());
+    return response;
   }
 
   /** The slot a request with this resolution goes to: the one holding the next name's partition. */

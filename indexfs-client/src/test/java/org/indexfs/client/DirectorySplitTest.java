@@ -119,7 +119,7 @@ class DirectorySplitTest {
   }
 
   @Test
-  void aFileOpenForWritingIsNotMovedByASplitAndClosesNormally() throws Exception {
+  void aFileOpenForWritingMovesWithItsLeaseAndItsWriterCarriesOn() throws Exception {
     admin.mkdirs("/withopen", 0755);
     long dirId = admin.getFileStatus("/withopen").getInodeId();
     // A name in the upper half of the hash space: the first split of partition 0 would move it.
@@ -132,6 +132,13 @@ class DirectorySplitTest {
     for (int i = 0; i < 1_000; i++) {
       TestData.createClosed(admin, "/withopen/f" + i);
     }
+    long deadline = System.currentTimeMillis() + 20_000;
+    while (entriesOn(admin.getFileStatus("/withopen").getZerothSlot(), dirId) > 600) {
+      assertTrue(System.currentTimeMillis() < deadline, "the directory splits although a file in it is open");
+      Thread.sleep(50);
+    }
+    admin.renewLease();
+    admin.flush(openPath, openId, 2, "ab".getBytes(java.nio.charset.StandardCharsets.UTF_8), null, false);
     admin.complete(openPath, openId, 3, "abc".getBytes(java.nio.charset.StandardCharsets.UTF_8), null);
     FileStatus closed = admin.getFileStatus(openPath);
     assertEquals(3, closed.getLength());

@@ -124,7 +124,7 @@ public final class IndexFsServer implements AutoCloseable {
       PathResolver resolver = new PathResolver(ns, IndexFsConfig.MAX_COMPONENT_LENGTH.get(conf), partitions);
       metrics = new ServerMetrics(IndexFsConfig.CLUSTER_NAME.get(conf), slot, store::estimatedEntries,
           entryLeases::grants);
-      splits = new SplitManager(ns, partitions, peers, data, metrics, IndexFsConfig.SPLIT_THRESHOLD.get(conf));
+      splits = new SplitManager(ns, partitions, peers, data, leases, metrics, IndexFsConfig.SPLIT_THRESHOLD.get(conf));
       resolver.useFreeze(splits::isFrozen);
       resolver.useLeases((parentId, name, depth) -> entryLeases.grant(new LeaseKey(parentId, name), depth));
       OpContext ctx = new OpContext(ns, resolver,

@@ -31,7 +31,7 @@ public record FileLease(long inodeId, String holder, long parentId, String name,
     return new FileLease(inodeId, holder, newParentId, newName, spillObject);
   }
 
-  byte[] encode() {
+  public byte[] encode() {
     byte[] h = holder.getBytes(StandardCharsets.UTF_8);
     byte[] n = name.getBytes(StandardCharsets.UTF_8);
     byte[] o = spillObject.getBytes(StandardCharsets.UTF_8);
@@ -41,7 +41,7 @@ public record FileLease(long inodeId, String holder, long parentId, String name,
         .array();
   }
 
-  static FileLease decode(byte[] value) {
+  public static FileLease decode(byte[] value) {
     ByteBuffer b = ByteBuffer.wrap(value);
     if (b.get() != VERSION) {
       throw new IllegalStateException("Unknown lease record version " + value[0]);

@@ -29,7 +29,8 @@ public final class CompleteOp implements Operation {
       Writers.checkInlineBytes(ctx, req.getInlineData().size(), req.getLength());
     }
     ctx.ns().mutate(batch -> {
-      Writers.Writing w = Writers.requireLease(ctx, req.getInodeId(), request.getCaller(), req.getPath());
+      Writers.Writing w = Writers.requireLease(ctx, req.getInodeId(), request.getCaller(), req.getPath(),
+          request.getResolution());
       FileLease lease = w.lease();
       Inode file = w.file();
       Inode updated = file.copy();

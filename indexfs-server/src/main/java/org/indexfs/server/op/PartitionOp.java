@@ -151,6 +151,9 @@ public final class PartitionOp implements Operation {
     ctx.ns().mutate(batch -> {
       ctx.ns().putPartition(batch, record(req, req.getZerothSlot()));
       ctx.ns().putBitmap(batch, dirId, org.indexfs.common.giga.PartitionBitmap.fromBytes(req.getBitmap().toByteArray()));
+      for (com.google.protobuf.ByteString lease : req.getLeasesList()) {
+        ctx.leases().grant(batch, org.indexfs.server.filelease.FileLease.decode(lease.toByteArray()));
+      }
       return null;
     });
     ctx.ns().invalidateBitmap(dirId);

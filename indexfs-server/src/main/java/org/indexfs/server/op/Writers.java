@@ -3,8 +3,10 @@ package org.indexfs.server.op;
 import java.io.IOException;
 import org.indexfs.common.IndexFsException;
 import org.indexfs.common.schema.Inode;
+import org.indexfs.common.schema.NameHash;
 import org.indexfs.proto.Caller;
 import org.indexfs.proto.Code;
+import org.indexfs.proto.Resolution;
 import org.indexfs.server.filelease.FileLease;
 import org.rocksdb.WriteBatch;
 
@@ -28,8 +30,16 @@ final class Writers {
    * follows the file, not the path: a file renamed while being written is still found (the
    * lease record knows its entry); a deleted or replaced one is not.
    */
-  static Writing requireLease(OpContext ctx, long inodeId, Caller caller, String path) throws IOException {
+  static Writing requireLease(OpContext ctx, long inodeId, Caller caller, String path, Resolution known)
+      throws IOException {
     FileLease lease = ctx.leases().get(inodeId);
+    if (lease == null) {
+      // A GIGA+ split may have moved the file (and its lease) to another slot: if the path does not
+      // resolve here, the resolver says where to go on; if it does, the lease is really gone.
+      ctx.resolver().resolve(known, path);
+    } else if (ctx.splits().isFrozen(lease.parentId(), NameHash.of(lease.name()))) {
+      throw new IndexFsException(Code.STALE_RESOLUTION, path + " is moving to another slot (directory split); retry");
+    }
     Inode file = lease == null ? null : ctx.ns().lookup(lease.parentId(), lease.name());
     if (lease != null && (file == null || file.inodeId != inodeId)) {
       throw new IndexFsException(Code.FILE_NOT_FOUND, "File " + path

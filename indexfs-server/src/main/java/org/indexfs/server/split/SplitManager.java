@@ -24,6 +24,8 @@ import org.indexfs.proto.PartitionRequest;
 import org.indexfs.proto.Request;
 import org.indexfs.server.FaultPoints;
 import org.indexfs.server.data.DataTier;
+import org.indexfs.server.filelease.FileLease;
+import org.indexfs.server.filelease.LeaseTable;
 import org.indexfs.server.metrics.ServerMetrics;
 import org.indexfs.server.ns.Namespace;
 import org.indexfs.server.peer.Peers;
@@ -58,6 +60,7 @@ public final class SplitManager implements AutoCloseable {
   private final Partitions partitions;
   private final Peers peers;
   private final DataTier data;
+  private final LeaseTable leases;
   private final ServerMetrics metrics;
   private final int threshold;
   private final ExecutorService worker;
@@ -65,11 +68,11 @@ public final class SplitManager implements AutoCloseable {
   private final Set<Long> queued = ConcurrentHashMap.newKeySet();
   private final Set<Long> running = ConcurrentHashMap.newKeySet();
   private final Map<Long, Integer> frozen = new ConcurrentHashMap<>();
-  private final AtomicLong postponed = new AtomicLong();
 
-  public SplitManager(Namespace ns, Partitions partitions, Peers peers, DataTier data, ServerMetrics metrics,
-      int threshold) {
+  public SplitManager(Namespace ns, Partitions partitions, Peers peers, DataTier data, LeaseTable leases,
+      ServerMetrics metrics, int threshold) {
     this.ns = ns;
+    this.leases = leases;
     this.partitions = partitions;
     this.peers = peers;
     this.data = data;
@@ -161,20 +164,6 @@ public final class SplitManager implements AutoCloseable {
     boolean receiverAsked = false;
     try {
       byte[][] range = movingRange(dirId, child);
-      if (holdsOpenFile(snapshot, range)) {
-        // A file being written keeps its write lease on this slot: its entry must not move yet.
-        LOG.debug("Split of directory {} postponed: a file in the moving range is open for writing", dirId);
-        ns.mutate(batch -> {
-          try {
-            batch.delete(ns.store().meta(), intentKey(dirId));
-          } catch (RocksDBException e) {
-            throw new IOException(e);
-          }
-          return null;
-        });
-        postponed.incrementAndGet();
-        return;
-      }
       Path local = Files.createTempFile("indexfs-split-" + ns.slot() + "-", ".sst");
       Files.delete(local);
       long moved = ns.store().exportRange(snapshot, range[0], range[1], local);
@@ -193,7 +182,7 @@ public final class SplitManager implements AutoCloseable {
             .setZerothSlot(dir.zerothSlot).setBitmap(com.google.protobuf.ByteString.copyFrom(after.toBytes()))
             .setSplitFile(shipped == null ? "" : shipped).setPermission(dir.permission)
             .setOwner(ns.principals().nameOf(dir.ownerId)).setGroup(ns.principals().nameOf(dir.groupId))
-            .setMtime(dir.mtime)));
+            .setMtime(dir.mtime).addAllLeases(openLeases(snapshot, range))));
       } catch (IOException unknown) {
         // Lost answer or refusal: ask the receiver what it holds now (or leave it to recover()).
         settle(dirId, child);
@@ -219,21 +208,33 @@ public final class SplitManager implements AutoCloseable {
     }
   }
 
-  private boolean holdsOpenFile(Snapshot snapshot, byte[][] range) {
-    try (org.rocksdb.ReadOptions read = new org.rocksdb.ReadOptions().setSnapshot(snapshot);
-        RocksIterator it = ns.store().iterator(ns.store().entries(), read)) {
+  /**
+   * The write leases of files in the moving range that are open: they move with their entries,
+   * so a writer carries on at the receiver (its flush or close finds the file there).
+   */
+  private List<com.google.protobuf.ByteString> openLeases(Snapshot snapshot, byte[][] range) throws IOException {
+    List<com.google.protobuf.ByteString> out = new ArrayList<>();
+    for (long inodeId : openFiles(snapshot, range)) {
+      FileLease lease = leases.get(inodeId);
+      if (lease != null) {
+        out.add(com.google.protobuf.ByteString.copyFrom(lease.encode()));
+      }
+    }
+    return out;
+  }
+
+  private List<Long> openFiles(Snapshot snapshot, byte[][] range) {
+    List<Long> out = new ArrayList<>();
+    try (org.rocksdb.ReadOptions read = new org.rocksdb.ReadOptions();
+        RocksIterator it = ns.store().iterator(ns.store().entries(), snapshot == null ? null : read.setSnapshot(snapshot))) {
       for (it.seek(range[0]); it.isValid() && java.util.Arrays.compareUnsigned(it.key(), range[1]) < 0; it.next()) {
-        if (Inode.decode(it.value()).isUnderConstruction()) {
-          return true;
+        Inode entry = Inode.decode(it.value());
+        if (entry.isUnderConstruction()) {
+          out.add(entry.inodeId);
         }
       }
     }
-    return false;
-  }
-
-  /** Splits put off because a moving file was open for writing (they retry on later inserts). */
-  public long postponed() {
-    return postponed.get();
+    return out;
   }
 
   /** Under the write lock: from here on, mutations of moving names wait; the snapshot sees every earlier one. */
@@ -260,6 +261,9 @@ public final class SplitManager implements AutoCloseable {
   private void finish(long dirId, int child) throws IOException {
     byte[][] range = movingRange(dirId, child);
     ns.mutate(batch -> {
+      for (long moved : openFiles(null, range)) {
+        leases.release(batch, moved);
+      }
       try {
         batch.deleteRange(ns.store().entries(), range[0], range[1]);
         batch.delete(ns.store().meta(), intentKey(dirId));

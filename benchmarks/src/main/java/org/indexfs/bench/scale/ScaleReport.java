@@ -61,7 +61,7 @@ final class ScaleReport {
     report.fact("prediction", "no servers and no network: the calls of each workload fed through the servers' own"
         + " power-of-two-choices placement (Placement.choose, over entry counts refreshed every "
         + ScaleMain.REFRESH_EVERY_CALLS + " calls, each slot counting its own choices in between) and the GIGA+"
-        + " index math (GigaIndex, PartitionBitmap; partition i on slot (zeroth + i) mod N). 'today': every"
+        + " index math (GigaIndex, PartitionBitmap; partition i on slot (zeroth + i) mod N). 'placement only': every"
         + " directory whole on its home slot (placement alone). 'splitting': a partition over "
         + o.splitThreshold() + " entries splits at once into GigaIndex.nextChild, up to N partitions (the servers"
         + " split in the background, one partition at a time). One operation per call at the"
@@ -160,8 +160,8 @@ final class ScaleReport {
     }
     return new Table("Predicted load balance: busiest slot's share of operations (and of entries, when the"
         + " namespace was largest) over the mean; 1.00 is even, N is everything on one slot",
-        List.of("workload", "slots", "ops max/mean today", "ops max/mean with splitting", "entries max/mean today",
-            "entries max/mean with splitting", "directories", "largest directory (entries)", "splits"), rows);
+        List.of("workload", "slots", "ops max/mean, placement only", "ops max/mean with splitting",
+            "entries max/mean, placement only", "entries max/mean with splitting", "directories", "largest directory (entries)", "splits"), rows);
   }
 
   private static Curve speedupCurve(Map<Integer, List<PhaseRun>> bySlots) {
@@ -198,7 +198,7 @@ final class ScaleReport {
     List<Double> xs = balance.stream().map(r -> (double) r.slots()).distinct().toList();
     Map<String, List<Double>> series = new LinkedHashMap<>();
     for (BalancePrediction.Row r : balance) {
-      series.computeIfAbsent(r.workload() + ", today", k -> new ArrayList<>()).add(r.today().operationImbalance());
+      series.computeIfAbsent(r.workload() + ", placement only", k -> new ArrayList<>()).add(r.today().operationImbalance());
       series.computeIfAbsent(r.workload() + ", splitting", k -> new ArrayList<>())
           .add(r.splitting().operationImbalance());
     }

@@ -36,9 +36,7 @@ class CrossSlotRenameFaultTest {
   static void start() throws IOException {
     cluster = LocalCluster.builder(workDir).clusterName("faults").servers(3)
         .set(IndexFsConfig.HOME_SYNC_INTERVAL_MS.name(), "200").start();
-    MultiSlotNamespaceTest.cluster = cluster;
-    admin = MultiSlotNamespaceTest.client(TestData.USER, List.of());
-    MultiSlotNamespaceTest.admin = admin;
+    admin = Slots.client(cluster, TestData.USER, List.of());
   }
 
   @AfterAll
@@ -57,8 +55,8 @@ class CrossSlotRenameFaultTest {
 
   static Setup setup() throws IOException {
     int n = counter++;
-    FileStatus s = MultiSlotNamespaceTest.dirNotOn("/", "src" + n + "-", -1);
-    FileStatus d = MultiSlotNamespaceTest.dirNotOn("/", "dst" + n + "-", s.getZerothSlot());
+    FileStatus s = Slots.dirNotOn(admin, "/", "src" + n + "-", -1);
+    FileStatus d = Slots.dirNotOn(admin, "/", "dst" + n + "-", s.getZerothSlot());
     admin.create("/" + s.getName() + "/f", 0644, false, 1, 1 << 20, false);
     admin.complete("/" + s.getName() + "/f", admin.getFileStatus("/" + s.getName() + "/f").getInodeId(), 0,
         new byte[0], null);
@@ -144,9 +142,9 @@ class CrossSlotRenameFaultTest {
 
   @Test
   void aDirectoryCannotMoveIntoItsOwnSubtreeAcrossSlots() throws Exception {
-    FileStatus a = MultiSlotNamespaceTest.dirNotOn("/", "cyc", -1);
+    FileStatus a = Slots.dirNotOn(admin, "/", "cyc", -1);
     String aPath = "/" + a.getName();
-    FileStatus b = MultiSlotNamespaceTest.dirNotOn(aPath, "b", a.getZerothSlot());
+    FileStatus b = Slots.dirNotOn(admin, aPath, "b", a.getZerothSlot());
     String bPath = aPath + "/" + b.getName();
     IndexFsException e = assertThrows(IndexFsException.class, () -> admin.renameExact(aPath, bPath + "/x", false));
     assertEquals(Code.RENAME_REFUSED, e.code());

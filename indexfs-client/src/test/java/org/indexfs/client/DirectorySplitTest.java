@@ -13,16 +13,12 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import org.indexfs.common.IndexFsConfig;
-import org.indexfs.common.schema.Bytes;
-import org.indexfs.common.schema.EntryKey;
 import org.indexfs.proto.FileStatus;
 import org.indexfs.server.local.LocalCluster;
-import org.indexfs.server.ns.Namespace;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.rocksdb.RocksIterator;
 
 /**
  * GIGA+ splitting (IndexFS §II-C): one directory filled from several threads while it splits
@@ -40,8 +36,7 @@ class DirectorySplitTest {
     cluster = LocalCluster.builder(workDir).clusterName("split").servers(SLOTS)
         .set(IndexFsConfig.SPLIT_THRESHOLD.name(), "100")
         .set(IndexFsConfig.WAL_SYNC.name(), "false").start();
-    MultiSlotNamespaceTest.cluster = cluster;
-    admin = MultiSlotNamespaceTest.client(TestData.USER, List.of());
+    admin = Slots.client(cluster, TestData.USER, List.of());
   }
 
   @AfterAll
@@ -51,15 +46,7 @@ class DirectorySplitTest {
   }
 
   static long entriesOn(int slot, long dirId) {
-    Namespace ns = MultiSlotNamespaceTest.cluster.server(slot).namespace();
-    byte[] prefix = EntryKey.prefix(dirId);
-    long n = 0;
-    try (RocksIterator it = ns.store().iterator(ns.store().entries(), null)) {
-      for (it.seek(prefix); it.isValid() && Bytes.startsWith(it.key(), prefix); it.next()) {
-        n++;
-      }
-    }
-    return n;
+    return Slots.entriesOn(cluster, slot, dirId);
   }
 
   @Test
@@ -73,7 +60,7 @@ class DirectorySplitTest {
     for (int t = 0; t < threads; t++) {
       int first = t;
       done.add(pool.submit(() -> {
-        try (IndexFsClient c = MultiSlotNamespaceTest.client(TestData.USER, List.of())) {
+        try (IndexFsClient c = Slots.client(cluster, TestData.USER, List.of())) {
           for (int i = first; i < files; i += threads) {
             TestData.createClosed(c, "/big/f" + i);
           }
@@ -102,7 +89,7 @@ class DirectorySplitTest {
     listed.forEach(st -> names.add(st.getName()));
     assertEquals(files, listed.size(), "listed once each");
     assertEquals(files, names.size());
-    try (IndexFsClient fresh = MultiSlotNamespaceTest.client(TestData.USER, List.of())) {
+    try (IndexFsClient fresh = Slots.client(cluster, TestData.USER, List.of())) {
       for (int i = 0; i < files; i++) {
         assertEquals("f" + i, fresh.getFileStatus("/big/f" + i).getName());
       }

@@ -39,7 +39,6 @@ class EightSlotBalanceTest {
     cluster = LocalCluster.builder(workDir).clusterName("eight").servers(SLOTS)
         .set(IndexFsConfig.WAL_SYNC.name(), "false")
         .set(IndexFsConfig.AUDIT_ENABLED.name(), "false").start();
-    MultiSlotNamespaceTest.cluster = cluster;
   }
 
   @AfterAll
@@ -57,7 +56,7 @@ class EightSlotBalanceTest {
     for (int t = 0; t < THREADS; t++) {
       int first = t;
       done.add(pool.submit(() -> {
-        try (IndexFsClient c = MultiSlotNamespaceTest.client(TestData.USER, List.of())) {
+        try (IndexFsClient c = Slots.client(cluster, TestData.USER, List.of())) {
           for (int i = first; i < FILES; i += THREADS) {
             work.run(c, i);
           }
@@ -73,7 +72,7 @@ class EightSlotBalanceTest {
 
   @Test
   void twoHundredThousandFilesInOneDirectorySpreadEvenlyOverEightSlots() throws Exception {
-    try (IndexFsClient admin = MultiSlotNamespaceTest.client(TestData.USER, List.of())) {
+    try (IndexFsClient admin = Slots.client(cluster, TestData.USER, List.of())) {
       admin.mkdirs("/shared", 0755);
       long dirId = admin.getFileStatus("/shared").getInodeId();
       long start = System.nanoTime();
@@ -90,7 +89,7 @@ class EightSlotBalanceTest {
       long[] perSlot = new long[SLOTS];
       long total = 0;
       for (int s = 0; s < SLOTS; s++) {
-        perSlot[s] = DirectorySplitTest.entriesOn(s, dirId);
+        perSlot[s] = Slots.entriesOn(cluster, s, dirId);
         total += perSlot[s];
       }
       assertEquals(FILES, total, "stored exactly once");

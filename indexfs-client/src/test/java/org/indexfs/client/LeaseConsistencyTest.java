@@ -37,9 +37,7 @@ class LeaseConsistencyTest {
         .set(IndexFsConfig.LEASE_POLICY.name(), "fixed")
         .set(IndexFsConfig.LEASE_FIXED_MS.name(), String.valueOf(LEASE_MS))
         .set(IndexFsConfig.LEASE_MAX_MS.name(), String.valueOf(LEASE_MS)).start();
-    MultiSlotNamespaceTest.cluster = cluster;
-    admin = MultiSlotNamespaceTest.client(TestData.USER, List.of());
-    MultiSlotNamespaceTest.admin = admin;
+    admin = Slots.client(cluster, TestData.USER, List.of());
     // Past the restart grace, so waits below come from leases granted here.
     Thread.sleep(LEASE_MS);
   }
@@ -52,16 +50,16 @@ class LeaseConsistencyTest {
 
   /** /a/b with a, b and the root on three different slots: resolving into b crosses twice. */
   static String[] chain(String prefix) throws IOException {
-    FileStatus a = MultiSlotNamespaceTest.dirNotOn("/", prefix, 0);
+    FileStatus a = Slots.dirNotOn(admin, "/", prefix, 0);
     String aPath = "/" + a.getName();
-    FileStatus b = MultiSlotNamespaceTest.dirNotOn(aPath, "b", a.getZerothSlot());
+    FileStatus b = Slots.dirNotOn(admin, aPath, "b", a.getZerothSlot());
     return new String[] {aPath, aPath + "/" + b.getName()};
   }
 
   @Test
   void afterChmod000ReturnsTheOtherClientCannotTraverseOnItsNextAttempt() throws IOException {
     String[] p = chain("perm");
-    try (IndexFsClient bob = MultiSlotNamespaceTest.client("bob", List.of("users"))) {
+    try (IndexFsClient bob = Slots.client(cluster, "bob", List.of("users"))) {
       bob.create(p[1] + "/f1", 0644, false, 1, 1 << 20, false);
       long cached = bob.rpcCounters().get(RpcCounters.TOTAL);
       bob.create(p[1] + "/f2", 0644, false, 1, 1 << 20, false);
@@ -83,7 +81,7 @@ class LeaseConsistencyTest {
   @Test
   void aChmodOfALeasedDirectoryWaitsNoLongerThanTheLease() throws IOException {
     String[] p = chain("wait");
-    try (IndexFsClient other = MultiSlotNamespaceTest.client(TestData.USER, List.of())) {
+    try (IndexFsClient other = Slots.client(cluster, TestData.USER, List.of())) {
       other.getFileStatus(p[1]);
       long start = System.nanoTime();
       admin.setPermission(p[0], 0700);
@@ -97,7 +95,7 @@ class LeaseConsistencyTest {
   void afterADirectoryRenameTheOldPathFailsAndTheNewWorksForEveryClient() throws IOException {
     String[] p = chain("mv");
     admin.create(p[1] + "/f", 0644, false, 1, 1 << 20, false);
-    try (IndexFsClient other = MultiSlotNamespaceTest.client(TestData.USER, List.of())) {
+    try (IndexFsClient other = Slots.client(cluster, TestData.USER, List.of())) {
       other.getFileStatus(p[1] + "/f");
       String moved = p[0] + "/moved";
       assertTrue(admin.rename(p[1], moved));
@@ -113,7 +111,7 @@ class LeaseConsistencyTest {
   void afterADirectoryDeleteNoClientResolvesThroughIt() throws IOException {
     String[] p = chain("rm");
     admin.create(p[1] + "/f", 0644, false, 1, 1 << 20, false);
-    try (IndexFsClient other = MultiSlotNamespaceTest.client(TestData.USER, List.of())) {
+    try (IndexFsClient other = Slots.client(cluster, TestData.USER, List.of())) {
       other.getFileStatus(p[1] + "/f");
       assertTrue(admin.delete(p[1], true));
       IndexFsException e = assertThrows(IndexFsException.class,

@@ -49,28 +49,16 @@ class MultiSlotNamespaceTest {
     cluster.close();
   }
 
-  /** A client with a cache of its own, like a separate process. */
   static IndexFsClient client(String user, List<String> groups) throws IOException {
-    ClusterConnection c = ClusterConnection.openUnshared(cluster.zookeeperConnect(), cluster.clusterName(),
-        IndexFsConfig.RPC_MAX_FRAME_BYTES.defaultValue(), 10_000);
-    return new IndexFsClient(c, IndexFsClient.caller(user, groups, user + "-client"), 30_000);
+    return Slots.client(cluster, user, groups);
   }
 
-  /** A new directory under {@code parent} whose home slot is not {@code avoid} (placement is random). */
   static FileStatus dirNotOn(String parent, String prefix, int avoid) throws IOException {
-    for (int i = 0; i < 200; i++) {
-      String path = (parent.equals("/") ? "" : parent) + "/" + prefix + i;
-      admin.mkdirs(path, 0777);
-      FileStatus st = admin.getFileStatus(path);
-      if (st.getZerothSlot() != avoid) {
-        return st;
-      }
-    }
-    throw new AssertionError("placement never left slot " + avoid);
+    return Slots.dirNotOn(admin, parent, prefix, avoid);
   }
 
   static String child(String parent, FileStatus st) {
-    return (parent.equals("/") ? "" : parent) + "/" + st.getName();
+    return Slots.child(parent, st.getName());
   }
 
   @Test

@@ -37,8 +37,7 @@ class SplitFaultTest {
         .set(IndexFsConfig.SPLIT_THRESHOLD.name(), "40")
         .set(IndexFsConfig.HOME_SYNC_INTERVAL_MS.name(), "200")
         .set(IndexFsConfig.WAL_SYNC.name(), "false").start();
-    MultiSlotNamespaceTest.cluster = cluster;
-    admin = MultiSlotNamespaceTest.client(TestData.USER, List.of());
+    admin = Slots.client(cluster, TestData.USER, List.of());
   }
 
   @AfterAll
@@ -78,7 +77,7 @@ class SplitFaultTest {
       TestData.createClosed(admin, dir + "/f" + files);
     }
     long deadline = System.currentTimeMillis() + 20_000;
-    while (DirectorySplitTest.entriesOn(1 - home, st.getInodeId()) == 0) {
+    while (Slots.entriesOn(cluster, 1 - home, st.getInodeId()) == 0) {
       assertTrue(System.currentTimeMillis() < deadline, "the split completes after the restart");
       Thread.sleep(50);
     }
@@ -92,7 +91,7 @@ class SplitFaultTest {
     for (int i = 0; i < files; i++) {
       assertEquals("f" + i, admin.getFileStatus(dir + "/f" + i).getName());
     }
-    assertEquals(files, DirectorySplitTest.entriesOn(0, st.getInodeId()) + DirectorySplitTest.entriesOn(1, st.getInodeId()),
+    assertEquals(files, Slots.entriesOn(cluster, 0, st.getInodeId()) + Slots.entriesOn(cluster, 1, st.getInodeId()),
         "stored exactly once across the slots");
   }
 }

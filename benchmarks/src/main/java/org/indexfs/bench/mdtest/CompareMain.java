@@ -18,6 +18,7 @@ import org.indexfs.bench.mdtest.MdtestWorkload.Settings;
 import org.indexfs.bench.replay.ProgressBar;
 import org.indexfs.bench.report.BenchReport;
 import org.indexfs.bench.report.OpMetrics;
+import org.indexfs.bench.report.ReportMain;
 import org.indexfs.bench.report.ReportWriter;
 import org.indexfs.bench.report.Table;
 import org.indexfs.bench.report.TargetRun;
@@ -108,21 +109,7 @@ public final class CompareMain {
   }
 
   public static void main(String[] args) throws Exception {
-    System.setProperty("java.awt.headless", "true");
-    Options o;
-    try {
-      o = parse(args);
-    } catch (IllegalArgumentException e) {
-      System.err.println(e.getMessage());
-      System.exit(2);
-      return;
-    }
-    BenchReport report = run(o);
-    System.out.println();
-    System.out.println(report.tables().get(0).toText());
-    System.out.println(report.tables().get(1).toText());
-    System.out.println("Report: " + o.out().toAbsolutePath().resolve("report.html"));
-    System.exit(0);
+    ReportMain.run(args, CompareMain::parse, CompareMain::run, Options::out, 2);
   }
 
   static BenchReport run(Options o) throws IOException, InterruptedException {

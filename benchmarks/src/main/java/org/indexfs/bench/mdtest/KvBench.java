@@ -4,11 +4,10 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.stream.Stream;
 import org.HdrHistogram.Histogram;
+import org.indexfs.bench.WorkDirs;
 import org.indexfs.common.schema.EntryKey;
 import org.indexfs.common.schema.Inode;
 import org.rocksdb.Options;
@@ -54,7 +53,7 @@ public final class KvBench {
     } catch (RocksDBException e) {
       throw new IOException("RocksDB benchmark failed: " + e.getMessage(), e);
     } finally {
-      deleteTree(dir);
+      WorkDirs.deleteTree(dir);
     }
     return results;
   }
@@ -94,14 +93,4 @@ public final class KvBench {
     return new Result(name, (long) threads * perThread, t.seconds(), t.micros());
   }
 
-  private static void deleteTree(Path dir) throws IOException {
-    if (!Files.exists(dir)) {
-      return;
-    }
-    try (Stream<Path> paths = Files.walk(dir)) {
-      for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
-        Files.delete(p);
-      }
-    }
-  }
 }

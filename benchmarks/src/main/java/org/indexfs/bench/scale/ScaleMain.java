@@ -6,22 +6,21 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.stream.Stream;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
+import org.indexfs.bench.WorkDirs;
 import org.indexfs.bench.mdtest.KvBench;
-import org.indexfs.bench.mdtest.MdtestWorkload;
 import org.indexfs.bench.mdtest.MdtestWorkload.Phase;
 import org.indexfs.bench.mdtest.MdtestWorkload.PhaseResult;
+import org.indexfs.bench.mdtest.MdtestWorkload;
 import org.indexfs.bench.replay.ProgressBar;
 import org.indexfs.bench.replay.TraceGenerator;
 import org.indexfs.bench.report.BenchReport;
-import org.indexfs.bench.report.ReportWriter;
+import org.indexfs.bench.report.ReportMain;
 import org.indexfs.common.IndexFsConfig;
 import org.indexfs.server.local.LocalCluster;
 
@@ -109,20 +108,7 @@ public final class ScaleMain {
   }
 
   public static void main(String[] args) throws Exception {
-    System.setProperty("java.awt.headless", "true");
-    Options o;
-    try {
-      o = parse(args);
-    } catch (IllegalArgumentException e) {
-      System.err.println(e.getMessage());
-      System.exit(2);
-      return;
-    }
-    BenchReport report = run(o);
-    System.out.println();
-    report.tables().forEach(t -> System.out.println(t.toText()));
-    System.out.println("Report: " + o.out().toAbsolutePath().resolve("report.html"));
-    System.exit(0);
+    ReportMain.run(args, ScaleMain::parse, ScaleMain::run, Options::out, Integer.MAX_VALUE);
   }
 
   static BenchReport run(Options o) throws IOException {
@@ -146,7 +132,7 @@ public final class ScaleMain {
       List<BalancePrediction.Row> balance = predict(o, work);
       return ScaleReport.build(o, phases, entries, kv, balance);
     } finally {
-      deleteTree(work);
+      WorkDirs.deleteTree(work);
     }
   }
 
@@ -193,7 +179,7 @@ public final class ScaleMain {
         w.cleanUp();
       }
     }
-    deleteTree(dir);
+    WorkDirs.deleteTree(dir);
   }
 
   private static FileSystem client(LocalCluster cluster) throws IOException {
@@ -246,14 +232,4 @@ public final class ScaleMain {
     }
   }
 
-  private static void deleteTree(Path dir) throws IOException {
-    if (!Files.exists(dir)) {
-      return;
-    }
-    try (Stream<Path> paths = Files.walk(dir)) {
-      for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
-        Files.delete(p);
-      }
-    }
-  }
 }

@@ -140,7 +140,7 @@ public final class Auditor {
         cmd = "concat";
         src = "[" + String.join(", ", request.getConcat().getSourcesList()) + "]";
         dst = request.getConcat().getTarget();
-        perm = ok ? permOf(request.getDstResolution(), dst) : null;
+        perm = ok ? permOf(request.getResolution(), dst) : null;
       }
       default -> {
         return; // internal calls (complete, flush, lease renewal, serverInfo) are not in HDFS's audit log

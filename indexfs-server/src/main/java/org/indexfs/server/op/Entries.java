@@ -90,27 +90,3 @@ final class Entries {
     return parent;
   }
 }
-
-final class HomeChanges {
-  private HomeChanges() {}
-
-  /**
-   * When {@code dir} (the entry at {@code depth}) is a directory homed on another slot, records in
-   * the batch that its home must learn the new attributes; returns its id to drive after the
-   * commit, or -1 when there is nothing to sync.
-   */
-  static long record(OpContext ctx, WriteBatch batch, ResolvedPath p, int depth, Inode dir) throws IOException {
-    if (!dir.isDirectory() || ctx.partitions().holdsWhole(dir)) {
-      return -1;
-    }
-    ctx.homes().record(batch, dir.inodeId, dir.zerothSlot, Entries.parentIdAt(p, depth), Entries.nameAt(p, depth));
-    return dir.inodeId;
-  }
-
-  /** Drives a recorded sync; a failure leaves the intent for the periodic retry. */
-  static void drive(OpContext ctx, long dirId) throws IOException {
-    if (dirId >= 0) {
-      ctx.homes().drive(dirId);
-    }
-  }
-}

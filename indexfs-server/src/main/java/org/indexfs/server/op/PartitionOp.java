@@ -70,10 +70,6 @@ public final class PartitionOp implements Operation {
         ctx.ns().invalidateBitmap(dirId);
         ctx.reclaimer().wake();
       }
-      case IS_EMPTY -> {
-        boolean empty = ctx.ns().read(none -> SubtreeWalk.isEmpty(ctx, dirId));
-        return Response.newBuilder().setBool(BoolResult.newBuilder().setValue(empty));
-      }
       case CHECK_SUBTREE -> {
         Inode dir = ctx.ns().read(none -> ctx.ns().partition(dirId));
         if (dir != null) {

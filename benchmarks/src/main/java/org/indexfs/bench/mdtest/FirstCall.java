@@ -54,33 +54,40 @@ final class FirstCall {
     return (System.nanoTime() - t0) / 1e6;
   }
 
-  /** In a fresh JVM each time: {@code FsShell -ls /bench}, exactly as {@code hadoop fs -ls} runs. */
+  /**
+   * In a fresh JVM each time: {@code FsShell -ls /bench}, exactly as {@code hadoop fs -ls} runs —
+   * with a configuration directory holding the system's {@code core-site.xml} first on the
+   * classpath, as {@code HADOOP_CONF_DIR} is.
+   */
   static Times freshJvm(BenchClusters clusters, int rounds, Path work) throws IOException, InterruptedException {
     double[] h = new double[rounds];
     double[] i = new double[rounds];
     URI hdfs = clusters.hdfsUri();
     URI indexfs = clusters.indexfsUri(true);
+    Path hdfsConf = confDir(work.resolve("conf-hdfs"), Map.of("fs.defaultFS", hdfs.toString()));
+    Map<String, String> indexfsSettings = new java.util.TreeMap<>(clusters.indexfsClientConf(true));
+    indexfsSettings.put("fs.defaultFS", indexfs.toString());
+    Path indexfsConf = confDir(work.resolve("conf-indexfs"), indexfsSettings);
     for (int r = 0; r < rounds; r++) {
-      h[r] = timeShell(List.of(), hdfs + "/bench", work);
-      i[r] = timeShell(clientOptions(clusters.indexfsClientConf(true)), indexfs + "bench", work);
+      h[r] = timeShell(hdfsConf, hdfs + "/bench", work);
+      i[r] = timeShell(indexfsConf, indexfs + "bench", work);
     }
     return new Times(h, i);
   }
 
-  private static List<String> clientOptions(Map<String, String> conf) {
-    List<String> out = new ArrayList<>();
-    conf.forEach((k, v) -> {
-      out.add("-D");
-      out.add(k + "=" + v);
-    });
-    return out;
+  private static Path confDir(Path dir, Map<String, String> settings) throws IOException {
+    java.nio.file.Files.createDirectories(dir);
+    StringBuilder xml = new StringBuilder("<?xml version=\"1.0\"?>\n<configuration>\n");
+    settings.forEach((k, v) -> xml.append("  <property><name>").append(k).append("</name><value>").append(v)
+        .append("</value></property>\n"));
+    java.nio.file.Files.writeString(dir.resolve("core-site.xml"), xml.append("</configuration>\n"));
+    return dir;
   }
 
-  private static double timeShell(List<String> options, String path, Path work) throws IOException, InterruptedException {
+  private static double timeShell(Path confDir, String path, Path work) throws IOException, InterruptedException {
     List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-Xmx512m", "-cp", System.getProperty("java.class.path"), "-DHADOOP_USER_NAME=" + BenchClusters.USER,
+        "-Xmx512m", "-cp", confDir + java.io.File.pathSeparator + System.getProperty("java.class.path"),
         "org.apache.hadoop.fs.FsShell"));
-    cmd.addAll(options);
     cmd.add("-ls");
     cmd.add(path);
     ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true)

@@ -40,6 +40,7 @@ public final class Scrubber implements AutoCloseable {
   private final long graceMs;
   private final Periodic loop;
   private long removed;
+  private volatile java.util.function.BooleanSupplier paused = () -> false;
 
   public Scrubber(Namespace ns, DataTier data, LeaseTable leases, long intervalMs, long graceMs) {
     this.ns = ns;
@@ -48,6 +49,11 @@ public final class Scrubber implements AutoCloseable {
     this.intervalMs = intervalMs;
     this.graceMs = graceMs;
     this.loop = new Periodic("indexfs-scrubber-" + ns.slot(), intervalMs, false, this::runOnce);
+  }
+
+  /** While {@code condition} holds (safe mode), start no background change. */
+  public void pauseWhile(java.util.function.BooleanSupplier condition) {
+    this.paused = condition;
   }
 
   /** Starts periodic passes unless disabled ({@code indexfs.scrub.interval-ms=0}) or there is no data tier. */
@@ -65,6 +71,9 @@ public final class Scrubber implements AutoCloseable {
   /** One pass leaving alone objects modified within {@code grace} ms; returns what it removed. */
   public synchronized List<String> runOnce(long grace) throws IOException {
     List<String> deleted = new ArrayList<>();
+    if (paused.getAsBoolean()) {
+      return deleted; // safe mode: the data tier is not touched
+    }
     if (!data.configured()) {
       return deleted;
     }

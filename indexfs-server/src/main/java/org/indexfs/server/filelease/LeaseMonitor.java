@@ -23,6 +23,7 @@ public final class LeaseMonitor implements AutoCloseable {
   private final DataTier data;
   private final long tickMs;
   private final Periodic loop;
+  private volatile java.util.function.BooleanSupplier paused = () -> false;
 
   public LeaseMonitor(Namespace ns, LeaseTable leases, LeaseRecovery recovery, DataTier data) {
     this.ns = ns;
@@ -33,12 +34,20 @@ public final class LeaseMonitor implements AutoCloseable {
     this.loop = new Periodic("indexfs-lease-monitor-" + ns.slot(), tickMs, true, this::runOnce);
   }
 
+  /** While {@code condition} holds (safe mode), start no background change. */
+  public void pauseWhile(java.util.function.BooleanSupplier condition) {
+    this.paused = condition;
+  }
+
   public void start() {
     loop.start();
   }
 
   /** One look at every lease. Visible for tests. */
   public void runOnce() {
+    if (paused.getAsBoolean()) {
+      return; // safe mode: no recovery, as HDFS's lease monitor waits out safe mode
+    }
     for (FileLease lease : leases.all()) {
       try {
         check(lease);

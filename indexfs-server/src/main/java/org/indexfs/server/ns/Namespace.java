@@ -220,6 +220,15 @@ public final class Namespace {
 
   private static final byte[] PARTITION_PREFIX = {'p', 'a', 'r', 't', '/'};
 
+  /** Key prefixes of partition records and of bitmaps in the meta column family (admin reads them raw). */
+  public static byte[] partitionRecordPrefix() {
+    return PARTITION_PREFIX.clone();
+  }
+
+  public static byte[] bitmapPrefix() {
+    return BITMAP_PREFIX.clone();
+  }
+
   public void deleteEntry(WriteBatch batch, long parentId, String name) throws IOException {
     try {
       batch.delete(store.entries(), EntryKey.of(parentId, name).encode());

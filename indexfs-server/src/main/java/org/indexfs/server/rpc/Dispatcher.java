@@ -59,11 +59,12 @@ public final class Dispatcher implements AutoCloseable {
       reply.accept(error(request, Code.BAD_REQUEST, "Request carries no caller identity"));
       return;
     }
+    long queued = System.nanoTime();
     try {
       handlers.execute(() -> {
         Response response;
         try {
-          response = runAudited(op, request, remote);
+          response = runAudited(op, request, remote, queued);
         } catch (RuntimeException | LinkageError e) {
           // Never leave a caller waiting for its timeout: whatever broke, it gets an answer.
           LOG.error("{} failed for call {} outside the operation", request.getOpCase(), request.getCallId(), e);
@@ -76,14 +77,11 @@ public final class Dispatcher implements AutoCloseable {
     }
   }
 
-  private Response runAudited(Operation op, Request request, SocketAddress remote) {
+  private Response runAudited(Operation op, Request request, SocketAddress remote, long queued) {
+    long started = System.nanoTime();
     String before = auditor.beforeApply(request);
     Response response = run(op, request);
-    if (response.getCode() == Code.RESOLVE_ELSEWHERE) {
-      metrics.redirected();
-    } else {
-      metrics.operationServed();
-    }
+    metrics.served(request.getOpCase(), response.getCode(), started - queued, System.nanoTime() - started);
     auditor.record(request, remote, response, before);
     return response;
   }

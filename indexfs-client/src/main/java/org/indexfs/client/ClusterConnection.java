@@ -178,7 +178,18 @@ public final class ClusterConnection implements AutoCloseable {
     return c;
   }
 
-  private InetSocketAddress discover(int slot) throws IOException {
+  /** The {@code host:port} the owner of {@code slot} registered, or null while nobody serves it. */
+  public String owner(int slot) throws IOException {
+    try {
+      return new String(curator.getData().forPath(ClusterPaths.slot(cluster, slot)), java.nio.charset.StandardCharsets.UTF_8);
+    } catch (KeeperException.NoNodeException e) {
+      return null;
+    } catch (Exception e) {
+      throw new IOException("ZooKeeper lookup of slot " + slot + " failed: " + e.getMessage(), e);
+    }
+  }
+
+    private InetSocketAddress discover(int slot) throws IOException {
     String path = ClusterPaths.slot(cluster, slot);
     byte[] data;
     try {

@@ -2,29 +2,20 @@ package org.indexfs.hadoop.admin;
 
 import static org.apache.hadoop.util.StringUtils.byteDesc;
 
-import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.net.URI;
 import java.util.ArrayList;
 import java.util.Date;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.fs.FileStatus;
-import org.apache.hadoop.fs.FileSystem;
-import org.apache.hadoop.fs.Path;
-import org.apache.hadoop.fs.RemoteIterator;
 import org.apache.hadoop.security.UserGroupInformation;
 import org.indexfs.client.admin.AdminClient;
 import org.indexfs.client.admin.FsckCheck;
 import org.indexfs.client.admin.FsckProblem;
 import org.indexfs.client.admin.FsckResult;
 import org.indexfs.client.admin.FsckSource;
-import org.indexfs.common.ObjectNames;
 import org.indexfs.hadoop.IndexFileSystem;
 
 /**
@@ -56,7 +47,7 @@ final class FsckCommand {
         + path);
     out.println("FSCK started by " + UserGroupInformation.getCurrentUser().getShortUserName() + " for path " + path
         + " at " + new Date(start));
-    FsckSource source = FsckSource.of(admin, this::objects);
+    FsckSource source = FsckSource.of(admin, new DataTierObjects(fs.client().serverInfo().getDataUri(), conf));
     FsckResult result = FsckCheck.run(source);
     List<FsckProblem> problems = result.problems();
     if (!result.safeMode() && !problems.isEmpty()) {
@@ -95,29 +86,5 @@ final class FsckCommand {
     out.println();
     out.println("The filesystem under path '" + path + "' is " + (healthy ? "HEALTHY" : "CORRUPT"));
     return healthy ? 0 : 1;
-  }
-
-  /** The objects in slot {@code slot}'s directory of the data tier, listed with the stock Hadoop client. */
-  private Map<String, Long> objects(int slot) throws IOException {
-    String dataUri = fs.client().serverInfo().getDataUri();
-    if (dataUri.isEmpty()) {
-      return null;
-    }
-    Map<String, Long> out = new HashMap<>();
-    String dir = ObjectNames.slotDirectory(slot);
-    FileSystem data = FileSystem.get(URI.create(dataUri), conf);
-    RemoteIterator<FileStatus> it;
-    try {
-      it = data.listStatusIterator(new Path(dataUri + "/" + dir));
-    } catch (FileNotFoundException none) {
-      return out;
-    }
-    while (it.hasNext()) {
-      FileStatus s = it.next();
-      if (s.isFile()) {
-        out.put(dir + "/" + s.getPath().getName(), s.getLen());
-      }
-    }
-    return out;
   }
 }

@@ -126,7 +126,10 @@ public final class FsckCheck {
         case "live" -> live.addAll(chain);
         case "garbage" -> garbage.addAll(chain);
         case "cycle" -> {
-          List<Long> loop = chain.subList(chain.indexOf(at), chain.size());
+          List<Long> loop = new ArrayList<>(chain.subList(chain.indexOf(at), chain.size()));
+          // Named from the smallest id on, so the same cycle always reads the same.
+          long smallest = loop.stream().min(Long::compareUnsigned).orElseThrow();
+          java.util.Collections.rotate(loop, -loop.indexOf(smallest));
           List<String> names = new ArrayList<>();
           for (long id : loop) {
             names.add("'" + inv.dirs.get(id).loc().name() + "' (" + InodeIds.format(id) + ")");
@@ -267,7 +270,8 @@ public final class FsckCheck {
       if ((p != null && p.getHasRecord()) || garbage.contains(dirId)) {
         return;
       }
-      FsckProblem gone = missing.getOrDefault(dirId, Map.of()).remove(slot);
+      Map<Integer, FsckProblem> missingHere = missing.get(dirId);
+      FsckProblem gone = missingHere == null ? null : missingHere.remove(slot);
       if (gone != null) {
         problems.add(new FsckProblem(gone.kind(), gone.path(), gone.message() + "; " + g.count
             + " entries there are unreachable (first: '" + g.first + "')"));

@@ -11,6 +11,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import org.indexfs.common.InodeIds;
 import org.indexfs.common.giga.PartitionBitmap;
 import org.indexfs.common.schema.NameHash;
@@ -103,7 +104,7 @@ final class FsckInventory {
     safeMode &= page.getSafeMode();
     idMarks[slot] = page.getIdHighWater();
     for (FsckPartition p : page.getPartitionsList()) {
-      partitions.computeIfAbsent(p.getDirId(), k -> new HashMap<>()).put(slot, p);
+      partitions.computeIfAbsent(p.getDirId(), k -> new TreeMap<>()).put(slot, p);
     }
     Map<Long, FsckLease> mine = new HashMap<>();
     for (FsckLease l : page.getLeasesList()) {

@@ -86,7 +86,7 @@ public final class IndexFsConfig {
       "indexfs.metrics.log-interval-ms", 60_000,
       "How often a server logs its counters (operations served, redirects, splits, entries); they are also on JMX.");
   public static final ConfigKey<Long> METRICS_WINDOW_MS = ConfigKey.longValue(
-      "indexfs.metrics.window-ms", 60_000,
+      "indexfs.metrics.window-ms", 10_000,
       "Latency, queue-time and group-commit percentiles cover the last completed window of this length (metrics2, /prom, status page).");
   public static final ConfigKey<Integer> HTTP_PORT = ConfigKey.integer(
       "indexfs.http.port", 0,

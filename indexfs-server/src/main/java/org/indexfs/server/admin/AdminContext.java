@@ -59,12 +59,13 @@ public final class AdminContext {
 
   /**
    * HDFS's rule for administrative calls ({@code FSNamesystem.checkSuperuserPrivilege}): only the
-   * superuser or a member of the supergroup, unless permission checking is off; HDFS's message.
+   * superuser or a member of the supergroup, unless permission checking is off; HDFS's message,
+   * which names the operation ({@code safemode_enter}, {@code datanodeReport} …).
    */
-  void requireSuperuser(Caller caller) throws IOException {
+  void requireSuperuser(Caller caller, String operation) throws IOException {
     if (ops.access().enabled() && !ops.access().isSuperuser(caller)) {
-      throw new IndexFsException(Code.ACCESS_DENIED,
-          "Access denied for user " + caller.getUser() + ". Superuser privilege is required");
+      throw new IndexFsException(Code.ACCESS_DENIED, "Access denied for user " + caller.getUser()
+          + ". Superuser privilege is required for operation " + operation);
     }
   }
 }

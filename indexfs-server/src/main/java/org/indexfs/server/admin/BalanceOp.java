@@ -30,7 +30,7 @@ final class BalanceOp implements org.indexfs.server.op.Operation {
 
   @Override
   public Response.Builder apply(Request request) throws IOException {
-    admin.requireSuperuser(request.getCaller());
+    admin.requireSuperuser(request.getCaller(), "balance");
     Namespace ns = admin.ops().ns();
     int top = request.getBalance().getTop() == 0 ? DEFAULT_TOP : request.getBalance().getTop();
     Map<Long, long[]> perDir = new HashMap<>();

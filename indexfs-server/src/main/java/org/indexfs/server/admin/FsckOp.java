@@ -40,7 +40,7 @@ final class FsckOp implements org.indexfs.server.op.Operation {
 
   @Override
   public Response.Builder apply(Request request) throws IOException {
-    admin.requireSuperuser(request.getCaller());
+    admin.requireSuperuser(request.getCaller(), "fsck");
     FsckRequest req = request.getFsck();
     FsckPage.Builder page = FsckPage.newBuilder().setSlot(admin.ops().ns().slot())
         .setSafeMode(admin.safeMode().isOn());

@@ -18,7 +18,7 @@ final class ReportOp implements org.indexfs.server.op.Operation {
 
   @Override
   public Response.Builder apply(Request request) throws IOException {
-    admin.requireSuperuser(request.getCaller());
+    admin.requireSuperuser(request.getCaller(), "datanodeReport");
     ServerGauges g = admin.metrics().gauges();
     DataTier data = admin.ops().data();
     long[] usage = data.slotUsage();

@@ -20,7 +20,7 @@ final class SafeModeOp implements org.indexfs.server.op.Operation {
   public Response.Builder apply(Request request) throws IOException {
     SafeModeRequest.Action action = request.getSafeMode().getAction();
     if (action != SafeModeRequest.Action.GET) {
-      admin.requireSuperuser(request.getCaller());
+      admin.requireSuperuser(request.getCaller(), "safemode_" + action.name().toLowerCase(java.util.Locale.ROOT));
     }
     switch (action) {
       case ENTER -> admin.safeMode().enter(request.getCaller().getUser());

@@ -71,7 +71,8 @@ final class StatusPage {
     }
     h.append("</table></section>\n");
 
-    h.append("<section id=\"operations\"><h2>Operations</h2><table><tr><th>operation</th><th>calls</th>")
+    h.append("<section id=\"operations\"><h2>Operations</h2><p>latency percentiles over the last completed window")
+        .append(" (indexfs.metrics.window-ms)</p><table><tr><th>operation</th><th>calls</th>")
         .append("<th>errors</th><th>p50 µs</th><th>p99 µs</th></tr>");
     for (Map<String, Object> op : (List<Map<String, Object>>) s.get("operations")) {
       h.append("<tr><td>").append(op.get("op")).append("</td><td>").append(op.get("count")).append("</td><td>")
@@ -135,13 +136,18 @@ final class StatusPage {
     long peak = Math.max(1, max(rates));
     StringBuilder points = new StringBuilder();
     for (int i = 0; i < rates.length; i++) {
-      double x = (double) i * CHART_WIDTH / (RateHistory.SECONDS - 1);
+      // Right-aligned: the newest second is at "now", however little history there is.
+      double x = (double) (RateHistory.SECONDS - rates.length + i) * CHART_WIDTH / (RateHistory.SECONDS - 1);
       double y = CHART_HEIGHT - (double) rates[i] * (CHART_HEIGHT - 10) / peak;
       points.append(String.format("%.1f,%.1f ", x, y));
     }
     return "<svg id=\"chart\" width=\"" + CHART_WIDTH + "\" height=\"" + CHART_HEIGHT + "\" viewBox=\"0 0 "
         + CHART_WIDTH + " " + CHART_HEIGHT + "\" role=\"img\" aria-label=\"operations per second\">"
         + "<rect width=\"100%\" height=\"100%\" fill=\"#f7f9fc\" stroke=\"#ccd\"/>"
+        + "<text id=\"chart-peak\" x=\"4\" y=\"12\" font-size=\"10\" fill=\"#667\">" + peak + "/s</text>"
+        + "<text x=\"4\" y=\"" + (CHART_HEIGHT - 4) + "\" font-size=\"10\" fill=\"#667\">−" + RateHistory.SECONDS
+        + " s</text><text x=\"" + (CHART_WIDTH - 24) + "\" y=\"" + (CHART_HEIGHT - 4)
+        + "\" font-size=\"10\" fill=\"#667\">now</text>"
         + "<polyline id=\"rate-line\" fill=\"none\" stroke=\"#2463c4\" stroke-width=\"2\" points=\""
         + points.toString().trim() + "\"/></svg>";
   }
@@ -156,13 +162,15 @@ final class StatusPage {
   private static final String SCRIPT = "const W=" + CHART_WIDTH + ",H=" + CHART_HEIGHT + ",N="
       + RateHistory.SECONDS + ";"
       + "function draw(r){const p=Math.max(1,...r);document.getElementById('rate-line').setAttribute('points',"
-      + "r.map((v,i)=>(i*W/(N-1)).toFixed(1)+','+(H-v*(H-10)/p).toFixed(1)).join(' '));"
+      + "r.map((v,i)=>((N-r.length+i)*W/(N-1)).toFixed(1)+','+(H-v*(H-10)/p).toFixed(1)).join(' '));"
       + "document.getElementById('rate-now').textContent=r.length?r[r.length-1]:0;"
-      + "document.getElementById('rate-max').textContent=Math.max(0,...r);}"
+      + "document.getElementById('rate-max').textContent=Math.max(0,...r);"
+      + "document.getElementById('chart-peak').textContent=p+'/s';}"
       + "async function tick(){try{const s=await (await fetch('status.json')).json();draw(s.rates);"
       + "document.getElementById('served').textContent=s.overview.operationsServed;"
       + "document.getElementById('entries').textContent=s.overview.entries;"
       + "const m=document.getElementById('safemode');m.className=s.overview.safeMode?'on':'off';"
-      + "m.textContent='safe mode '+(s.overview.safeMode?'ON':'off');}catch(e){}}"
+      + "m.textContent='safe mode '+(s.overview.safeMode?'ON':'off');"
+      + "document.body.dataset.updated=s.overview.nowMs;}catch(e){}}"
       + "setInterval(tick,2000);";
 }

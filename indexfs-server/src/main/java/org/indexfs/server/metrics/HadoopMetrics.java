@@ -20,6 +20,7 @@ public final class HadoopMetrics {
   public static final String PREFIX = "indexfs";
   private static final PrometheusMetricsSink PROMETHEUS = new PrometheusMetricsSink();
   private static int users;
+  private static boolean sinkRegistered;
 
   private HadoopMetrics() {}
 
@@ -27,9 +28,12 @@ public final class HadoopMetrics {
   static synchronized String register(String name, String description, MetricsSource source) {
     // Reference counted inside Hadoop: every initialize is matched by the shutdown in unregister.
     MetricsSystem system = DefaultMetricsSystem.initialize(PREFIX);
-    if (users++ == 0) {
+    users++;
+    if (!sinkRegistered) {
+      // Once per process: a restarted metrics system registers its known sinks again by itself.
       system.register("prometheus", "IndexFS /prom endpoint", PROMETHEUS);
       JvmMetrics.initSingleton("IndexFsServer", null);
+      sinkRegistered = true;
     }
     // Two clusters of the same name in one process (tests) take the next free suffix.
     for (int instance = 0; ; instance++) {

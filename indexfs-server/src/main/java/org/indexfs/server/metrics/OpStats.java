@@ -21,7 +21,7 @@ public final class OpStats {
       return count.sum();
     }
 
-    /** Calls answered with an error code (redirects are not errors). */
+    /** Calls answered with an error code (redirects and stale resolutions are not errors). */
     public long errors() {
       return errors.sum();
     }
@@ -51,7 +51,8 @@ public final class OpStats {
       return;
     }
     queueMicros.record(queueNanos / 1000);
-    if (code == Code.RESOLVE_ELSEWHERE) {
+    // Both mean "ask another slot" (client-side resolution, a moved partition): routing, not failure.
+    if (code == Code.RESOLVE_ELSEWHERE || code == Code.STALE_RESOLUTION) {
       redirects.increment();
       return;
     }
@@ -80,7 +81,7 @@ public final class OpStats {
     return served.sum();
   }
 
-  /** Calls answered "continue at another slot". */
+  /** Calls answered "continue at another slot" or "resolve again". */
   public long redirects() {
     return redirects.sum();
   }

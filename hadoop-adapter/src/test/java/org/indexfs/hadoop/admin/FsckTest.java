@@ -219,6 +219,33 @@ class FsckTest {
   }
 
   @Test
+  void balanceCountsEveryEntryAndNamesTheSplitDirectory() throws Exception {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    int code = new IndexFsAdmin(conf, new PrintStream(out, true, StandardCharsets.UTF_8), System.err)
+        .run(new String[] {"-balance", "-top", "50"});
+    String printed = out.toString(StandardCharsets.UTF_8);
+    assertEquals(0, code, printed);
+    List<Stored> all = raw.all();
+    assertTrue(printed.startsWith("Slots: " + SLOTS + ", entries: " + all.size() + " (counted)\n"), printed);
+    long max = 0;
+    int busiest = -1;
+    for (int slot = 0; slot < SLOTS; slot++) {
+      int s = slot;
+      long n = all.stream().filter(e -> e.slot() == s).count();
+      if (n > max) {
+        max = n;
+        busiest = slot;
+      }
+    }
+    assertTrue(printed.contains(String.format("Busiest slot by entries: %d with %d, %.2f x the mean (%.1f)%n", busiest,
+        max, max / (all.size() / (double) SLOTS), all.size() / (double) SLOTS)), printed);
+    FileStatus big = status("/w/big");
+    int partitions = raw.partitionSlots(big.getInodeId()).size();
+    assertTrue(printed.contains("  /w/big (" + InodeIds.format(big.getInodeId()) + "): 200 entries in " + partitions
+        + " partition(s) — "), printed);
+  }
+
+  @Test
   void homePartitionRecordDeletedIsAMissingPartition() throws IOException {
     FileStatus plain = status("/w/plain");
     int home = plain.getZerothSlot();

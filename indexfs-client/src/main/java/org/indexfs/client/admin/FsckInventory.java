@@ -32,7 +32,7 @@ final class FsckInventory {
   /** Where an entry is: slot, directory, name. */
   record Loc(int slot, long parent, String name) {}
 
-  /** An entry as fsck needs it. */
+  /** An entry as fsck needs it; {@code status} only for directories. */
   record Entry(Loc loc, long id, boolean directory, int zeroth, boolean open, String object, FileStatus status) {}
 
   /** A group of entries on one slot under one directory. */
@@ -149,8 +149,9 @@ final class FsckInventory {
     FileStatus st = e.getStatus();
     Loc loc = new Loc(slot, parent, name);
     boolean dir = st.getType() == FileType.DIRECTORY;
+    // Only directories' attributes are compared (with their partition records): files keep none.
     Entry entry = new Entry(loc, st.getInodeId(), dir, st.getZerothSlot(), st.getUnderConstruction(),
-        st.getDataObject(), st);
+        st.getDataObject(), dir ? st : null);
     if (byId.putIfAbsent(entry.id(), entry) != null) {
       duplicates.add(entry);
     }

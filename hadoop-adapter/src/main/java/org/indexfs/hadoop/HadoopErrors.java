@@ -9,6 +9,7 @@ import org.apache.hadoop.fs.ParentNotDirectoryException;
 import org.apache.hadoop.fs.PathIsNotDirectoryException;
 import org.apache.hadoop.fs.PathIsNotEmptyDirectoryException;
 import org.apache.hadoop.hdfs.protocol.AlreadyBeingCreatedException;
+import org.apache.hadoop.hdfs.server.namenode.SafeModeException;
 import org.apache.hadoop.ipc.RemoteException;
 import org.apache.hadoop.security.AccessControlException;
 import org.indexfs.common.IndexFsException;
@@ -45,6 +46,8 @@ final class HadoopErrors {
       case RECOVERY_IN_PROGRESS -> new RemoteException("org.apache.hadoop.hdfs.protocol.RecoveryInProgressException", m);
       case LEASE_EXPIRED -> new RemoteException("org.apache.hadoop.hdfs.server.namenode.LeaseExpiredException", m);
       case UNSUPPORTED -> throw new UnsupportedOperationException(m);
+      // DFSClient unwraps the NameNode's SafeModeException for every mutation, so callers see it as is.
+      case SAFE_MODE -> new SafeModeException(m);
       default -> new IOException(ie.code() + ": " + m);
     };
     mapped.initCause(ie);

@@ -27,6 +27,8 @@ import org.apache.hadoop.fs.ParentNotDirectoryException;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.StorageStatistics;
 import org.apache.hadoop.fs.RemoteIterator;
+import org.apache.hadoop.fs.SafeMode;
+import org.apache.hadoop.fs.SafeModeAction;
 import org.apache.hadoop.fs.impl.PathCapabilitiesSupport;
 import org.apache.hadoop.fs.permission.FsPermission;
 import org.apache.hadoop.security.UserGroupInformation;
@@ -34,12 +36,14 @@ import org.apache.hadoop.util.Progressable;
 import org.indexfs.client.ClusterConnection;
 import org.indexfs.client.IndexFsClient;
 import org.indexfs.client.LeaseRenewer;
+import org.indexfs.client.admin.AdminClient;
 import org.indexfs.common.ConfigKey;
 import org.indexfs.common.IndexFsConfig;
 import org.indexfs.common.ObjectNames;
 import org.indexfs.proto.Caller;
 import org.indexfs.proto.Listing;
 import org.indexfs.proto.OpenResult;
+import org.indexfs.proto.SafeModeRequest;
 import org.indexfs.proto.ServerInfo;
 import org.indexfs.proto.WriteHandle;
 
@@ -53,7 +57,7 @@ import org.indexfs.proto.WriteHandle;
  * served by the metadata tier. Writers hold single-writer leases, recoverable like HDFS's
  * ({@link LeaseRecoverable}).
  */
-public class IndexFileSystem extends FileSystem implements LeaseRecoverable {
+public class IndexFileSystem extends FileSystem implements LeaseRecoverable, SafeMode {
   public static final String SCHEME = "indexfs";
 
   private URI uri;
@@ -342,6 +346,21 @@ public class IndexFileSystem extends FileSystem implements LeaseRecoverable {
   @Override
   public boolean recoverLease(Path f) throws IOException {
     return write(() -> client.recoverLease(pathOf(f)));
+  }
+
+  /**
+   * The cluster's safe mode, as {@code DistributedFileSystem.setSafeMode}: true when it is on after
+   * the action. Entering and leaving need the superuser and take effect on every slot before this
+   * returns.
+   */
+  @Override
+  public boolean setSafeMode(SafeModeAction action, boolean isChecked) throws IOException {
+    SafeModeRequest.Action a = switch (action) {
+      case ENTER -> SafeModeRequest.Action.ENTER;
+      case LEAVE, FORCE_EXIT -> SafeModeRequest.Action.LEAVE;
+      case GET -> SafeModeRequest.Action.GET;
+    };
+    return write(() -> new AdminClient(client).safeMode(a).getOn());
   }
 
   @Override

@@ -205,6 +205,18 @@ public final class ClusterConnection implements AutoCloseable {
     forget(slot);
   }
 
+  /** The {@code host:port} the owner of {@code slot} registered, or null while nobody serves it (admin). */
+  public String owner(int slot) throws IOException {
+    try {
+      curator.blockUntilConnected(connectTimeoutMs, TimeUnit.MILLISECONDS);
+      return new String(curator.getData().forPath(ClusterPaths.slot(cluster, slot)), java.nio.charset.StandardCharsets.UTF_8);
+    } catch (org.apache.zookeeper.KeeperException.NoNodeException e) {
+      return null;
+    } catch (Exception e) {
+      throw new IOException("ZooKeeper lookup of slot " + slot + " failed: " + e.getMessage(), e);
+    }
+  }
+
   @Override
   public void close() {
     synchronized (SHARED) {

@@ -361,6 +361,16 @@ public final class IndexFsClient implements AutoCloseable {
     return response;
   }
 
+  /** A call that names no path (an operator's request), to the server of {@code slot}; errors are thrown. */
+  public Response callSlot(int slot, Request.Builder request) throws IOException {
+    return call(request, slot);
+  }
+
+  /** The cluster this client talks to. */
+  public ClusterConnection connection() {
+    return cluster;
+  }
+
   /** A call that names no path, to one slot. */
   private Response call(Request.Builder request, int slot) throws IOException {
     return check(send(slot, request));

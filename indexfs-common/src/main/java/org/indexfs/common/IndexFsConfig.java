@@ -94,6 +94,12 @@ public final class IndexFsConfig {
   public static final ConfigKey<Long> METRICS_LOG_INTERVAL_MS = ConfigKey.longValue(
       "indexfs.metrics.log-interval-ms", 60_000,
       "How often a server logs its counters (operations served, redirects, splits, entries); they are also on JMX.");
+  public static final ConfigKey<Long> METRICS_WINDOW_MS = ConfigKey.longValue(
+      "indexfs.metrics.window-ms", 10_000,
+      "Latency, queue-time and group-commit percentiles cover the last completed window of this length (metrics2, /prom, status page).");
+  public static final ConfigKey<Integer> HTTP_PORT = ConfigKey.integer(
+      "indexfs.http.port", 0,
+      "Port of the server's status page and /prom metrics, on indexfs.server.bind-host; 0 picks a free one (published in ZooKeeper and shown by admin -report), -1 turns it off.");
   public static final ConfigKey<Long> HOME_SYNC_INTERVAL_MS = ConfigKey.longValue(
       "indexfs.placement.refresh-ms", 3_000,
       "How often a server publishes its entry count for placement and retries unfinished syncs with other slots.");
@@ -134,5 +140,5 @@ public final class IndexFsConfig {
       RPC_MAX_FRAME_BYTES, RPC_IDLE_TIMEOUT_SECONDS, RPC_TIMEOUT_MS, LIST_PAGE_SIZE, SUPERUSER, SUPERGROUP,
       PERMISSIONS_ENABLED, MAX_COMPONENT_LENGTH, AUDIT_ENABLED, AUDIT_QUEUE, LEASE_POLICY, LEASE_FIXED_MS,
       LEASE_MAX_MS, LEASE_TABLE_ENTRIES, CLIENT_CACHE_ENTRIES, HOME_SYNC_INTERVAL_MS,
-      METRICS_LOG_INTERVAL_MS, SPLIT_THRESHOLD);
+      METRICS_LOG_INTERVAL_MS, METRICS_WINDOW_MS, HTTP_PORT, SPLIT_THRESHOLD);
 }

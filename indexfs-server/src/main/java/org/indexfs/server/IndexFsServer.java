@@ -8,6 +8,9 @@ import java.util.HashMap;
 import java.util.Map;
 import org.indexfs.common.IndexFsConfig;
 import org.indexfs.proto.Request.OpCase;
+import org.indexfs.server.admin.AdminContext;
+import org.indexfs.server.admin.AdminOps;
+import org.indexfs.server.admin.SafeMode;
 import org.indexfs.server.audit.AuditLog;
 import org.indexfs.server.audit.Auditor;
 import org.indexfs.server.data.DataTier;
@@ -20,6 +23,8 @@ import org.indexfs.server.lease.EntryLeases;
 import org.indexfs.server.lease.LeaseKey;
 import org.indexfs.server.lease.LeasePolicy;
 import org.indexfs.server.membership.SlotLease;
+import org.indexfs.server.http.StatusServer;
+import org.indexfs.server.metrics.LiveGauges;
 import org.indexfs.server.metrics.ServerMetrics;
 import org.indexfs.server.ns.AccessChecker;
 import org.indexfs.server.ns.Namespace;
@@ -87,6 +92,8 @@ public final class IndexFsServer implements AutoCloseable {
   private final SplitManager splits;
   private final Periodic metricsLog;
   private final InetSocketAddress address;
+  private final SafeMode safeMode = new SafeMode();
+  private final StatusServer status;
 
   private IndexFsServer(Map<String, String> conf) throws IOException {
     String dir = IndexFsConfig.SERVER_DIR.get(conf);
@@ -124,8 +131,7 @@ public final class IndexFsServer implements AutoCloseable {
       Partitions partitions = new Partitions(ns);
       partitions.useSlotCount(peers::slotCount);
       PathResolver resolver = new PathResolver(ns, IndexFsConfig.MAX_COMPONENT_LENGTH.get(conf), partitions);
-      metrics = new ServerMetrics(IndexFsConfig.CLUSTER_NAME.get(conf), slot, store::estimatedEntries,
-          entryLeases::grants);
+      metrics = new ServerMetrics(IndexFsConfig.CLUSTER_NAME.get(conf), slot);
       splits = new SplitManager(ns, partitions, peers, data, leases, metrics, IndexFsConfig.SPLIT_THRESHOLD.get(conf));
       resolver.useFreeze(splits::isFrozen);
       resolver.useLeases((parentId, name, depth) -> entryLeases.grant(new LeaseKey(parentId, name), depth));
@@ -145,7 +151,15 @@ public final class IndexFsServer implements AutoCloseable {
           ? AuditLog.start(IndexFsConfig.AUDIT_QUEUE.get(conf)) : AuditLog.disabled();
       metricsLog = new Periodic("indexfs-metrics-" + slot, IndexFsConfig.METRICS_LOG_INTERVAL_MS.get(conf), false,
           () -> LOG.info("{}", metrics.summary()));
-      dispatcher = new Dispatcher(operations(ctx, crossSlot, renames, scrubber), IndexFsConfig.SERVER_HANDLERS.get(conf),
+      // Operators: admin requests, and safe mode over client mutations and background changes.
+      AdminContext admin = new AdminContext(ctx, safeMode, metrics);
+      leaseMonitor.pauseWhile(safeMode::isOn);
+      scrubber.pauseWhile(safeMode::isOn);
+      reclaimer.pauseWhile(safeMode::isOn);
+      splits.pauseWhile(safeMode::isOn);
+      Map<OpCase, Operation> ops = operations(ctx, crossSlot, renames, scrubber);
+      AdminOps.install(ops, admin);
+      dispatcher = new Dispatcher(ops, IndexFsConfig.SERVER_HANDLERS.get(conf),
           IndexFsConfig.SERVER_QUEUE.get(conf), new Auditor(auditLog, ctx), metrics, ns,
           IndexFsConfig.RPC_MAX_FRAME_BYTES.get(conf), IndexFsConfig.CLUSTER_NAME.get(conf) + "/" + slot);
       rpc = new RpcServer(dispatcher, IndexFsConfig.RPC_MAX_FRAME_BYTES.get(conf),
@@ -161,14 +175,22 @@ public final class IndexFsServer implements AutoCloseable {
           this::fence);
       peers.attach(lease.curator(), IndexFsConfig.CLUSTER_NAME.get(conf), lease.clusterConfig().slots());
       scrubber.usePeers(peers);
+      safeMode.attach(lease.curator(), IndexFsConfig.CLUSTER_NAME.get(conf));
+      status = StatusServer.start(admin, IndexFsConfig.SERVER_BIND_HOST.get(conf), IndexFsConfig.HTTP_PORT.get(conf));
+      admin.listening(address.getHostString() + ":" + address.getPort(), status == null ? "" : status.hostPort());
+      if (status != null) {
+        status.publish(lease.curator(), IndexFsConfig.CLUSTER_NAME.get(conf), slot);
+      }
+      metrics.start(new LiveGauges(ns, entryLeases, leases, splits, safeMode::isOn),
+          IndexFsConfig.METRICS_WINDOW_MS.get(conf));
       placementRefresh.start();
       metricsLog.start();
     } catch (Exception e) {
       closeQuietly();
       throw e instanceof IOException io ? io : new IOException("Server start failed: " + e.getMessage(), e);
     }
-    LOG.info("IndexFS server for slot {} serving {} from {} (wal.sync={})", slot, address, dir,
-        IndexFsConfig.WAL_SYNC.get(conf));
+    LOG.info("IndexFS server for slot {} serving {} from {} (wal.sync={}, status page {})", slot, address, dir,
+        IndexFsConfig.WAL_SYNC.get(conf), status == null ? "off" : "http://" + status.hostPort() + "/");
   }
 
   private static int ioThreads(int configured) {
@@ -233,6 +255,15 @@ public final class IndexFsServer implements AutoCloseable {
     return metrics;
   }
 
+  /** The status page and /prom, or null when {@code indexfs.http.port=-1}. */
+  public StatusServer statusServer() {
+    return status;
+  }
+
+  public SafeMode safeMode() {
+    return safeMode;
+  }
+
   public EntryLeases entryLeases() {
     return entryLeases;
   }
@@ -262,6 +293,10 @@ public final class IndexFsServer implements AutoCloseable {
     if (metricsLog != null) {
       metricsLog.close();
     }
+    if (status != null) {
+      status.close();
+    }
+    safeMode.close();
     if (lease != null) {
       lease.close();
     }

@@ -7,7 +7,9 @@ import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.ContentSummary;
 import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.FsStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.LeaseRecoverable;
 import org.apache.hadoop.fs.Path;
@@ -181,8 +183,8 @@ public final class DataTier implements AutoCloseable {
     }
   }
 
-  /** An object found on the data tier: its name and last modification time (data tier clock). */
-  public record StoredObject(String name, long modificationTime) {}
+  /** An object found on the data tier: its name, last modification time (data tier clock) and length. */
+  public record StoredObject(String name, long modificationTime, long length) {}
 
   /** Every object of this server's slot. */
   public List<StoredObject> listObjects() throws IOException {
@@ -197,10 +199,28 @@ public final class DataTier implements AutoCloseable {
     while (it.hasNext()) {
       FileStatus s = it.next();
       if (s.isFile()) {
-        out.add(new StoredObject(dir + "/" + s.getPath().getName(), s.getModificationTime()));
+        out.add(new StoredObject(dir + "/" + s.getPath().getName(), s.getModificationTime(), s.getLen()));
       }
     }
     return out;
+  }
+
+  /** What this slot's objects take: {objects, bytes}, from one content summary of its directory. */
+  public long[] slotUsage() throws IOException {
+    if (!configured()) {
+      return new long[] {0, 0};
+    }
+    try {
+      ContentSummary summary = fs().getContentSummary(pathOf(ObjectNames.slotDirectory(slot)));
+      return new long[] {summary.getFileCount(), summary.getLength()};
+    } catch (FileNotFoundException e) {
+      return new long[] {0, 0};
+    }
+  }
+
+  /** Capacity, used and remaining bytes of the whole data tier; null without one. */
+  public FsStatus status() throws IOException {
+    return configured() ? fs().getStatus() : null;
   }
 
   @Override

@@ -52,6 +52,7 @@ public final class Scrubber implements AutoCloseable {
   private final Periodic loop;
   private volatile Peers peers;
   private long removed;
+  private volatile java.util.function.BooleanSupplier paused = () -> false;
 
   public Scrubber(Namespace ns, DataTier data, LeaseTable leases, long intervalMs, long graceMs) {
     this.ns = ns;
@@ -65,6 +66,11 @@ public final class Scrubber implements AutoCloseable {
   /** Lets passes ask the other slots about candidates (a cluster of several slots). */
   public void usePeers(Peers peers) {
     this.peers = peers;
+  }
+
+  /** While {@code condition} holds (safe mode), start no background change. */
+  public void pauseWhile(java.util.function.BooleanSupplier condition) {
+    this.paused = condition;
   }
 
   /** Starts periodic passes unless disabled ({@code indexfs.scrub.interval-ms=0}) or there is no data tier. */
@@ -82,6 +88,9 @@ public final class Scrubber implements AutoCloseable {
   /** One pass leaving alone objects modified within {@code grace} ms; returns what it removed. */
   public synchronized List<String> runOnce(long grace) throws IOException {
     List<String> deleted = new ArrayList<>();
+    if (paused.getAsBoolean()) {
+      return deleted; // safe mode: the data tier is not touched
+    }
     if (!data.configured()) {
       return deleted;
     }

@@ -27,6 +27,7 @@ public final class LeaseMonitor implements AutoCloseable {
   private final long sweepEveryTicks;
   private long ticks;
   private final Periodic loop;
+  private volatile java.util.function.BooleanSupplier paused = () -> false;
 
   public LeaseMonitor(Namespace ns, LeaseTable leases, LeaseRecovery recovery, DataTier data) {
     this.ns = ns;
@@ -38,12 +39,20 @@ public final class LeaseMonitor implements AutoCloseable {
     this.loop = new Periodic("indexfs-lease-monitor-" + ns.slot(), tickMs, true, this::runOnce);
   }
 
+  /** While {@code condition} holds (safe mode), start no background change. */
+  public void pauseWhile(java.util.function.BooleanSupplier condition) {
+    this.paused = condition;
+  }
+
   public void start() {
     loop.start();
   }
 
   /** One tick; every {@link #sweepEveryTicks}-th one looks at every lease. Visible for tests. */
   public void runOnce() {
+    if (paused.getAsBoolean()) {
+      return; // safe mode: no recovery, as HDFS's lease monitor waits out safe mode
+    }
     boolean sweep = ticks++ % sweepEveryTicks == 0;
     java.util.Set<FileLease> due = new java.util.LinkedHashSet<>(leases.internal());
     due.addAll(sweep ? leases.all() : leases.ofHoldersPastHardLimit());

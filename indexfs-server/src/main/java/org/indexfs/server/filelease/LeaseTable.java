@@ -167,6 +167,17 @@ public final class LeaseTable {
     return out;
   }
 
+  /** How many leases are held (files open for writing here). */
+  public long count() {
+    long n = 0;
+    try (RocksIterator it = ns.store().iterator(ns.store().meta(), null)) {
+      for (it.seek(PREFIX); it.isValid() && Bytes.startsWith(it.key(), PREFIX); it.next()) {
+        n++;
+      }
+    }
+    return n;
+  }
+
   /** The holder is alive: every one of its leases starts a new period (HDFS renewLease). */
   public void renew(String holder) {
     lastRenewal.put(holder, System.nanoTime());

@@ -310,6 +310,15 @@ public final class Namespace implements AutoCloseable {
     mutation().afterWrite(action);
   }
 
+  /** Key prefixes of partition records and of bitmaps in the meta column family (admin reads them raw). */
+  public static byte[] partitionRecordPrefix() {
+    return PARTITION_PREFIX.clone();
+  }
+
+  public static byte[] bitmapPrefix() {
+    return BITMAP_PREFIX.clone();
+  }
+
   private Mutation mutation() {
     Mutation m = current.get();
     if (m == null) {

@@ -81,10 +81,11 @@ public final class Dispatcher implements AutoCloseable {
       reply.accept(error(request, Code.WRONG_SERVER, "This server serves " + target + ", not " + request.getTarget()));
       return;
     }
+    long queued = System.nanoTime();
     if (op.mayRunOnIoThread(request)) {
       Blocking.onIoThread(true);
       try {
-        execute(op, request, remote, reply);
+        execute(op, request, remote, reply, queued);
         return;
       } catch (Blocking.MustNotBlock e) {
         // Nothing was changed yet: start over on a handler thread.
@@ -93,18 +94,18 @@ public final class Dispatcher implements AutoCloseable {
       }
     }
     try {
-      handlers.execute(() -> execute(op, request, remote, reply));
+      handlers.execute(() -> execute(op, request, remote, reply, queued));
     } catch (RejectedExecutionException e) {
       reply.accept(error(request, Code.SERVER_BUSY, "Server is overloaded; retry later"));
     }
   }
 
-  private void execute(Operation op, Request request, SocketAddress remote, Consumer<Response> reply) {
+  private void execute(Operation op, Request request, SocketAddress remote, Consumer<Response> reply, long queued) {
     Response response;
     long ticket;
     try (Namespace.Deferral deferred = ns.deferDurability()) {
       try {
-        response = runAudited(op, request, remote);
+        response = runAudited(op, request, remote, queued);
       } catch (Blocking.MustNotBlock e) {
         if (deferred.ticket() > 0) {
           // An operation that waits after changing something must not claim the I/O thread.
@@ -139,14 +140,11 @@ public final class Dispatcher implements AutoCloseable {
     return response;
   }
 
-  private Response runAudited(Operation op, Request request, SocketAddress remote) {
+  private Response runAudited(Operation op, Request request, SocketAddress remote, long queued) {
+    long started = System.nanoTime();
     String before = auditor.beforeApply(request);
     Response response = run(op, request);
-    if (response.getCode() == Code.RESOLVE_ELSEWHERE) {
-      metrics.redirected();
-    } else {
-      metrics.operationServed();
-    }
+    metrics.served(request.getOpCase(), response.getCode(), started - queued, System.nanoTime() - started);
     auditor.record(request, remote, response, before);
     return response;
   }

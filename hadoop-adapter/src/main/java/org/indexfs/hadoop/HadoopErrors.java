@@ -48,6 +48,11 @@ final class HadoopErrors {
       case UNSUPPORTED -> throw new UnsupportedOperationException(m);
       // DFSClient unwraps the NameNode's SafeModeException for every mutation, so callers see it as is.
       case SAFE_MODE -> new SafeModeException(m);
+      // What the NameNode throws and DFSClient does not unwrap arrives as a RemoteException naming it.
+      case REMOTE_IO_ERROR -> new RemoteException(IOException.class.getName(), m);
+      case REMOTE_ILLEGAL_ARGUMENT -> new RemoteException(org.apache.hadoop.HadoopIllegalArgumentException.class.getName(), m);
+      case ACL_INVALID -> new org.apache.hadoop.hdfs.protocol.AclException(m);
+      case XATTR_NOT_FOUND -> new RemoteException(org.apache.hadoop.hdfs.protocol.XAttrNotFoundException.class.getName(), m);
       default -> new IOException(ie.code() + ": " + m);
     };
     mapped.initCause(ie);

@@ -30,6 +30,7 @@ import org.apache.hadoop.fs.RemoteIterator;
 import org.apache.hadoop.fs.SafeMode;
 import org.apache.hadoop.fs.SafeModeAction;
 import org.apache.hadoop.fs.impl.PathCapabilitiesSupport;
+import org.apache.hadoop.fs.permission.FsCreateModes;
 import org.apache.hadoop.fs.permission.FsPermission;
 import org.apache.hadoop.security.UserGroupInformation;
 import org.apache.hadoop.util.Progressable;
@@ -57,7 +58,7 @@ import org.indexfs.proto.WriteHandle;
  * served by the metadata tier. Writers hold single-writer leases, recoverable like HDFS's
  * ({@link LeaseRecoverable}).
  */
-public class IndexFileSystem extends FileSystem implements LeaseRecoverable, SafeMode {
+public class IndexFileSystem extends ExtendedNamespace implements LeaseRecoverable, SafeMode {
   public static final String SCHEME = "indexfs";
 
   private URI uri;
@@ -128,6 +129,7 @@ public class IndexFileSystem extends FileSystem implements LeaseRecoverable, Saf
   }
 
   /** The Java client under this FileSystem (for tools and tests). */
+  @Override
   public IndexFsClient client() {
     return client;
   }
@@ -152,59 +154,18 @@ public class IndexFileSystem extends FileSystem implements LeaseRecoverable, Saf
     return workingDir;
   }
 
-  /** A client call whose IndexFS error codes become the exceptions HDFS users expect. */
-  @FunctionalInterface
-  private interface Rpc<T> {
-    T call() throws IOException;
-  }
-
-  @FunctionalInterface
-  private interface VoidRpc {
-    void call() throws IOException;
-  }
-
-  private static <T> T mapped(Rpc<T> rpc) throws IOException {
-    try {
-      return rpc.call();
-    } catch (IOException e) {
-      throw HadoopErrors.toHadoop(e);
-    }
-  }
-
-  /** One metadata read, counted in the FileSystem statistics as HDFS counts it. */
-  private <T> T read(Rpc<T> rpc) throws IOException {
-    statistics.incrementReadOps(1);
-    return mapped(rpc);
-  }
-
-  /** One metadata mutation, counted in the FileSystem statistics as HDFS counts it. */
-  private <T> T write(Rpc<T> rpc) throws IOException {
-    statistics.incrementWriteOps(1);
-    return mapped(rpc);
-  }
-
-  private void readVoid(VoidRpc rpc) throws IOException {
-    read(() -> {
-      rpc.call();
-      return null;
-    });
-  }
-
-  private void writeVoid(VoidRpc rpc) throws IOException {
-    write(() -> {
-      rpc.call();
-      return null;
-    });
-  }
-
-  /** The absolute path the servers see. */
-  String pathOf(Path p) {
-    return makeQualified(p).toUri().getPath();
-  }
-
+  /**
+   * The mode with the umask applied, keeping the mode as asked for beside it (an FsCreateModes, as
+   * DFSClient sends both: a directory with a default ACL uses the unmasked one). A mode that already
+   * carries its unmasked form has had its umask applied.
+   */
   private FsPermission masked(FsPermission permission, FsPermission fallback) {
-    FsPermission p = permission == null ? fallback : permission;
-    return p.applyUMask(FsPermission.getUMask(getConf()));
+    return FsCreateModes.applyUMask(permission == null ? fallback : permission, FsPermission.getUMask(getConf()));
+  }
+
+  /** The unmasked mode a client sends with a create or mkdir, or null. */
+  private static Integer unmasked(FsPermission permission) {
+    return permission.getUnmasked() == null ? null : (int) permission.getUnmasked().toShort();
   }
 
   @Override
@@ -278,7 +239,7 @@ public class IndexFileSystem extends FileSystem implements LeaseRecoverable, Saf
   private FSDataOutputStream create(Path f, FsPermission permission, boolean overwrite, short replication,
       long blockSize, boolean createParent) throws IOException {
     String path = pathOf(f);
-    org.indexfs.proto.FileStatus created = write(() -> client.create(path, permission.toShort(), overwrite, replication, blockSize, createParent));
+    org.indexfs.proto.FileStatus created = write(() -> client.create(path, permission.toShort(), unmasked(permission), overwrite, replication, blockSize, createParent));
     IndexOutputStream out = new IndexOutputStream(client, objects, renewer, path, created.getInodeId(), inlineMax,
         replication, blockSize, ObjectNames.of(created.getInodeId()), IndexOutputStream.Start.empty());
     return new FSDataOutputStream(out, statistics);
@@ -527,7 +488,7 @@ public class IndexFileSystem extends FileSystem implements LeaseRecoverable, Saf
   }
 
   private boolean mkdirsAbsolute(Path f, FsPermission permission) throws IOException {
-    return write(() -> client.mkdirs(pathOf(f), permission.toShort()));
+    return write(() -> client.mkdirs(pathOf(f), permission.toShort(), unmasked(permission)));
   }
 
   @Override

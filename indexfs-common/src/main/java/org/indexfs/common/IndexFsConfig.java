@@ -126,6 +126,19 @@ public final class IndexFsConfig {
       "indexfs.fs-limits.max-component-length", 255,
       "Longest path component in UTF-8 bytes (HDFS dfs.namenode.fs-limits.max-component-length).");
 
+  public static final ConfigKey<Boolean> XATTRS_ENABLED = ConfigKey.bool(
+      "indexfs.xattrs.enabled", true,
+      "Extended attributes may be set and read (HDFS dfs.namenode.xattrs.enabled).");
+  public static final ConfigKey<Integer> MAX_XATTRS_PER_INODE = ConfigKey.integer(
+      "indexfs.fs-limits.max-xattrs-per-inode", 32,
+      "Most user-visible (user. and trusted.) extended attributes one entry may have (HDFS dfs.namenode.fs-limits.max-xattrs-per-inode).");
+  public static final ConfigKey<Integer> MAX_XATTR_SIZE = ConfigKey.integer(
+      "indexfs.fs-limits.max-xattr-size", 16_384,
+      "Largest combined size in bytes of an extended attribute's name and value (HDFS dfs.namenode.fs-limits.max-xattr-size).");
+  public static final ConfigKey<Boolean> ACLS_ENABLED = ConfigKey.bool(
+      "indexfs.acls.enabled", true,
+      "ACLs may be set and are enforced (HDFS dfs.namenode.acls.enabled).");
+
   public static final ConfigKey<Boolean> AUDIT_ENABLED = ConfigKey.bool(
       "indexfs.audit.enabled", true,
       "Write an HDFS-format audit record per client call to logger org.apache.hadoop.hdfs.server.namenode.FSNamesystem.audit.");
@@ -138,7 +151,8 @@ public final class IndexFsConfig {
       SERVER_BIND_HOST, SERVER_PORT, SERVER_SLOT, SERVER_HANDLERS, SERVER_IO_THREADS, SERVER_CACHE_ENTRIES, SERVER_QUEUE, WAL_SYNC, DATA_URI,
       INLINE_MAX_BYTES, LEASE_SOFT_LIMIT_MS, LEASE_HARD_LIMIT_MS, SCRUB_INTERVAL_MS, SCRUB_GRACE_MS,
       RPC_MAX_FRAME_BYTES, RPC_IDLE_TIMEOUT_SECONDS, RPC_TIMEOUT_MS, LIST_PAGE_SIZE, SUPERUSER, SUPERGROUP,
-      PERMISSIONS_ENABLED, MAX_COMPONENT_LENGTH, AUDIT_ENABLED, AUDIT_QUEUE, LEASE_POLICY, LEASE_FIXED_MS,
+      PERMISSIONS_ENABLED, MAX_COMPONENT_LENGTH, XATTRS_ENABLED, MAX_XATTRS_PER_INODE, MAX_XATTR_SIZE,
+      ACLS_ENABLED, AUDIT_ENABLED, AUDIT_QUEUE, LEASE_POLICY, LEASE_FIXED_MS,
       LEASE_MAX_MS, LEASE_TABLE_ENTRIES, CLIENT_CACHE_ENTRIES, HOME_SYNC_INTERVAL_MS,
       METRICS_LOG_INTERVAL_MS, METRICS_WINDOW_MS, HTTP_PORT, SPLIT_THRESHOLD);
 }

@@ -158,6 +158,7 @@ public final class IndexFsServer implements AutoCloseable {
       reclaimer.pauseWhile(safeMode::isOn);
       splits.pauseWhile(safeMode::isOn);
       Map<OpCase, Operation> ops = operations(ctx, crossSlot, renames, scrubber);
+      NamespaceFeatures.install(ops, ctx, conf);
       AdminOps.install(ops, admin);
       dispatcher = new Dispatcher(ops, IndexFsConfig.SERVER_HANDLERS.get(conf),
           IndexFsConfig.SERVER_QUEUE.get(conf), new Auditor(auditLog, ctx), metrics, ns,

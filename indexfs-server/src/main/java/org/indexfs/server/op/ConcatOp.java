@@ -157,6 +157,7 @@ public final class ConcatOp implements Operation {
       for (ResolvedPath s : sources) {
         bytes.writeBytes(s.last().inlineData);
         ctx.ns().deleteEntry(batch, s.parent().inodeId, s.lastName());
+        ctx.ns().attrs().deleteFor(batch, s.last());
       }
       Inode updated = target.copy();
       updated.inlineData = bytes.toByteArray();
@@ -256,6 +257,7 @@ public final class ConcatOp implements Operation {
         h.put(ctx, batch, entry);
       } else {
         ctx.ns().deleteEntry(batch, h.lease().parentId(), h.lease().name());
+        ctx.ns().attrs().deleteFor(batch, h.entry());
       }
     }
     ResolvedPath t = ctx.resolver().resolve(known, targetPath);

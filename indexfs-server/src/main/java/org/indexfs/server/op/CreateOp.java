@@ -9,6 +9,7 @@ import org.indexfs.proto.Code;
 import org.indexfs.proto.CreateRequest;
 import org.indexfs.proto.Request;
 import org.indexfs.proto.Response;
+import org.indexfs.server.acl.CreateModes;
 import org.indexfs.server.filelease.FileLease;
 import org.indexfs.server.ns.ResolvedPath;
 import org.rocksdb.WriteBatch;
@@ -86,7 +87,7 @@ public final class CreateOp implements Operation {
         // As HDFS's createAncestorDirectories: missing parents copy the nearest existing
         // directory's mode (plus u+wx), not the new file's.
         parent = Entries.createDirectories(ctx.ns(), batch, request.getCaller(), p, p.depth() - 1,
-            Permission.withImplicitUserWriteExecute(p.deepestExisting().permission), false, now);
+            CreateModes.of(Permission.withImplicitUserWriteExecute(p.deepestExisting().permission)), false, now);
       } else {
         ctx.access().checkParent(request.getCaller(), p, Permission.WRITE_EXECUTE);
         parent = p.parent();
@@ -95,18 +96,23 @@ public final class CreateOp implements Operation {
       if (old != null && old.dataObject != null) {
         ctx.reclaimer().reclaimObject(batch, old.dataObject);
       }
+      if (old != null) {
+        ctx.ns().attrs().deleteFor(batch, old);
+      }
       Inode file = new Inode();
       file.type = Inode.TYPE_FILE;
       file.flags = Inode.FLAG_UNDER_CONSTRUCTION;
       file.inodeId = ctx.ns().newInodeId();
-      file.permission = req.getPermission() & Permission.MASK & ~Permission.STICKY;
+      Entries.inherit(ctx.ns(), file, parent,
+          new CreateModes(req.getPermission(), req.hasUnmasked() ? req.getUnmasked() : null));
+      file.permission &= ~Permission.STICKY;
       file.ownerId = ctx.ns().principals().idOf(request.getCaller().getUser());
       file.groupId = parent.groupId;
       file.replication = req.getReplication();
       file.blockSize = req.getBlockSize();
       file.mtime = file.atime = now;
       file.zerothSlot = ctx.ns().slot();
-      ctx.ns().putEntry(batch, parent.inodeId, p.lastName(), file);
+      Entries.putNew(ctx.ns(), batch, parent.inodeId, p.lastName(), file);
       parentOf[0] = parent.inodeId;
       // A new file's first object is named by its inode id (ObjectNames).
       ctx.leases().grant(batch, new FileLease(file.inodeId, holder, parent.inodeId, p.lastName(),

@@ -2,6 +2,8 @@ package org.indexfs.server.op;
 
 import com.google.protobuf.ByteString;
 import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
@@ -11,6 +13,7 @@ import org.indexfs.common.ClusterPaths;
 import org.indexfs.common.IndexFsException;
 import org.indexfs.common.Permission;
 import org.indexfs.common.schema.Inode;
+import org.indexfs.proto.AttrRow;
 import org.indexfs.proto.BoolResult;
 import org.indexfs.proto.Caller;
 import org.indexfs.proto.Code;
@@ -20,6 +23,7 @@ import org.indexfs.proto.Request;
 import org.indexfs.proto.Resolution;
 import org.indexfs.proto.Response;
 import org.indexfs.server.ns.ResolvedPath;
+import org.indexfs.server.store.AttrTable;
 import org.indexfs.server.FaultPoints;
 import org.indexfs.server.rename.RenameIntents;
 import org.indexfs.server.rename.RenameIntents.Outgoing;
@@ -59,11 +63,11 @@ public final class CrossSlotRename {
     Caller caller = request.getCaller();
     boolean exact = req.getMode() == RenameRequest.Mode.EXACT;
     String txid = UUID.randomUUID().toString();
-    int firstTarget = dstKnown.getAncestorsCount() == 0 ? 0
-        : dstKnown.getAncestors(dstKnown.getAncestorsCount() - 1).getZerothSlot();
+    int firstTarget = slotFor(dstKnown, req.getDst(), req.getSrc());
     inFlight.add(txid);
     try {
       Outgoing[] out = {null};
+      List<AttrRow> rows = new ArrayList<>();
       Inode moving = ctx.ns().mutate(batch -> {
         ResolvedPath src = ctx.resolver().resolve(request.getResolution(), req.getSrc());
         ctx.access().checkTraverse(caller, src);
@@ -91,6 +95,13 @@ public final class CrossSlotRename {
         }
         out[0] = new Outgoing(txid, src.parent().inodeId, src.lastName(), src.last().inodeId, firstTarget);
         intents.recordOutgoing(batch, out[0]);
+        // Its xattrs and ACL travel with it, as they are now.
+        rows.clear();
+        if (AttrTable.hasRows(src.last())) {
+          for (AttrTable.Row r : ctx.ns().attrs().rows(src.last().inodeId, null)) {
+            rows.add(AttrRow.newBuilder().setKey(ByteString.copyFrom(r.key())).setValue(ByteString.copyFrom(r.value())).build());
+          }
+        }
         return src.last();
       });
       if (moving == null) {
@@ -99,7 +110,7 @@ public final class CrossSlotRename {
       FaultPoints.at("out.recorded");
       InterProcessMutex lock = moving.isDirectory() ? lock() : null;
       try {
-        return result(land(request, dstKnown, out[0], moving));
+        return result(land(request, dstKnown, out[0], moving, rows));
       } finally {
         if (lock != null) {
           release(lock);
@@ -111,9 +122,10 @@ public final class CrossSlotRename {
   }
 
   /** Phase 2 (routed like a client, one hop per slot the destination path crosses) and phase 3. */
-  private boolean land(Request request, Resolution dstKnown, Outgoing out, Inode moving) throws IOException {
+  private boolean land(Request request, Resolution dstKnown, Outgoing out, Inode moving, List<AttrRow> rows)
+      throws IOException {
     RenameRequest req = request.getRename();
-    RenameInRequest.Builder in = RenameInRequest.newBuilder().setTxid(out.txid()).setSrc(req.getSrc())
+    RenameInRequest.Builder in = RenameInRequest.newBuilder().addAllAttrs(rows).setTxid(out.txid()).setSrc(req.getSrc())
         .setDst(req.getDst()).setMode(req.getMode()).setOverwrite(req.getOverwrite())
         .setEntry(ByteString.copyFrom(moving.encode())).setOwner(ctx.ns().principals().nameOf(moving.ownerId))
         .setGroup(ctx.ns().principals().nameOf(moving.groupId)).setChecked(request.getCaller());
@@ -146,7 +158,7 @@ public final class CrossSlotRename {
         }
         case RESOLVE_ELSEWHERE -> {
           known = answer.getResolved();
-          target = known.getAncestors(known.getAncestorsCount() - 1).getZerothSlot();
+          target = slotFor(known, req.getDst(), req.getSrc());
         }
         case INTERNAL_ERROR, SERVER_BUSY -> {
           return settle(out, new IOException("slot " + target + ": " + answer.getMessage()));
@@ -160,6 +172,31 @@ public final class CrossSlotRename {
     }
     abandon(out);
     throw new IndexFsException(Code.STALE_RESOLUTION, "The destination " + req.getDst() + " kept moving");
+  }
+
+  /**
+   * The slot holding the destination's next name below the deepest directory of {@code known}:
+   * that directory's home, or, when it is split (GIGA+), the slot of the partition the name hashes
+   * to on the bitmap the answering slot sent (DESIGN §4). Past the destination's own path (a
+   * legacy rename into an existing directory) the next name is the source's.
+   */
+  private int slotFor(Resolution known, String dst, String src) throws IOException {
+    int n = known.getAncestorsCount();
+    if (n == 0) {
+      return 0;
+    }
+    org.indexfs.proto.Ancestor dir = known.getAncestors(n - 1);
+    if (dir.getBitmap().isEmpty()) {
+      return dir.getZerothSlot();
+    }
+    List<String> names = org.indexfs.common.PathNames.components(dst, Integer.MAX_VALUE);
+    List<String> srcNames = org.indexfs.common.PathNames.components(src, Integer.MAX_VALUE);
+    String next = n - 1 < names.size() ? names.get(n - 1) : srcNames.isEmpty() ? "" : srcNames.get(srcNames.size() - 1);
+    org.indexfs.common.giga.PartitionBitmap bitmap =
+        org.indexfs.common.giga.PartitionBitmap.fromBytes(dir.getBitmap().toByteArray());
+    return org.indexfs.common.giga.GigaIndex.slotOf(dir.getZerothSlot(),
+        org.indexfs.common.giga.GigaIndex.partitionOf(org.indexfs.common.schema.NameHash.of(next), bitmap),
+        ctx.partitions().slotCount());
   }
 
   /** The destination's answer was lost: ask it what happened (this also closes the door on a late landing). */
@@ -191,6 +228,10 @@ public final class CrossSlotRename {
       Inode current = ctx.ns().lookup(out.parentId(), out.name());
       if (current != null && current.inodeId == out.inodeId()) {
         ctx.ns().deleteEntry(batch, out.parentId(), out.name());
+        if (out.target() != ctx.ns().slot()) {
+          // Its xattrs and ACL moved with it (rows keyed by inode id: when it landed here, they stay).
+          ctx.ns().attrs().deleteFor(batch, current);
+        }
       } else {
         LOG.warn("Rename {}: the source entry {} changed before it could be removed", out.txid(), out.name());
       }

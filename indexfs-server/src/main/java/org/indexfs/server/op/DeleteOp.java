@@ -145,6 +145,7 @@ public final class DeleteOp implements Operation {
 
   private void unlink(WriteBatch batch, ResolvedPath p, Inode target) throws IOException {
     ctx.ns().deleteEntry(batch, p.parent().inodeId, p.lastName());
+    ctx.ns().attrs().deleteFor(batch, target);
     if (target.isDirectory() && ctx.partitions().holdsWhole(target)) {
       ctx.ns().deletePartition(batch, target.inodeId);
     }

@@ -9,6 +9,7 @@ import org.indexfs.proto.Code;
 import org.indexfs.proto.MkdirsRequest;
 import org.indexfs.proto.Request;
 import org.indexfs.proto.Response;
+import org.indexfs.server.acl.CreateModes;
 import org.indexfs.server.audit.AuditNote;
 import org.indexfs.server.ns.ResolvedPath;
 import org.rocksdb.WriteBatch;
@@ -56,7 +57,8 @@ public final class MkdirsOp implements Operation {
       // the implicit parents of mkdir -p stay with their parent, so the whole chain is one batch.
       boolean single = p.existingCount() == p.depth();
       int home = single ? ctx.placement().chooseHome() : ctx.ns().slot();
-      Inode dir = Entries.createDirectories(ctx.ns(), batch, request.getCaller(), p, p.depth(), req.getPermission(),
+      CreateModes modes = new CreateModes(req.getPermission(), req.hasUnmasked() ? req.getUnmasked() : null);
+      Inode dir = Entries.createDirectories(ctx.ns(), batch, request.getCaller(), p, p.depth(), modes,
           true, System.currentTimeMillis(), home);
       synced[0] = HomeChanges.record(ctx, batch, p, p.depth(), dir);
       noteForAudit(dir);

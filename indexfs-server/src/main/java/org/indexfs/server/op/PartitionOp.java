@@ -101,6 +101,8 @@ public final class PartitionOp implements Operation {
     dir.groupId = ctx.ns().principals().idOf(req.getGroup());
     dir.mtime = dir.atime = req.getMtime();
     dir.zerothSlot = zeroth;
+    dir.flags = req.getFlags() & Inode.RECORD_FLAGS & ~Inode.FLAG_SEALED;
+    dir.acl = req.getAcl().isEmpty() ? null : req.getAcl().toByteArray();
     return dir;
   }
 
@@ -140,6 +142,17 @@ public final class PartitionOp implements Operation {
       ctx.data().download(req.getSplitFile(), local);
       try {
         ctx.ns().store().ingest(local);
+      } finally {
+        java.nio.file.Files.deleteIfExists(local);
+      }
+    }
+    if (!req.getAttrsFile().isEmpty()) {
+      // The moving entries' xattrs and ACLs, before the commit point below makes the entries visible.
+      java.nio.file.Path local = java.nio.file.Files.createTempFile("indexfs-ingest-attrs-" + ctx.ns().slot() + "-", ".sst");
+      java.nio.file.Files.delete(local);
+      ctx.data().download(req.getAttrsFile(), local);
+      try {
+        ctx.ns().store().ingest(ctx.ns().store().attrs(), local);
       } finally {
         java.nio.file.Files.deleteIfExists(local);
       }

@@ -15,6 +15,7 @@ import org.indexfs.proto.Response;
 import org.indexfs.server.ns.ResolvedPath;
 import org.indexfs.server.FaultPoints;
 import org.indexfs.server.rename.RenameIntents;
+import org.indexfs.server.store.AttrTable;
 
 /**
  * The destination's side of a cross-slot rename ({@link CrossSlotRename}): HDFS's destination
@@ -115,6 +116,7 @@ public final class RenameInOp implements Operation {
     }
     if (old != null) {
       ctx.access().checkStickyBit(caller, dst);
+      ctx.ns().attrs().deleteFor(batch, old);
       if (old.isDirectory()) {
         ctx.ns().deletePartition(batch, old.inodeId);
       } else if (old.dataObject != null) {
@@ -124,6 +126,12 @@ public final class RenameInOp implements Operation {
         ctx.leases().release(batch, old.inodeId);
       }
     }
+    java.util.List<AttrTable.Row> rows = new java.util.ArrayList<>();
+    for (org.indexfs.proto.AttrRow row : in.getAttrsList()) {
+      rows.add(new AttrTable.Row(row.getKey().toByteArray(), row.getValue().toByteArray()));
+    }
+    ctx.ns().attrs().putRows(batch, rows);
+    moving.acl = AttrTable.aclOf(rows);
     ctx.ns().putEntry(batch, dst.parent().inodeId, dst.lastName(), moving);
     Entries.touchDirectory(ctx.ns(), batch, dst, dst.depth() - 1, System.currentTimeMillis());
     intents.recordLanded(batch, in.getTxid());

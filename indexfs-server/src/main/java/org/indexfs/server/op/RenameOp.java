@@ -237,6 +237,9 @@ public final class RenameOp implements Operation {
     if (replaced != null && replaced.dataObject != null) {
       ctx.reclaimer().reclaimObject(batch, replaced.dataObject);
     }
+    if (replaced != null) {
+      ctx.ns().attrs().deleteFor(batch, replaced);
+    }
     if (replaced != null && replaced.isUnderConstruction()) {
       ctx.leases().release(batch, replaced.inodeId);
     }

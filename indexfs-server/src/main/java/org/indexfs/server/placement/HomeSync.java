@@ -34,10 +34,14 @@ public final class HomeSync {
 
   private final Namespace ns;
   private final Peers peers;
+  private final Object[] turns = new Object[64];
 
   public HomeSync(Namespace ns, Peers peers) {
     this.ns = ns;
     this.peers = peers;
+    for (int i = 0; i < turns.length; i++) {
+      turns[i] = new Object();
+    }
   }
 
   /** Records, in the caller's batch, that directory {@code dirId} (entry {@code name} in {@code parentId}) must be synced to {@code home}. */
@@ -51,8 +55,18 @@ public final class HomeSync {
     }
   }
 
-  /** Makes the home agree with the entry now; drops the intent once it does. */
+  /**
+   * Makes the home agree with the entry now; drops the intent once it does. Drives of one
+   * directory take turns (the periodic retry and an operation's own drive may meet): each reads
+   * the entry after the previous one's answer, so an older state can never arrive last.
+   */
   public void drive(long dirId) throws IOException {
+    synchronized (turns[(int) (dirId & (turns.length - 1))]) {
+      driveInTurn(dirId);
+    }
+  }
+
+  private void driveInTurn(long dirId) throws IOException {
     byte[] value = ns.store().get(ns.store().meta(), key(dirId));
     if (value == null) {
       return;
@@ -66,7 +80,9 @@ public final class HomeSync {
     if (entry != null && entry.inodeId == dirId) {
       req.setAction(PartitionRequest.Action.PUT).setPermission(entry.permission)
           .setOwner(ns.principals().nameOf(entry.ownerId)).setGroup(ns.principals().nameOf(entry.groupId))
-          .setMtime(entry.mtime).setZerothSlot(entry.zerothSlot);
+          .setMtime(entry.mtime).setZerothSlot(entry.zerothSlot)
+          .setFlags(entry.flags & Inode.RECORD_FLAGS & ~Inode.FLAG_SEALED)
+          .setAcl(entry.acl == null ? com.google.protobuf.ByteString.EMPTY : com.google.protobuf.ByteString.copyFrom(entry.acl));
     } else {
       req.setAction(PartitionRequest.Action.DROP);
     }

@@ -29,7 +29,9 @@ import org.rocksdb.WriteOptions;
  * <ul>
  *   <li>{@code entries}: directory entries, {@code parentId | nameHash | name → Inode};</li>
  *   <li>{@code principals}: interned owner/group names, so entry values stay fixed-width;</li>
- *   <li>{@code meta}: counters and durable work records (pending reclamation).</li>
+ *   <li>{@code meta}: counters and durable work records (pending reclamation);</li>
+ *   <li>{@code attrs}: extended attributes and ACLs, {@code inodeId | kind | name → value}, beside
+ *       the entries they belong to (only entries flagged as having some have rows here).</li>
  * </ul>
  * Owns every native handle it opens and closes them in reverse order.
  */
@@ -48,6 +50,7 @@ public final class MetadataStore implements AutoCloseable {
   private final ColumnFamilyHandle entries;
   private final ColumnFamilyHandle principals;
   private final ColumnFamilyHandle meta;
+  private final ColumnFamilyHandle attrs;
 
   private MetadataStore(Path dir) throws IOException {
     Files.createDirectories(dir);
@@ -65,7 +68,8 @@ public final class MetadataStore implements AutoCloseable {
         new ColumnFamilyDescriptor(RocksDB.DEFAULT_COLUMN_FAMILY, plainOptions),
         new ColumnFamilyDescriptor(bytes("entries"), entryOptions),
         new ColumnFamilyDescriptor(bytes("principals"), plainOptions),
-        new ColumnFamilyDescriptor(bytes("meta"), plainOptions));
+        new ColumnFamilyDescriptor(bytes("meta"), plainOptions),
+        new ColumnFamilyDescriptor(bytes("attrs"), plainOptions));
     try {
       db = RocksDB.open(dbOptions, dir.toString(), descriptors, handles);
     } catch (RocksDBException e) {
@@ -75,6 +79,7 @@ public final class MetadataStore implements AutoCloseable {
     entries = handles.get(1);
     principals = handles.get(2);
     meta = handles.get(3);
+    attrs = handles.get(4);
     // The WAL is written on every mutation; fsync is GroupCommit's job, shared by concurrent writers.
     writeOptions = new WriteOptions().setSync(false);
   }
@@ -97,6 +102,10 @@ public final class MetadataStore implements AutoCloseable {
 
   public ColumnFamilyHandle meta() {
     return meta;
+  }
+
+  public ColumnFamilyHandle attrs() {
+    return attrs;
   }
 
   /**
@@ -126,10 +135,32 @@ public final class MetadataStore implements AutoCloseable {
     return n;
   }
 
+  /**
+   * Writes {@code rows} (key → value, in ascending unsigned key order) into an SST file for
+   * {@link #ingest}: the attribute rows that travel with a split's entries.
+   */
+  public void exportRows(java.util.SortedMap<byte[], byte[]> rows, java.nio.file.Path file) throws IOException {
+    try (EnvOptions env = new EnvOptions(); Options options = new Options();
+        SstFileWriter writer = new SstFileWriter(env, options)) {
+      writer.open(file.toString());
+      for (java.util.Map.Entry<byte[], byte[]> row : rows.entrySet()) {
+        writer.put(row.getKey(), row.getValue());
+      }
+      writer.finish();
+    } catch (RocksDBException e) {
+      throw new IOException("Cannot write split file " + file + ": " + e.getMessage(), e);
+    }
+  }
+
   /** Ingests an SST file written by {@link #exportRange} into the entries (the receiver's commit point). */
   public void ingest(java.nio.file.Path file) throws IOException {
+    ingest(entries, file);
+  }
+
+  /** Ingests an SST file into column family {@code cf}. */
+  public void ingest(ColumnFamilyHandle cf, java.nio.file.Path file) throws IOException {
     try (IngestExternalFileOptions options = new IngestExternalFileOptions().setMoveFiles(true)) {
-      db.ingestExternalFile(entries, List.of(file.toString()), options);
+      db.ingestExternalFile(cf, List.of(file.toString()), options);
     } catch (RocksDBException e) {
       throw new IOException("Cannot ingest split file " + file + ": " + e.getMessage(), e);
     }

@@ -1,0 +1,157 @@
+package org.indexfs.hadoop;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Map;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.XAttr;
+import org.apache.hadoop.fs.XAttrSetFlag;
+import org.apache.hadoop.fs.permission.AclEntry;
+import org.apache.hadoop.fs.permission.AclStatus;
+import org.apache.hadoop.fs.permission.FsAction;
+import org.apache.hadoop.fs.permission.FsPermission;
+import org.apache.hadoop.hdfs.XAttrHelper;
+import org.indexfs.proto.AclEditRequest;
+
+/**
+ * The parts of HDFS's namespace beyond files and directories, as DistributedFileSystem offers them:
+ * extended attributes and ACLs. Names are parsed and results shaped by HDFS's own client helpers
+ * ({@link XAttrHelper}), so callers see exactly what DFSClient gives them; the rules are the
+ * servers'.
+ */
+abstract class ExtendedNamespace extends MeteredFileSystem {
+
+  static org.indexfs.proto.XAttr toProto(XAttr x) {
+    org.indexfs.proto.XAttr.Builder b = org.indexfs.proto.XAttr.newBuilder()
+        .setNamespace(org.indexfs.proto.XAttr.NameSpace.valueOf(x.getNameSpace().name())).setName(x.getName());
+    if (x.getValue() != null) {
+      b.setValue(com.google.protobuf.ByteString.copyFrom(x.getValue()));
+    }
+    return b.build();
+  }
+
+  static XAttr fromProto(org.indexfs.proto.XAttr x) {
+    return new XAttr.Builder().setNameSpace(XAttr.NameSpace.valueOf(x.getNamespace().name())).setName(x.getName())
+        .setValue(x.hasValue() ? x.getValue().toByteArray() : null).build();
+  }
+
+  private static List<XAttr> fromProto(List<org.indexfs.proto.XAttr> xs) {
+    List<XAttr> out = new ArrayList<>(xs.size());
+    for (org.indexfs.proto.XAttr x : xs) {
+      out.add(fromProto(x));
+    }
+    return out;
+  }
+
+  private static List<org.indexfs.proto.XAttr> toProto(List<XAttr> xs) {
+    List<org.indexfs.proto.XAttr> out = new ArrayList<>(xs.size());
+    for (XAttr x : xs) {
+      out.add(toProto(x));
+    }
+    return out;
+  }
+
+  @Override
+  public void setXAttr(Path path, String name, byte[] value, EnumSet<XAttrSetFlag> flag) throws IOException {
+    XAttr x = XAttrHelper.buildXAttr(name, value);
+    boolean create = flag != null && flag.contains(XAttrSetFlag.CREATE);
+    boolean replace = flag != null && flag.contains(XAttrSetFlag.REPLACE);
+    writeVoid(() -> client().setXAttr(pathOf(path), toProto(x), create, replace));
+  }
+
+  @Override
+  public byte[] getXAttr(Path path, String name) throws IOException {
+    List<XAttr> wanted = XAttrHelper.buildXAttrAsList(name);
+    return XAttrHelper.getFirstXAttrValue(
+        fromProto(read(() -> client().getXAttrs(pathOf(path), toProto(wanted)))));
+  }
+
+  @Override
+  public Map<String, byte[]> getXAttrs(Path path) throws IOException {
+    return XAttrHelper.buildXAttrMap(fromProto(read(() -> client().getXAttrs(pathOf(path), List.of()))));
+  }
+
+  @Override
+  public Map<String, byte[]> getXAttrs(Path path, List<String> names) throws IOException {
+    List<XAttr> wanted = XAttrHelper.buildXAttrs(names);
+    return XAttrHelper.buildXAttrMap(fromProto(read(() -> client().getXAttrs(pathOf(path), toProto(wanted)))));
+  }
+
+  @Override
+  public List<String> listXAttrs(Path path) throws IOException {
+    Map<String, byte[]> names = XAttrHelper.buildXAttrMap(fromProto(read(() -> client().listXAttrs(pathOf(path)))));
+    return new ArrayList<>(names.keySet());
+  }
+
+  @Override
+  public void removeXAttr(Path path, String name) throws IOException {
+    XAttr x = XAttrHelper.buildXAttr(name);
+    writeVoid(() -> client().removeXAttr(pathOf(path), toProto(x)));
+  }
+
+  private void editAcl(Path path, AclEditRequest.Action action, List<AclEntry> spec) throws IOException {
+    List<org.indexfs.proto.AclEntry> entries = new ArrayList<>(spec.size());
+    for (AclEntry e : spec) {
+      org.indexfs.proto.AclEntry.Builder b = org.indexfs.proto.AclEntry.newBuilder()
+          .setScope(org.indexfs.proto.AclEntry.Scope.forNumber(e.getScope().ordinal()))
+          .setType(org.indexfs.proto.AclEntry.Type.forNumber(e.getType().ordinal()))
+          .setPermission(e.getPermission() == null ? 0 : e.getPermission().ordinal());
+      if (e.getName() != null) {
+        b.setName(e.getName());
+      }
+      entries.add(b.build());
+    }
+    writeVoid(() -> client().editAcl(pathOf(path), action, entries));
+  }
+
+  @Override
+  public void modifyAclEntries(Path path, List<AclEntry> aclSpec) throws IOException {
+    editAcl(path, AclEditRequest.Action.MODIFY, aclSpec);
+  }
+
+  @Override
+  public void removeAclEntries(Path path, List<AclEntry> aclSpec) throws IOException {
+    editAcl(path, AclEditRequest.Action.REMOVE_ENTRIES, aclSpec);
+  }
+
+  @Override
+  public void removeDefaultAcl(Path path) throws IOException {
+    editAcl(path, AclEditRequest.Action.REMOVE_DEFAULT, List.of());
+  }
+
+  @Override
+  public void removeAcl(Path path) throws IOException {
+    editAcl(path, AclEditRequest.Action.REMOVE, List.of());
+  }
+
+  @Override
+  public void setAcl(Path path, List<AclEntry> aclSpec) throws IOException {
+    editAcl(path, AclEditRequest.Action.SET, aclSpec);
+  }
+
+  @Override
+  public AclStatus getAclStatus(Path path) throws IOException {
+    org.indexfs.proto.AclStatus s = read(() -> client().getAclStatus(pathOf(path)));
+    AclStatus.Builder b = new AclStatus.Builder().owner(s.getOwner()).group(s.getGroup()).stickyBit(s.getSticky())
+        .setPermission(new FsPermission((short) s.getPermission()));
+    for (org.indexfs.proto.AclEntry e : s.getEntriesList()) {
+      AclEntry.Builder entry = new AclEntry.Builder()
+          .setScope(org.apache.hadoop.fs.permission.AclEntryScope.values()[e.getScope().getNumber()])
+          .setType(org.apache.hadoop.fs.permission.AclEntryType.values()[e.getType().getNumber()])
+          .setPermission(FsAction.values()[e.getPermission() & 7]);
+      if (e.hasName()) {
+        entry.setName(e.getName());
+      }
+      b.addEntry(entry.build());
+    }
+    return b.build();
+  }
+
+  /** As HDFS: the servers decide, with ACLs, not the mode bits of a status. */
+  @Override
+  public void access(Path path, FsAction mode) throws IOException {
+    readVoid(() -> client().checkAccess(pathOf(path), mode.ordinal()));
+  }
+}

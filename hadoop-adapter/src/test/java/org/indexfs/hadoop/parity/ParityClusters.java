@@ -1,0 +1,119 @@
+package org.indexfs.hadoop.parity;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.io.File;
+import java.io.IOException;
+import java.net.URI;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.hdfs.HdfsConfiguration;
+import org.apache.hadoop.hdfs.MiniDFSCluster;
+import org.indexfs.common.IndexFsConfig;
+import org.indexfs.hadoop.IndexFsTestCluster;
+import org.indexfs.server.local.LocalCluster;
+
+/**
+ * HDFS and IndexFS side by side for parity tests: a MiniDFSCluster of its own (so it can carry the
+ * settings a scenario needs, like HDFS's own test bases do) and IndexFS clusters on one slot and on
+ * four (splitting directories at a handful of entries), set up alike. A scenario runs on each and
+ * the transcripts must be the same.
+ */
+public final class ParityClusters implements AutoCloseable {
+  /** What a parity test does, the same on every side. */
+  @FunctionalInterface
+  public interface Scenario {
+    void run(Side side, Path base, Transcript t) throws Exception;
+  }
+
+  private final MiniDFSCluster hdfs;
+  private final List<LocalCluster> indexfs = new ArrayList<>();
+  private final Map<String, Side> sides = new LinkedHashMap<>();
+
+  /**
+   * {@code hdfsSettings}: dfs.* keys for the reference NameNode; {@code indexSettings}: the same
+   * limits as indexfs.* keys for the IndexFS servers; {@code slots}: the IndexFS clusters to start.
+   */
+  public ParityClusters(String name, Map<String, String> hdfsSettings, Map<String, String> indexSettings,
+      int... slots) throws IOException {
+    Configuration conf = new HdfsConfiguration();
+    hdfsSettings.forEach(conf::set);
+    File dir = IndexFsTestCluster.newWorkDir(name + "-reference").toFile();
+    hdfs = new MiniDFSCluster.Builder(conf, dir).numDataNodes(1).build();
+    try {
+      hdfs.waitActive();
+      Configuration client = new Configuration(hdfs.getConfiguration(0));
+      sides.put("hdfs", new Side("hdfs", hdfs.getURI(), client));
+      for (int n : slots) {
+        String cluster = name + n;
+        LocalCluster.Builder b = LocalCluster.builder(IndexFsTestCluster.newWorkDir(cluster)).clusterName(cluster)
+            .servers(n).set(IndexFsConfig.DATA_URI.name(), IndexFsTestCluster.hdfs().uri() + "/" + cluster + "-data")
+            .set(IndexFsConfig.HTTP_PORT.name(), "-1");
+        if (n > 1) {
+          b.set(IndexFsConfig.SPLIT_THRESHOLD.name(), "4");
+        }
+        indexSettings.forEach(b::set);
+        LocalCluster c = b.start();
+        indexfs.add(c);
+        Configuration ic = IndexFsTestCluster.conf(c);
+        hdfsSettings.forEach((k, v) -> {
+          if (k.startsWith("fs.")) {
+            ic.set(k, v);
+          }
+        });
+        sides.put("indexfs-" + n + "-slot" + (n == 1 ? "" : "s"), new Side("indexfs-" + n, URI.create(c.defaultFs()), ic));
+      }
+    } catch (IOException | RuntimeException e) {
+      close();
+      throw e;
+    }
+  }
+
+  public MiniDFSCluster hdfs() {
+    return hdfs;
+  }
+
+  public List<LocalCluster> indexfs() {
+    return indexfs;
+  }
+
+  public Map<String, Side> sides() {
+    return sides;
+  }
+
+  /** Runs {@code scenario} on HDFS and on every IndexFS cluster; every transcript must equal HDFS's. */
+  public List<String> compare(String test, Scenario scenario) throws Exception {
+    List<String> reference = null;
+    for (Side side : sides.values()) {
+      Transcript t = new Transcript();
+      scenario.run(side, side.base(test), t);
+      if (reference == null) {
+        reference = t.lines();
+      } else {
+        assertEquals(String.join("\n", reference), String.join("\n", t.lines()), test + " on " + side.name());
+      }
+    }
+    return reference;
+  }
+
+  @Override
+  public void close() {
+    for (Side s : sides.values()) {
+      try {
+        s.close();
+      } catch (IOException e) {
+        // closing clients of clusters going away
+      }
+    }
+    for (LocalCluster c : indexfs) {
+      c.close();
+    }
+    if (hdfs != null) {
+      hdfs.shutdown(true);
+    }
+  }
+}

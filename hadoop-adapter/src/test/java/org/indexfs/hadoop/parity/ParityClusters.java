@@ -65,6 +65,8 @@ public final class ParityClusters implements AutoCloseable {
             ic.set(k, v);
           }
         });
+        // Files get the replication the reference cluster's clients use.
+        ic.set("dfs.replication", client.get("dfs.replication", "3"));
         sides.put("indexfs-" + n + "-slot" + (n == 1 ? "" : "s"), new Side("indexfs-" + n, URI.create(c.defaultFs()), ic));
       }
     } catch (IOException | RuntimeException e) {
@@ -93,11 +95,19 @@ public final class ParityClusters implements AutoCloseable {
       scenario.run(side, side.base(test), t);
       if (reference == null) {
         reference = t.lines();
+        keep(test, reference);
       } else {
         assertEquals(String.join("\n", reference), String.join("\n", t.lines()), test + " on " + side.name());
       }
     }
     return reference;
+  }
+
+  /** HDFS's transcript, kept under target/parity-transcripts for whoever wants to read what was compared. */
+  private static void keep(String test, List<String> lines) throws IOException {
+    java.nio.file.Path dir = java.nio.file.Path.of("target", "parity-transcripts");
+    java.nio.file.Files.createDirectories(dir);
+    java.nio.file.Files.writeString(dir.resolve(test + ".txt"), String.join("\n", lines) + "\n");
   }
 
   @Override

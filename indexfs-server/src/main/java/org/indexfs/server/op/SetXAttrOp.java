@@ -77,7 +77,8 @@ public final class SetXAttrOp implements Operation {
         throw new IndexFsException(Code.REMOTE_IO_ERROR,
             "Can only set '" + XAttrRules.UNREADABLE_BY_SUPERUSER + "' on a file.");
       }
-      ctx.ns().attrs().putXAttr(m.batch(), entry.inodeId, name, x.hasValue() ? x.getValue().toByteArray() : null);
+      long order = existing.stream().mapToLong(XAttrValue::order).max().orElse(0) + 1;
+      ctx.ns().attrs().putXAttr(m.batch(), entry.inodeId, name, x.hasValue() ? x.getValue().toByteArray() : null, order);
       if (!entry.has(Inode.FLAG_XATTRS)) {
         Inode flagged = entry.copy();
         flagged.flags |= Inode.FLAG_XATTRS;

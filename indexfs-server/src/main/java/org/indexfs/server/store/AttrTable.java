@@ -23,9 +23,13 @@ import org.rocksdb.WriteBatch;
 public final class AttrTable {
   private static final byte ACL = 'a';
   private static final byte XATTR = 'x';
-  /** Values of xattrs: a marker byte, then the bytes. HDFS tells a null value from an empty one. */
+  /**
+   * Values of xattrs: a marker byte (HDFS tells a null value from an empty one), the attribute's
+   * place in HDFS's order (the last one set comes first), then the bytes.
+   */
   private static final byte NO_VALUE = 0;
   private static final byte VALUE = 1;
+  private static final int VALUE_HEADER = 9;
 
   private final MetadataStore store;
 
@@ -33,8 +37,15 @@ public final class AttrTable {
     this.store = store;
   }
 
-  /** One extended attribute as stored: its prefixed name and its value (null: set without a value). */
-  public record XAttrValue(String name, byte[] value) {}
+  /**
+   * One extended attribute as stored: its prefixed name, its value (null: set without a value) and
+   * when it was set relative to the entry's others ({@code order}: higher is later).
+   */
+  public record XAttrValue(String name, byte[] value, long order) {
+    public XAttrValue(String name, byte[] value) {
+      this(name, value, 0);
+    }
+  }
 
   /** A raw row, moved as it is between slots with its entry (GIGA+ splits, cross-slot renames). */
   public record Row(byte[] key, byte[] value) {}
@@ -74,7 +85,10 @@ public final class AttrTable {
     }
   }
 
-  /** Every extended attribute of {@code inodeId}, in name order. */
+  /**
+   * Every extended attribute of {@code inodeId}, the last one set first: the order HDFS keeps them
+   * in, which clients' hash maps of them (getfattr -d) reflect.
+   */
   public List<XAttrValue> xattrs(long inodeId) {
     List<XAttrValue> out = new ArrayList<>();
     byte[] from = ByteBuffer.allocate(9).putLong(inodeId).put(XATTR).array();
@@ -83,22 +97,20 @@ public final class AttrTable {
         byte[] key = it.key();
         byte[] v = it.value();
         out.add(new XAttrValue(new String(key, 9, key.length - 9, StandardCharsets.UTF_8),
-            v[0] == NO_VALUE ? null : Arrays.copyOfRange(v, 1, v.length)));
+            v[0] == NO_VALUE ? null : Arrays.copyOfRange(v, VALUE_HEADER, v.length),
+            ByteBuffer.wrap(v, 1, 8).getLong()));
       }
     }
+    out.sort(java.util.Comparator.comparingLong(XAttrValue::order).reversed());
     return out;
   }
 
-  public void putXAttr(WriteBatch batch, long inodeId, String name, byte[] value) throws IOException {
-    byte[] v;
-    if (value == null) {
-      v = new byte[] {NO_VALUE};
-    } else {
-      v = new byte[value.length + 1];
-      v[0] = VALUE;
-      System.arraycopy(value, 0, v, 1, value.length);
-    }
-    put(batch, xattrKey(inodeId, name), v);
+  /** Sets an attribute; {@code order} places it among the entry's others (one more than the latest). */
+  public void putXAttr(WriteBatch batch, long inodeId, String name, byte[] value, long order) throws IOException {
+    byte[] bytes = value == null ? new byte[0] : value;
+    ByteBuffer v = ByteBuffer.allocate(VALUE_HEADER + bytes.length);
+    v.put(value == null ? NO_VALUE : VALUE).putLong(order).put(bytes);
+    put(batch, xattrKey(inodeId, name), v.array());
   }
 
   public void deleteXAttr(WriteBatch batch, long inodeId, String name) throws IOException {

@@ -28,6 +28,7 @@ import org.indexfs.proto.CheckAccessRequest;
 import org.indexfs.proto.GetAclStatusRequest;
 import org.indexfs.proto.GetXAttrsRequest;
 import org.indexfs.proto.RemoveXAttrRequest;
+import org.indexfs.proto.SetQuotaRequest;
 import org.indexfs.proto.SetXAttrRequest;
 import org.indexfs.proto.XAttr;
 import org.indexfs.proto.AppendRequest;
@@ -311,6 +312,12 @@ public final class IndexFsClient implements AutoCloseable {
   public void checkAccess(String path, int action) throws IOException {
     call(Request.newBuilder().setCheckAccess(CheckAccessRequest.newBuilder().setPath(path).setAction(action)),
         path, false);
+  }
+
+  /** HDFS's setQuota: Long.MAX_VALUE leaves a quota unchanged, -1 clears it (superuser only). */
+  public void setQuota(String path, long nsQuota, long dsQuota) throws IOException {
+    call(Request.newBuilder().setSetQuota(SetQuotaRequest.newBuilder().setPath(path).setNsQuota(nsQuota)
+        .setDsQuota(dsQuota)), path, false);
   }
 
   public ServerInfo serverInfo() throws IOException {

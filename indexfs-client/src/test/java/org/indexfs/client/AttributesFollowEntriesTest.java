@@ -115,7 +115,8 @@ class AttributesFollowEntriesTest {
       TestData.createClosed(admin, "/split/f" + i);
     }
     long deadline = System.currentTimeMillis() + 20_000;
-    while (Slots.entriesOn(cluster, 1 - dir.getZerothSlot(), dir.getInodeId()) == 0) {
+    while (Slots.entriesOn(cluster, 1 - dir.getZerothSlot(), dir.getInodeId()) == 0
+        || cluster.server(dir.getZerothSlot()).splits().inFlight() > 0) {
       assertTrue(System.currentTimeMillis() < deadline, "the directory splits");
       Thread.sleep(50);
     }

@@ -61,6 +61,7 @@ import org.indexfs.server.op.TruncateOp;
 import org.indexfs.server.peer.Peers;
 import org.indexfs.server.placement.HomeSync;
 import org.indexfs.server.placement.Placement;
+import org.indexfs.server.quota.QuotaShares;
 import org.indexfs.server.rpc.Dispatcher;
 import org.indexfs.server.rpc.RpcServer;
 import org.indexfs.server.store.MetadataStore;
@@ -137,7 +138,8 @@ public final class IndexFsServer implements AutoCloseable {
       resolver.useLeases((parentId, name, depth) -> entryLeases.grant(new LeaseKey(parentId, name), depth));
       OpContext ctx = new OpContext(ns, resolver,
           access, reclaimer, dataUri, IndexFsConfig.INLINE_MAX_BYTES.get(conf), IndexFsConfig.LIST_PAGE_SIZE.get(conf),
-          leases, recovery, data, peers, homes, placement, entryLeases, partitions, splits);
+          leases, recovery, data, peers, homes, placement, entryLeases, partitions, splits,
+          new QuotaShares(ns, peers));
       RenameIntents renames = new RenameIntents(ns);
       CrossSlotRename crossSlot = new CrossSlotRename(ctx, renames);
       placementRefresh = new Periodic("indexfs-placement-" + slot, IndexFsConfig.HOME_SYNC_INTERVAL_MS.get(conf),

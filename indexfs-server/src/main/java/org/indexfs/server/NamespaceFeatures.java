@@ -1,5 +1,6 @@
 package org.indexfs.server;
 
+import java.util.List;
 import java.util.Map;
 import org.indexfs.common.IndexFsConfig;
 import org.indexfs.proto.Request.OpCase;
@@ -11,7 +12,11 @@ import org.indexfs.server.op.GetXAttrsOp;
 import org.indexfs.server.op.OpContext;
 import org.indexfs.server.op.Operation;
 import org.indexfs.server.op.RemoveXAttrOp;
+import org.indexfs.server.op.SetQuotaOp;
 import org.indexfs.server.op.SetXAttrOp;
+import org.indexfs.server.quota.QuotaHome;
+import org.indexfs.server.quota.QuotaPeerOp;
+import org.indexfs.server.quota.QuotaRetry;
 import org.indexfs.server.xattr.XAttrRules;
 
 /**
@@ -31,5 +36,13 @@ final class NamespaceFeatures {
     ops.put(OpCase.ACL_EDIT, new AclEditOp(ctx, acls));
     ops.put(OpCase.GET_ACL_STATUS, new GetAclStatusOp(ctx, acls));
     ops.put(OpCase.CHECK_ACCESS, new CheckAccessOp(ctx));
+    QuotaHome home = new QuotaHome(ctx.ns(), ctx.peers(), ctx.quotas());
+    ops.put(OpCase.SET_QUOTA, new SetQuotaOp(ctx, home));
+    ops.put(OpCase.QUOTA, new QuotaPeerOp(home, ctx.quotas(), ctx.access()));
+    // What may count more against a quota runs again after this slot's share is renewed.
+    for (OpCase op : List.of(OpCase.CREATE, OpCase.MKDIRS, OpCase.RENAME, OpCase.RENAME_IN, OpCase.COMPLETE,
+        OpCase.FLUSH, OpCase.APPEND, OpCase.SET_REPLICATION, OpCase.CONCAT)) {
+      ops.put(op, new QuotaRetry(ops.get(op), ctx.quotas()));
+    }
   }
 }

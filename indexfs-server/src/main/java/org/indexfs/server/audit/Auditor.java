@@ -173,6 +173,11 @@ public final class Auditor {
         cmd = "getAclStatus";
         src = request.getGetAclStatus().getPath();
       }
+      case SET_QUOTA -> {
+        cmd = org.indexfs.server.op.SetQuotaOp.command(request.getSetQuota().getNsQuota(),
+            request.getSetQuota().getDsQuota());
+        src = request.getSetQuota().getPath();
+      }
       case CHECK_ACCESS -> {
         cmd = "checkAccess";
         src = request.getCheckAccess().getPath();

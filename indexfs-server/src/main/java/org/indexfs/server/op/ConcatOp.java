@@ -19,6 +19,8 @@ import org.indexfs.proto.Response;
 import org.indexfs.server.filelease.FileLease;
 import org.indexfs.server.filelease.LeaseTable;
 import org.indexfs.server.ns.ResolvedPath;
+import org.indexfs.server.quota.QuotaRoot;
+import org.indexfs.server.quota.Usage;
 import org.rocksdb.WriteBatch;
 
 /**
@@ -162,6 +164,7 @@ public final class ConcatOp implements Operation {
       Inode updated = target.copy();
       updated.inlineData = bytes.toByteArray();
       updated.length = total;
+      creditQuotas(batch, t, target, sources.stream().map(ResolvedPath::last).toList(), total);
       updated.mtime = now;
       Entries.put(ctx.ns(), batch, t, t.depth(), updated);
       Entries.touchDirectory(ctx.ns(), batch, t, t.depth() - 1, now);
@@ -241,8 +244,32 @@ public final class ConcatOp implements Operation {
   }
 
   /** The target holds everything; the sources go. */
+  /** The sources go and their bytes join the target: the quotas above (all in one directory) see the difference. */
+  private void creditQuotas(WriteBatch batch, ResolvedPath t, Inode target, List<Inode> sources, long length)
+      throws IOException {
+    long space = length * target.replication - Usage.space(target);
+    for (Inode s : sources) {
+      space -= Usage.space(s);
+    }
+    ctx.quotas().credit(batch, QuotaRoot.above(t, t.depth()), -sources.size(), space);
+  }
+
   private Void finish(WriteBatch batch, Resolution known, String targetPath, Plan plan, long length) throws IOException {
     long now = System.currentTimeMillis();
+    ResolvedPath before = ctx.resolver().resolve(known, targetPath);
+    List<Inode> gone = new ArrayList<>();
+    Inode targetBefore = null;
+    for (Part part : plan.parts()) {
+      Held h = held(part);
+      if (h != null && part == plan.target()) {
+        targetBefore = h.entry().copy();
+      } else if (h != null) {
+        gone.add(h.entry());
+      }
+    }
+    if (targetBefore != null && before.last() != null && before.last().inodeId == targetBefore.inodeId) {
+      creditQuotas(batch, before, targetBefore, gone, length);
+    }
     for (Part part : plan.parts()) {
       Held h = held(part);
       if (h == null) {

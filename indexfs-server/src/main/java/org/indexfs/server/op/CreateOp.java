@@ -11,6 +11,8 @@ import org.indexfs.proto.Request;
 import org.indexfs.proto.Response;
 import org.indexfs.server.acl.CreateModes;
 import org.indexfs.server.filelease.FileLease;
+import org.indexfs.server.quota.QuotaRoot;
+import org.indexfs.server.quota.Usage;
 import org.indexfs.server.ns.ResolvedPath;
 import org.rocksdb.WriteBatch;
 
@@ -38,6 +40,7 @@ public final class CreateOp implements Operation {
     if (req.getReplication() == 0 || req.getReplication() > Short.MAX_VALUE) {
       throw IndexFsException.invalidArgument("Invalid replication " + req.getReplication());
     }
+    Replication.check(req.getPath(), req.getReplication());
     if (req.getBlockSize() == 0) {
       throw IndexFsException.invalidArgument("Invalid block size 0");
     }
@@ -99,6 +102,13 @@ public final class CreateOp implements Operation {
       if (old != null) {
         ctx.ns().attrs().deleteFor(batch, old);
       }
+      // Quotas above: the new file and any parents it makes, less the file it replaces.
+      long made = 1 + Math.max(0, p.depth() - p.existingCount()) - (old != null ? 1 : 0);
+      if (made > 1) {
+        ctx.quotas().chargeOneByOne(m, QuotaRoot.above(p, p.depth()), made);
+      } else {
+        ctx.quotas().charge(m, QuotaRoot.above(p, p.depth()), made, -Usage.space(old));
+      }
       Inode file = new Inode();
       file.type = Inode.TYPE_FILE;
       file.flags = Inode.FLAG_UNDER_CONSTRUCTION;
@@ -116,7 +126,7 @@ public final class CreateOp implements Operation {
       parentOf[0] = parent.inodeId;
       // A new file's first object is named by its inode id (ObjectNames).
       ctx.leases().grant(batch, new FileLease(file.inodeId, holder, parent.inodeId, p.lastName(),
-          ObjectNames.of(file.inodeId)));
+          ObjectNames.of(file.inodeId), QuotaRoot.above(p, p.depth())));
       return Writers.Outcome.of(file);
     });
     if (outcome.error() != null) {

@@ -68,6 +68,7 @@ public final class CrossSlotRename {
     try {
       Outgoing[] out = {null};
       List<AttrRow> rows = new ArrayList<>();
+      List<Long> srcRoots = new ArrayList<>();
       Inode moving = ctx.ns().mutate(batch -> {
         ResolvedPath src = ctx.resolver().resolve(request.getResolution(), req.getSrc());
         ctx.access().checkTraverse(caller, src);
@@ -95,6 +96,10 @@ public final class CrossSlotRename {
         }
         out[0] = new Outgoing(txid, src.parent().inodeId, src.lastName(), src.last().inodeId, firstTarget);
         intents.recordOutgoing(batch, out[0]);
+        srcRoots.clear();
+        for (org.indexfs.server.quota.QuotaRoot r : org.indexfs.server.quota.QuotaRoot.above(src, src.depth())) {
+          srcRoots.add(r.dirId());
+        }
         // Its xattrs and ACL travel with it, as they are now.
         rows.clear();
         if (AttrTable.hasRows(src.last())) {
@@ -110,7 +115,7 @@ public final class CrossSlotRename {
       FaultPoints.at("out.recorded");
       InterProcessMutex lock = moving.isDirectory() ? lock() : null;
       try {
-        return result(land(request, dstKnown, out[0], moving, rows));
+        return result(land(request, dstKnown, out[0], moving, rows, srcRoots));
       } finally {
         if (lock != null) {
           release(lock);
@@ -122,13 +127,17 @@ public final class CrossSlotRename {
   }
 
   /** Phase 2 (routed like a client, one hop per slot the destination path crosses) and phase 3. */
-  private boolean land(Request request, Resolution dstKnown, Outgoing out, Inode moving, List<AttrRow> rows)
-      throws IOException {
+  private boolean land(Request request, Resolution dstKnown, Outgoing out, Inode moving, List<AttrRow> rows,
+      List<Long> srcRoots) throws IOException {
     RenameRequest req = request.getRename();
-    RenameInRequest.Builder in = RenameInRequest.newBuilder().addAllAttrs(rows).setTxid(out.txid()).setSrc(req.getSrc())
+    RenameInRequest.Builder in = RenameInRequest.newBuilder().addAllAttrs(rows).addAllSrcQuotaRoots(srcRoots)
+        .setTxid(out.txid()).setSrc(req.getSrc())
         .setDst(req.getDst()).setMode(req.getMode()).setOverwrite(req.getOverwrite())
         .setEntry(ByteString.copyFrom(moving.encode())).setOwner(ctx.ns().principals().nameOf(moving.ownerId))
         .setGroup(ctx.ns().principals().nameOf(moving.groupId)).setChecked(request.getCaller());
+    if (!moving.isDirectory()) {
+      in.setNsCount(1).setDsCount(org.indexfs.server.quota.Usage.space(moving));
+    }
     Resolution known = dstKnown;
     int target = out.target();
     for (int hop = 0; hop < MAX_HOPS; hop++) {
@@ -155,6 +164,12 @@ public final class CrossSlotRename {
           }
           abandon(out);
           return false;
+        }
+        case COUNTS_NEEDED -> {
+          // The destination lies under a quota the directory is not yet under: count its subtree.
+          long[] usage = Subtrees.usageOf(ctx, req.getSrc(), moving);
+          in.setNsCount(usage[0]).setDsCount(usage[1]);
+          hop--;
         }
         case RESOLVE_ELSEWHERE -> {
           known = answer.getResolved();

@@ -62,6 +62,7 @@ public final class FlushOp implements Operation {
         throw IndexFsException.invalidArgument("Data object " + req.getDataObject()
             + " does not belong to the writer of " + req.getPath());
       }
+      Writers.chargeLength(ctx, m, lease.quotaRoots(), file, updated.length);
       Writers.put(ctx, batch, w, updated);
       return null;
     });

@@ -12,6 +12,7 @@ import org.indexfs.proto.Response;
 import org.indexfs.server.acl.CreateModes;
 import org.indexfs.server.audit.AuditNote;
 import org.indexfs.server.ns.ResolvedPath;
+import org.indexfs.server.quota.QuotaRoot;
 import org.rocksdb.WriteBatch;
 
 /** {@code mkdirs}: creates a directory and any missing parents; true if it exists afterwards. */
@@ -53,6 +54,7 @@ public final class MkdirsOp implements Operation {
         throw new IndexFsException(Code.FILE_ALREADY_EXISTS, "Path is not a directory: " + p.path());
       }
       ctx.access().checkAncestor(request.getCaller(), p, Permission.WRITE_EXECUTE);
+      ctx.quotas().chargeOneByOne(m, QuotaRoot.above(p, p.depth()), p.depth() - p.existingCount() + 1);
       // One new directory under an existing parent is placed by power of two choices (DESIGN §3);
       // the implicit parents of mkdir -p stay with their parent, so the whole chain is one batch.
       boolean single = p.existingCount() == p.depth();

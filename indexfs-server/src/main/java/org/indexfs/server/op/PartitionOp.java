@@ -63,6 +63,7 @@ public final class PartitionOp implements Operation {
         ctx.ns().mutate(batch -> {
           if (ctx.ns().partition(dirId) != null) {
             ctx.ns().deletePartition(batch, dirId);
+            org.indexfs.server.quota.QuotaHome.drop(batch, ctx.ns().store(), dirId);
             ctx.ns().deleteBitmap(batch, dirId);
             ctx.reclaimer().reclaimSubtree(batch, dirId);
           }
@@ -136,23 +137,23 @@ public final class PartitionOp implements Operation {
       }
       return null;
     });
+    if (!req.getAttrsFile().isEmpty()) {
+      // The moving entries' xattrs and ACLs first: no entry is ever here without its rows.
+      java.nio.file.Path local = java.nio.file.Files.createTempFile("indexfs-ingest-attrs-" + ctx.ns().slot() + "-", ".sst");
+      java.nio.file.Files.delete(local);
+      ctx.data().download(req.getAttrsFile(), local);
+      try {
+        ctx.ns().store().ingest(ctx.ns().store().attrs(), local);
+      } finally {
+        java.nio.file.Files.deleteIfExists(local);
+      }
+    }
     if (!req.getSplitFile().isEmpty()) {
       java.nio.file.Path local = java.nio.file.Files.createTempFile("indexfs-ingest-" + ctx.ns().slot() + "-", ".sst");
       java.nio.file.Files.delete(local);
       ctx.data().download(req.getSplitFile(), local);
       try {
         ctx.ns().store().ingest(local);
-      } finally {
-        java.nio.file.Files.deleteIfExists(local);
-      }
-    }
-    if (!req.getAttrsFile().isEmpty()) {
-      // The moving entries' xattrs and ACLs, before the commit point below makes the entries visible.
-      java.nio.file.Path local = java.nio.file.Files.createTempFile("indexfs-ingest-attrs-" + ctx.ns().slot() + "-", ".sst");
-      java.nio.file.Files.delete(local);
-      ctx.data().download(req.getAttrsFile(), local);
-      try {
-        ctx.ns().store().ingest(ctx.ns().store().attrs(), local);
       } finally {
         java.nio.file.Files.deleteIfExists(local);
       }

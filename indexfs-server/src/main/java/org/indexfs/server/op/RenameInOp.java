@@ -15,6 +15,8 @@ import org.indexfs.proto.Response;
 import org.indexfs.server.ns.ResolvedPath;
 import org.indexfs.server.FaultPoints;
 import org.indexfs.server.rename.RenameIntents;
+import org.indexfs.server.quota.QuotaRoot;
+import org.indexfs.server.quota.Usage;
 import org.indexfs.server.store.AttrTable;
 
 /**
@@ -47,13 +49,17 @@ public final class RenameInOp implements Operation {
         return false;
       });
     } else {
-      landed = ctx.ns().mutate(batch -> land(batch, request, in));
+      landed = ctx.ns().mutateLocked(m -> {
+        m.exclusive();
+        return land(m, request, in);
+      });
       FaultPoints.at("in.landed");
     }
     return Response.newBuilder().setBool(BoolResult.newBuilder().setValue(landed));
   }
 
-  private boolean land(org.rocksdb.WriteBatch batch, Request request, RenameInRequest in) throws IOException {
+  private boolean land(org.indexfs.server.ns.Mutation m, Request request, RenameInRequest in) throws IOException {
+    org.rocksdb.WriteBatch batch = m.batch();
     if (intents.landed(in.getTxid())) {
       return true;
     }
@@ -114,6 +120,7 @@ public final class RenameInOp implements Operation {
       throw new IndexFsException(Code.FILE_NOT_FOUND,
           "rename destination parent " + PathNames.parentOf(in.getDst()) + " not found.");
     }
+    chargeQuotas(m, in, dst, moving, old);
     if (old != null) {
       ctx.access().checkStickyBit(caller, dst);
       ctx.ns().attrs().deleteFor(batch, old);
@@ -136,6 +143,32 @@ public final class RenameInOp implements Operation {
     Entries.touchDirectory(ctx.ns(), batch, dst, dst.depth() - 1, System.currentTimeMillis());
     intents.recordLanded(batch, in.getTxid());
     return true;
+  }
+
+  /**
+   * Both sides' quota bookkeeping, here: quotas above the destination that were not above the source
+   * gain the moving entry (checked), quotas only above the source lose it, and the destination's
+   * quotas lose a replaced entry. A directory moving between quotas must arrive counted.
+   */
+  private void chargeQuotas(org.indexfs.server.ns.Mutation m, RenameInRequest in, ResolvedPath dst, Inode moving,
+      Inode old) throws IOException {
+    java.util.List<QuotaRoot> to = QuotaRoot.above(dst, dst.depth());
+    java.util.List<QuotaRoot> from = new java.util.ArrayList<>();
+    for (long id : in.getSrcQuotaRootsList()) {
+      from.add(new QuotaRoot(id, -1, ""));
+    }
+    java.util.List<QuotaRoot> enter = QuotaRoot.minus(to, from);
+    java.util.List<QuotaRoot> leave = QuotaRoot.minus(from, to);
+    if (!enter.isEmpty() || !leave.isEmpty()) {
+      if (in.getNsCount() <= 0) {
+        throw new IndexFsException(Code.COUNTS_NEEDED, in.getSrc() + " moves between quotas: count it first");
+      }
+      ctx.quotas().charge(m, enter, in.getNsCount(), in.getDsCount());
+      ctx.quotas().charge(m, leave, -in.getNsCount(), -in.getDsCount());
+    }
+    if (old != null) {
+      ctx.quotas().charge(m, to, -1, -Usage.space(old));
+    }
   }
 
   private static boolean refuse(boolean exact, Code code, String message) throws IndexFsException {

@@ -31,7 +31,10 @@ import org.rocksdb.WriteOptions;
  *   <li>{@code principals}: interned owner/group names, so entry values stay fixed-width;</li>
  *   <li>{@code meta}: counters and durable work records (pending reclamation);</li>
  *   <li>{@code attrs}: extended attributes and ACLs, {@code inodeId | kind | name → value}, beside
- *       the entries they belong to (only entries flagged as having some have rows here).</li>
+ *       the entries they belong to (only entries flagged as having some have rows here);</li>
+ *   <li>{@code usage}: what this slot's changes added to each quota'd directory's usage, as 64-bit
+ *       counters RocksDB adds up itself ({@code uint64add} merges), so concurrent writers under one
+ *       directory never read-modify-write.</li>
  * </ul>
  * Owns every native handle it opens and closes them in reverse order.
  */
@@ -51,6 +54,8 @@ public final class MetadataStore implements AutoCloseable {
   private final ColumnFamilyHandle principals;
   private final ColumnFamilyHandle meta;
   private final ColumnFamilyHandle attrs;
+  private final ColumnFamilyHandle usage;
+  private final ColumnFamilyOptions counterOptions;
 
   private MetadataStore(Path dir) throws IOException {
     Files.createDirectories(dir);
@@ -64,12 +69,14 @@ public final class MetadataStore implements AutoCloseable {
     entryOptions = new ColumnFamilyOptions().setTableFormatConfig(table)
         .setWriteBufferSize(32L << 20);
     plainOptions = new ColumnFamilyOptions();
+    counterOptions = new ColumnFamilyOptions().setMergeOperatorName("uint64add");
     List<ColumnFamilyDescriptor> descriptors = List.of(
         new ColumnFamilyDescriptor(RocksDB.DEFAULT_COLUMN_FAMILY, plainOptions),
         new ColumnFamilyDescriptor(bytes("entries"), entryOptions),
         new ColumnFamilyDescriptor(bytes("principals"), plainOptions),
         new ColumnFamilyDescriptor(bytes("meta"), plainOptions),
-        new ColumnFamilyDescriptor(bytes("attrs"), plainOptions));
+        new ColumnFamilyDescriptor(bytes("attrs"), plainOptions),
+        new ColumnFamilyDescriptor(bytes("usage"), counterOptions));
     try {
       db = RocksDB.open(dbOptions, dir.toString(), descriptors, handles);
     } catch (RocksDBException e) {
@@ -80,6 +87,7 @@ public final class MetadataStore implements AutoCloseable {
     principals = handles.get(2);
     meta = handles.get(3);
     attrs = handles.get(4);
+    usage = handles.get(5);
     // The WAL is written on every mutation; fsync is GroupCommit's job, shared by concurrent writers.
     writeOptions = new WriteOptions().setSync(false);
   }
@@ -106,6 +114,11 @@ public final class MetadataStore implements AutoCloseable {
 
   public ColumnFamilyHandle attrs() {
     return attrs;
+  }
+
+  /** Counters merged with {@code uint64add}: 8-byte little-endian values, added (two's complement) on merge. */
+  public ColumnFamilyHandle usage() {
+    return usage;
   }
 
   /**
@@ -241,6 +254,7 @@ public final class MetadataStore implements AutoCloseable {
   }
 
   private void closeOptions() {
+    counterOptions.close();
     plainOptions.close();
     entryOptions.close();
     dbOptions.close();

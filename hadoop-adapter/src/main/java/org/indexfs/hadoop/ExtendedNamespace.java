@@ -149,6 +149,32 @@ abstract class ExtendedNamespace extends MeteredFileSystem {
     return b.build();
   }
 
+  /** The quotas of a directory and what counts against them, as DistributedFileSystem#getQuotaUsage. */
+  @Override
+  public org.apache.hadoop.fs.QuotaUsage getQuotaUsage(Path f) throws IOException {
+    org.apache.hadoop.fs.ContentSummary s = getContentSummary(f);
+    return new org.apache.hadoop.fs.QuotaUsage.Builder().fileAndDirectoryCount(s.getFileCount() + s.getDirectoryCount())
+        .quota(s.getQuota()).spaceConsumed(s.getSpaceConsumed()).spaceQuota(s.getSpaceQuota()).build();
+  }
+
+  /**
+   * HDFS's setQuota (DistributedFileSystem#setQuota; {@code indexfs admin -setQuota} and its kin use
+   * it): Long.MAX_VALUE leaves a quota as it is, -1 clears it. Superuser only.
+   */
+  public void setQuota(Path path, long namespaceQuota, long storagespaceQuota) throws IOException {
+    // DFSClient's own check, before any call.
+    if ((namespaceQuota <= 0 && namespaceQuota != Long.MAX_VALUE && namespaceQuota != -1)
+        || (storagespaceQuota < 0 && storagespaceQuota != Long.MAX_VALUE && storagespaceQuota != -1)) {
+      throw new IllegalArgumentException("Invalid values for quota : " + namespaceQuota + " and " + storagespaceQuota);
+    }
+    try {
+      writeVoid(() -> client().setQuota(pathOf(path), namespaceQuota, storagespaceQuota));
+    } catch (org.apache.hadoop.hdfs.server.namenode.SafeModeException e) {
+      // DFSClient#setQuota unwraps fewer exceptions than the other calls: this one stays remote.
+      throw new org.apache.hadoop.ipc.RemoteException(e.getClass().getName(), e.getMessage());
+    }
+  }
+
   /** As HDFS: the servers decide, with ACLs, not the mode bits of a status. */
   @Override
   public void access(Path path, FsAction mode) throws IOException {

@@ -52,6 +52,10 @@ final class HadoopErrors {
       case REMOTE_IO_ERROR -> new RemoteException(IOException.class.getName(), m);
       case REMOTE_ILLEGAL_ARGUMENT -> new RemoteException(org.apache.hadoop.HadoopIllegalArgumentException.class.getName(), m);
       case ACL_INVALID -> new org.apache.hadoop.hdfs.protocol.AclException(m);
+      case NS_QUOTA_EXCEEDED -> new org.apache.hadoop.hdfs.protocol.NSQuotaExceededException(m);
+      case DS_QUOTA_EXCEEDED -> new org.apache.hadoop.hdfs.protocol.DSQuotaExceededException(m);
+      case REMOTE_JAVA_ILLEGAL_ARGUMENT -> new RemoteException(IllegalArgumentException.class.getName(), m);
+      case REMOTE_NOT_DIRECTORY -> new RemoteException(PathIsNotDirectoryException.class.getName(), m);
       case XATTR_NOT_FOUND -> new RemoteException(org.apache.hadoop.hdfs.protocol.XAttrNotFoundException.class.getName(), m);
       default -> new IOException(ie.code() + ": " + m);
     };

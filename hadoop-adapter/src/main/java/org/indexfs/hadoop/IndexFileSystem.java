@@ -529,7 +529,7 @@ public class IndexFileSystem extends ExtendedNamespace implements LeaseRecoverab
     org.indexfs.proto.ContentSummary s = read(() -> client.contentSummary(pathOf(f)));
     return new ContentSummary.Builder().length(s.getLength()).fileCount(s.getFileCount())
         .directoryCount(s.getDirectoryCount()).spaceConsumed(s.getSpaceConsumed())
-        .quota(-1).spaceQuota(-1).build();
+        .quota(s.hasQuota() ? s.getQuota() : -1).spaceQuota(s.hasSpaceQuota() ? s.getSpaceQuota() : -1).build();
   }
 
   /** Like HDFS reporting its DataNodes: the capacity of the file system that holds the bytes. */

@@ -67,6 +67,9 @@ public final class ParityClusters implements AutoCloseable {
         });
         // Files get the replication the reference cluster's clients use.
         ic.set("dfs.replication", client.get("dfs.replication", "3"));
+        if (hdfsSettings.containsKey("dfs.blocksize")) {
+          ic.set("dfs.blocksize", hdfsSettings.get("dfs.blocksize"));
+        }
         sides.put("indexfs-" + n + "-slot" + (n == 1 ? "" : "s"), new Side("indexfs-" + n, URI.create(c.defaultFs()), ic));
       }
     } catch (IOException | RuntimeException e) {

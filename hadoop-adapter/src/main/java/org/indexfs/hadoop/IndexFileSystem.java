@@ -30,6 +30,7 @@ import org.apache.hadoop.fs.RemoteIterator;
 import org.apache.hadoop.fs.SafeMode;
 import org.apache.hadoop.fs.SafeModeAction;
 import org.apache.hadoop.fs.impl.PathCapabilitiesSupport;
+import org.apache.hadoop.fs.permission.FsAction;
 import org.apache.hadoop.fs.permission.FsPermission;
 import org.apache.hadoop.security.UserGroupInformation;
 import org.apache.hadoop.util.Progressable;
@@ -91,7 +92,7 @@ public class IndexFileSystem extends FileSystem implements LeaseRecoverable, Saf
       renewer = new LeaseRenewer(client, info.getLeaseSoftLimitMs());
     } catch (IOException e) {
       client.close();
-      throw e;
+      throw HadoopErrors.toHadoop(e);
     }
     workingDir = getHomeDirectory();
   }
@@ -538,6 +539,16 @@ public class IndexFileSystem extends FileSystem implements LeaseRecoverable, Saf
 
   static FileStatus toHadoop(Path path, org.indexfs.proto.FileStatus s) {
     return new IndexFileStatus(path, s);
+  }
+
+  /** Answered by the server, as HDFS's NameNode answers it (Hadoop's default guesses on the client). */
+  @Override
+  public void access(Path p, FsAction mode) throws IOException {
+    Path qualified = makeQualified(p);
+    read(() -> {
+      client.access(pathOf(qualified), mode.ordinal()); // FsAction is declared in rwx-bit order
+      return null;
+    });
   }
 
   @Override

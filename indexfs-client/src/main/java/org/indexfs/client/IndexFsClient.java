@@ -20,6 +20,7 @@ import org.indexfs.common.rpc.RpcConnection;
 import org.indexfs.common.giga.GigaIndex;
 import org.indexfs.common.giga.PartitionBitmap;
 import org.indexfs.common.schema.NameHash;
+import org.indexfs.proto.AccessRequest;
 import org.indexfs.proto.Ancestor;
 import org.indexfs.proto.AppendRequest;
 import org.indexfs.proto.Caller;
@@ -107,6 +108,11 @@ public final class IndexFsClient implements AutoCloseable {
   public FileStatus getFileStatus(String path) throws IOException {
     return call(Request.newBuilder().setGetFileStatus(GetFileStatusRequest.newBuilder().setPath(path)), path, false)
         .getStatus();
+  }
+
+  /** HDFS checkAccess: returns if the caller may perform {@code mode} (rwx bits) on {@code path}. */
+  public void access(String path, int mode) throws IOException {
+    call(Request.newBuilder().setAccess(AccessRequest.newBuilder().setPath(path).setMode(mode)), path, false);
   }
 
   /** One page of a listing; pass the returned cursor back for the next page. */

@@ -29,6 +29,7 @@ import org.indexfs.server.metrics.ServerMetrics;
 import org.indexfs.server.ns.AccessChecker;
 import org.indexfs.server.ns.Namespace;
 import org.indexfs.server.ns.PathResolver;
+import org.indexfs.server.op.AccessOp;
 import org.indexfs.server.op.AppendOp;
 import org.indexfs.server.op.CompleteOp;
 import org.indexfs.server.op.ConcatOp;
@@ -63,7 +64,12 @@ import org.indexfs.server.placement.HomeSync;
 import org.indexfs.server.placement.Placement;
 import org.indexfs.server.rpc.Dispatcher;
 import org.indexfs.server.rpc.RpcServer;
+import org.indexfs.server.security.CallerIdentity;
+import org.indexfs.server.security.HadoopSettings;
+import org.indexfs.server.security.ProxyUserRule;
+import org.indexfs.server.security.ServerGroups;
 import org.indexfs.server.store.MetadataStore;
+import org.apache.hadoop.conf.Configuration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -107,6 +113,7 @@ public final class IndexFsServer implements AutoCloseable {
     }
     String supergroup = IndexFsConfig.SUPERGROUP.get(conf);
     String dataUri = IndexFsConfig.DATA_URI.get(conf);
+    Configuration hadoopConf = HadoopSettings.of(conf);
     store = MetadataStore.open(Path.of(dir));
     try {
       ns = new Namespace(store, slot, IndexFsConfig.WAL_SYNC.get(conf), superuser, supergroup,
@@ -161,7 +168,8 @@ public final class IndexFsServer implements AutoCloseable {
       AdminOps.install(ops, admin);
       dispatcher = new Dispatcher(ops, IndexFsConfig.SERVER_HANDLERS.get(conf),
           IndexFsConfig.SERVER_QUEUE.get(conf), new Auditor(auditLog, ctx), metrics, ns,
-          IndexFsConfig.RPC_MAX_FRAME_BYTES.get(conf), IndexFsConfig.CLUSTER_NAME.get(conf) + "/" + slot);
+          IndexFsConfig.RPC_MAX_FRAME_BYTES.get(conf), IndexFsConfig.CLUSTER_NAME.get(conf) + "/" + slot,
+          new CallerIdentity(new ServerGroups(hadoopConf), new ProxyUserRule(hadoopConf)));
       rpc = new RpcServer(dispatcher, IndexFsConfig.RPC_MAX_FRAME_BYTES.get(conf),
           IndexFsConfig.RPC_IDLE_TIMEOUT_SECONDS.get(conf), ioThreads(IndexFsConfig.SERVER_IO_THREADS.get(conf)), slot);
       address = rpc.start(IndexFsConfig.SERVER_BIND_HOST.get(conf), IndexFsConfig.SERVER_PORT.get(conf));
@@ -225,6 +233,7 @@ public final class IndexFsServer implements AutoCloseable {
     ops.put(OpCase.RECOVER_LEASE, new RecoverLeaseOp(ctx));
     ops.put(OpCase.TRUNCATE, new TruncateOp(ctx));
     ops.put(OpCase.CONCAT, new ConcatOp(ctx));
+    ops.put(OpCase.ACCESS, new AccessOp(ctx));
     ops.put(OpCase.PARTITION, new PartitionOp(ctx));
     ops.put(OpCase.REFERENCED, new ReferencedObjectsOp(scrubber, ctx.access()));
     return ops;

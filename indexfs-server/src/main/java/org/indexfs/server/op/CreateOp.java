@@ -2,6 +2,7 @@ package org.indexfs.server.op;
 
 import java.io.IOException;
 import org.indexfs.common.IndexFsException;
+import org.indexfs.common.ReservedNames;
 import org.indexfs.common.ObjectNames;
 import org.indexfs.common.Permission;
 import org.indexfs.common.schema.Inode;
@@ -34,6 +35,9 @@ public final class CreateOp implements Operation {
   @Override
   public Response.Builder apply(Request request) throws IOException {
     CreateRequest req = request.getCreate();
+    java.util.List<String> names = ctx.resolver().parse(req.getPath());
+    ReservedNames.refuseReservedPath(names, req.getPath());
+    ReservedNames.checkCreatable(names);
     if (req.getReplication() == 0 || req.getReplication() > Short.MAX_VALUE) {
       throw IndexFsException.invalidArgument("Invalid replication " + req.getReplication());
     }

@@ -20,6 +20,7 @@ import org.indexfs.server.audit.Auditor;
 import org.indexfs.server.metrics.ServerMetrics;
 import org.indexfs.server.ns.Namespace;
 import org.indexfs.server.op.Operation;
+import org.indexfs.server.security.CallerIdentity;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -45,11 +46,13 @@ public final class Dispatcher implements AutoCloseable {
   private final Namespace ns;
   private final int maxFrameBytes;
   private final String target;
+  private final CallerIdentity identity;
 
   /** {@code target}: {@code <cluster>/<slot>}, what clients name in the calls meant for this server. */
   public Dispatcher(Map<Request.OpCase, Operation> operations, int threads, int queueSize, Auditor auditor,
-      ServerMetrics metrics, Namespace ns, int maxFrameBytes, String target) {
+      ServerMetrics metrics, Namespace ns, int maxFrameBytes, String target, CallerIdentity identity) {
     this.target = target;
+    this.identity = identity;
     this.operations = new EnumMap<>(operations);
     this.auditor = auditor;
     this.metrics = metrics;
@@ -71,10 +74,6 @@ public final class Dispatcher implements AutoCloseable {
     Operation op = operations.get(request.getOpCase());
     if (op == null) {
       reply.accept(error(request, Code.BAD_REQUEST, "Unknown or missing operation in call " + request.getCallId()));
-      return;
-    }
-    if (request.getCaller().getUser().isEmpty()) {
-      reply.accept(error(request, Code.BAD_REQUEST, "Request carries no caller identity"));
       return;
     }
     if (!request.getTarget().isEmpty() && !request.getTarget().equals(target)) {
@@ -100,7 +99,15 @@ public final class Dispatcher implements AutoCloseable {
     }
   }
 
-  private void execute(Operation op, Request request, SocketAddress remote, Consumer<Response> reply, long queued) {
+  private void execute(Operation op, Request claimed, SocketAddress remote, Consumer<Response> reply, long queued) {
+    // Who the call is from is decided here, once, before any operation sees it (DESIGN §14).
+    Request request;
+    try {
+      request = claimed.toBuilder().setCaller(identity.admit(claimed.getCaller(), null, remote)).build();
+    } catch (IndexFsException refused) {
+      reply.accept(error(claimed, refused.code(), refused.getMessage()));
+      return;
+    }
     Response response;
     long ticket;
     try (Namespace.Deferral deferred = ns.deferDurability()) {

@@ -82,6 +82,15 @@ public final class IndexFsConfig {
   public static final ConfigKey<Long> LEASE_MAX_MS = ConfigKey.longValue(
       "indexfs.lease.max-ms", 1_000,
       "Longest directory-entry lease of the depth and rate policies: the most a chmod or rename of a directory waits.");
+  public static final ConfigKey<Long> SECURITY_RESOLUTION_GRACE_MS = ConfigKey.longValue(
+      "indexfs.security.resolution-grace-ms", 2_000,
+      "How long past its lease (and at least) a sealed ancestor a server handed out is accepted back: the hop to the next slot and clock skew between servers.");
+  public static final ConfigKey<Long> SECURITY_KEY_ROTATION_MS = ConfigKey.longValue(
+      "indexfs.security.key-rotation-ms", 24L * 3600 * 1000,
+      "Age after which a server adds a new resolution-sealing key in ZooKeeper; older keys are kept for one more period, then dropped.");
+  public static final ConfigKey<String> SECURITY_ZOOKEEPER_DIGEST = ConfigKey.string(
+      "indexfs.security.zookeeper.digest", "",
+      "user:password the servers authenticate to ZooKeeper with (digest); the resolution keys are then readable by them alone. Empty: keys are world-readable in ZooKeeper (development only).");
   public static final ConfigKey<Integer> LEASE_TABLE_ENTRIES = ConfigKey.integer(
       "indexfs.lease.table-entries", 1_000_000,
       "Entries whose latest lease expiry a server remembers; when all are unexpired, new lookups are answered uncacheable.");
@@ -139,6 +148,7 @@ public final class IndexFsConfig {
       INLINE_MAX_BYTES, LEASE_SOFT_LIMIT_MS, LEASE_HARD_LIMIT_MS, SCRUB_INTERVAL_MS, SCRUB_GRACE_MS,
       RPC_MAX_FRAME_BYTES, RPC_IDLE_TIMEOUT_SECONDS, RPC_TIMEOUT_MS, LIST_PAGE_SIZE, SUPERUSER, SUPERGROUP,
       PERMISSIONS_ENABLED, MAX_COMPONENT_LENGTH, AUDIT_ENABLED, AUDIT_QUEUE, LEASE_POLICY, LEASE_FIXED_MS,
-      LEASE_MAX_MS, LEASE_TABLE_ENTRIES, CLIENT_CACHE_ENTRIES, HOME_SYNC_INTERVAL_MS,
+      LEASE_MAX_MS, SECURITY_RESOLUTION_GRACE_MS, SECURITY_KEY_ROTATION_MS, SECURITY_ZOOKEEPER_DIGEST,
+      LEASE_TABLE_ENTRIES, CLIENT_CACHE_ENTRIES, HOME_SYNC_INTERVAL_MS,
       METRICS_LOG_INTERVAL_MS, METRICS_WINDOW_MS, HTTP_PORT, SPLIT_THRESHOLD);
 }

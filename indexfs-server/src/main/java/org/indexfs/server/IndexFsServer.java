@@ -64,7 +64,9 @@ import org.indexfs.server.placement.HomeSync;
 import org.indexfs.server.placement.Placement;
 import org.indexfs.server.rpc.Dispatcher;
 import org.indexfs.server.rpc.RpcServer;
+import org.indexfs.server.security.AncestorSeal;
 import org.indexfs.server.security.CallerIdentity;
+import org.indexfs.server.security.ResolutionKeys;
 import org.indexfs.server.security.HadoopSettings;
 import org.indexfs.server.security.ProxyUserRule;
 import org.indexfs.server.security.ServerGroups;
@@ -100,6 +102,8 @@ public final class IndexFsServer implements AutoCloseable {
   private final InetSocketAddress address;
   private final SafeMode safeMode = new SafeMode();
   private final StatusServer status;
+  private final ResolutionKeys resolutionKeys;
+  private final Periodic keyRotation;
 
   private IndexFsServer(Map<String, String> conf) throws IOException {
     String dir = IndexFsConfig.SERVER_DIR.get(conf);
@@ -142,6 +146,19 @@ public final class IndexFsServer implements AutoCloseable {
       splits = new SplitManager(ns, partitions, peers, data, leases, metrics, IndexFsConfig.SPLIT_THRESHOLD.get(conf));
       resolver.useFreeze(splits::isFrozen);
       resolver.useLeases((parentId, name, depth) -> entryLeases.grant(new LeaseKey(parentId, name), depth));
+      // Cached entries clients present are believed only with a seal a server made (DESIGN §14).
+      resolutionKeys = new ResolutionKeys(IndexFsConfig.ZOOKEEPER_QUORUM.get(conf),
+          IndexFsConfig.ZOOKEEPER_SESSION_TIMEOUT_MS.get(conf), IndexFsConfig.CLUSTER_NAME.get(conf),
+          IndexFsConfig.SECURITY_ZOOKEEPER_DIGEST.get(conf), IndexFsConfig.SECURITY_KEY_ROTATION_MS.get(conf));
+      resolver.useSeal(new AncestorSeal(resolutionKeys, IndexFsConfig.SECURITY_RESOLUTION_GRACE_MS.get(conf)));
+      keyRotation = new Periodic("indexfs-keys-" + slot,
+          Math.max(1_000, Math.min(IndexFsConfig.SECURITY_KEY_ROTATION_MS.get(conf) / 4, 60_000)), true, () -> {
+            try {
+              resolutionKeys.refresh();
+            } catch (Exception e) {
+              LOG.warn("Could not refresh the resolution keys: {}", e.toString());
+            }
+          });
       OpContext ctx = new OpContext(ns, resolver,
           access, reclaimer, dataUri, IndexFsConfig.INLINE_MAX_BYTES.get(conf), IndexFsConfig.LIST_PAGE_SIZE.get(conf),
           leases, recovery, data, peers, homes, placement, entryLeases, partitions, splits);
@@ -193,6 +210,7 @@ public final class IndexFsServer implements AutoCloseable {
           IndexFsConfig.METRICS_WINDOW_MS.get(conf));
       placementRefresh.start();
       metricsLog.start();
+      keyRotation.start();
     } catch (Exception e) {
       closeQuietly();
       throw e instanceof IOException io ? io : new IOException("Server start failed: " + e.getMessage(), e);
@@ -302,6 +320,9 @@ public final class IndexFsServer implements AutoCloseable {
     if (metricsLog != null) {
       metricsLog.close();
     }
+    if (keyRotation != null) {
+      keyRotation.close();
+    }
     if (status != null) {
       status.close();
     }
@@ -339,6 +360,9 @@ public final class IndexFsServer implements AutoCloseable {
     }
     if (ns != null) {
       ns.close();
+    }
+    if (resolutionKeys != null) {
+      resolutionKeys.close();
     }
     if (data != null) {
       try {

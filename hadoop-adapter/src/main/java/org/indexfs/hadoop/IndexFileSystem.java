@@ -40,7 +40,6 @@ import org.indexfs.client.LeaseRenewer;
 import org.indexfs.client.admin.AdminClient;
 import org.indexfs.common.ConfigKey;
 import org.indexfs.common.IndexFsConfig;
-import org.indexfs.common.ObjectNames;
 import org.indexfs.proto.Caller;
 import org.indexfs.proto.Listing;
 import org.indexfs.proto.OpenResult;
@@ -281,7 +280,7 @@ public class IndexFileSystem extends FileSystem implements LeaseRecoverable, Saf
     String path = pathOf(f);
     org.indexfs.proto.FileStatus created = write(() -> client.create(path, permission.toShort(), overwrite, replication, blockSize, createParent));
     IndexOutputStream out = new IndexOutputStream(client, objects, renewer, path, created.getInodeId(), inlineMax,
-        replication, blockSize, ObjectNames.of(created.getInodeId()), IndexOutputStream.Start.empty());
+        replication, blockSize, created.getSpillObject(), IndexOutputStream.Start.empty());
     return new FSDataOutputStream(out, statistics);
   }
 

@@ -299,6 +299,11 @@ public final class IndexFsServer implements AutoCloseable {
     return scrubber;
   }
 
+  /** The write leases of files open here (tests read a writer's reserved object name). */
+  public LeaseTable writeLeases() {
+    return leases;
+  }
+
   public LeaseMonitor leaseMonitor() {
     return leaseMonitor;
   }

@@ -33,6 +33,8 @@ import org.slf4j.LoggerFactory;
 public final class DataTier implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(DataTier.class);
 
+  private static final FsPermission SLOT_DIRECTORY = new FsPermission((short) 01733);
+
   private final String dataUri;
   private final int slot;
   private FileSystem fs;
@@ -61,7 +63,7 @@ public final class DataTier implements AutoCloseable {
     }
     if (fs == null) {
       Configuration conf = new Configuration();
-      // Objects are open to every IndexFS writer: the metadata tier checks permissions (see prepare()).
+      // The slot directory's mode is set exactly (prepare()); objects get their file's (follow()).
       conf.set("fs.permissions.umask-mode", "000");
       fs = FileSystem.newInstance(URI.create(dataUri), conf);
     }
@@ -69,8 +71,10 @@ public final class DataTier implements AutoCloseable {
   }
 
   /**
-   * Creates this slot's object directory open to every writer: clients create objects under their
-   * own user, and IndexFS (not the underlying FS) checks who may write which file.
+   * This slot's object directory, {@code rwx-wx-wt} (1733) and owned by the server, as {@code /tmp}
+   * but unlistable (DESIGN §14): every writer can create an object in it under its own user (the
+   * name the server handed it), no one but the server can list it to find other objects, and the
+   * sticky bit keeps anyone from deleting or renaming an object that is not theirs.
    */
   public void prepare() {
     if (!configured()) {
@@ -81,10 +85,29 @@ public final class DataTier implements AutoCloseable {
       FileSystem f = fs();
       if (!f.exists(dir)) {
         f.mkdirs(dir);
-        f.setPermission(dir, new FsPermission((short) 0777));
+      }
+      if (!f.getFileStatus(dir).getPermission().equals(SLOT_DIRECTORY)) {
+        f.setPermission(dir, SLOT_DIRECTORY);
       }
     } catch (IOException e) {
       LOG.warn("Could not prepare the object directory under {}; writers will create it: {}", dataUri, e.toString());
+    }
+  }
+
+  /**
+   * Gives an object its file's owner, group and mode (null: unchanged), so the data tier refuses
+   * whoever IndexFS refuses. Changing the owner needs the server to be the data tier's superuser
+   * (README: Security).
+   */
+  public void follow(String name, String owner, String group, Short mode) throws IOException {
+    Path path = pathOf(name);
+    FileSystem f = fs();
+    if (mode != null) {
+      f.setPermission(path, new FsPermission(mode));
+    }
+    // A local directory (development) has one OS user for everyone and no principals to give.
+    if ((owner != null || group != null) && !(f instanceof org.apache.hadoop.fs.LocalFileSystem)) {
+      f.setOwner(path, owner, group);
     }
   }
 

@@ -119,6 +119,15 @@ public final class IndexFsConfig {
   public static final ConfigKey<Integer> RPC_IDLE_TIMEOUT_SECONDS = ConfigKey.integer(
       "indexfs.rpc.idle-timeout-seconds", 600,
       "A server closes a connection that sent nothing for this long (also ends half-sent frames); clients reconnect.");
+  public static final ConfigKey<Integer> RPC_MAX_IN_FLIGHT = ConfigKey.integer(
+      "indexfs.rpc.max-in-flight-per-connection", 1_000,
+      "Calls one connection may have in flight; past it the server stops reading that connection until half are answered (back-pressure, not SERVER_BUSY).");
+  public static final ConfigKey<Long> RPC_MAX_BUFFERED_BYTES = ConfigKey.longValue(
+      "indexfs.rpc.max-buffered-bytes", 128L * 1024 * 1024,
+      "Bytes of half-received frames over 64 KiB a server holds for all connections together; the connection that would exceed it is closed.");
+  public static final ConfigKey<Long> RPC_FRAME_DEADLINE_MS = ConfigKey.longValue(
+      "indexfs.rpc.frame-deadline-ms", 30_000,
+      "Time a frame may take to arrive once its first byte did; a slower one closes the connection.");
   public static final ConfigKey<Long> RPC_TIMEOUT_MS = ConfigKey.longValue(
       "indexfs.rpc.timeout-ms", 120_000, "How long a client waits for one reply.");
   public static final ConfigKey<Integer> LIST_PAGE_SIZE = ConfigKey.integer(
@@ -146,7 +155,8 @@ public final class IndexFsConfig {
       ZOOKEEPER_QUORUM, ZOOKEEPER_SESSION_TIMEOUT_MS, SLOT_LEASE_WAIT_MS, CLUSTER_NAME, SERVER_DIR,
       SERVER_BIND_HOST, SERVER_PORT, SERVER_SLOT, SERVER_HANDLERS, SERVER_IO_THREADS, SERVER_CACHE_ENTRIES, SERVER_QUEUE, WAL_SYNC, DATA_URI,
       INLINE_MAX_BYTES, LEASE_SOFT_LIMIT_MS, LEASE_HARD_LIMIT_MS, SCRUB_INTERVAL_MS, SCRUB_GRACE_MS,
-      RPC_MAX_FRAME_BYTES, RPC_IDLE_TIMEOUT_SECONDS, RPC_TIMEOUT_MS, LIST_PAGE_SIZE, SUPERUSER, SUPERGROUP,
+      RPC_MAX_FRAME_BYTES, RPC_IDLE_TIMEOUT_SECONDS, RPC_MAX_IN_FLIGHT, RPC_MAX_BUFFERED_BYTES,
+      RPC_FRAME_DEADLINE_MS, RPC_TIMEOUT_MS, LIST_PAGE_SIZE, SUPERUSER, SUPERGROUP,
       PERMISSIONS_ENABLED, MAX_COMPONENT_LENGTH, AUDIT_ENABLED, AUDIT_QUEUE, LEASE_POLICY, LEASE_FIXED_MS,
       LEASE_MAX_MS, SECURITY_RESOLUTION_GRACE_MS, SECURITY_KEY_ROTATION_MS, SECURITY_ZOOKEEPER_DIGEST,
       LEASE_TABLE_ENTRIES, CLIENT_CACHE_ENTRIES, HOME_SYNC_INTERVAL_MS,

@@ -188,7 +188,9 @@ public final class IndexFsServer implements AutoCloseable {
           IndexFsConfig.RPC_MAX_FRAME_BYTES.get(conf), IndexFsConfig.CLUSTER_NAME.get(conf) + "/" + slot,
           new CallerIdentity(new ServerGroups(hadoopConf), new ProxyUserRule(hadoopConf)));
       rpc = new RpcServer(dispatcher, IndexFsConfig.RPC_MAX_FRAME_BYTES.get(conf),
-          IndexFsConfig.RPC_IDLE_TIMEOUT_SECONDS.get(conf), ioThreads(IndexFsConfig.SERVER_IO_THREADS.get(conf)), slot);
+          IndexFsConfig.RPC_IDLE_TIMEOUT_SECONDS.get(conf), ioThreads(IndexFsConfig.SERVER_IO_THREADS.get(conf)), slot,
+          new RpcServer.Limits(IndexFsConfig.RPC_MAX_IN_FLIGHT.get(conf), IndexFsConfig.RPC_MAX_BUFFERED_BYTES.get(conf),
+              IndexFsConfig.RPC_FRAME_DEADLINE_MS.get(conf)));
       address = rpc.start(IndexFsConfig.SERVER_BIND_HOST.get(conf), IndexFsConfig.SERVER_PORT.get(conf));
       data.prepare();
       reclaimer.start();
@@ -259,6 +261,11 @@ public final class IndexFsServer implements AutoCloseable {
 
   public InetSocketAddress address() {
     return address;
+  }
+
+  /** The transport (tests look at what it holds). */
+  public RpcServer rpc() {
+    return rpc;
   }
 
   public Namespace namespace() {

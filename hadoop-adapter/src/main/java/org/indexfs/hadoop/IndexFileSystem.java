@@ -82,7 +82,8 @@ public class IndexFileSystem extends FileSystem implements LeaseRecoverable, Saf
     UserGroupInformation ugi = UserGroupInformation.getCurrentUser();
     user = ugi.getShortUserName();
     ClusterConnection connection = ClusterConnection.acquire(zk, cluster,
-        get(conf, IndexFsConfig.RPC_MAX_FRAME_BYTES), 30_000, get(conf, IndexFsConfig.CLIENT_CACHE_ENTRIES));
+        get(conf, IndexFsConfig.RPC_MAX_FRAME_BYTES), 30_000, get(conf, IndexFsConfig.CLIENT_CACHE_ENTRIES),
+        KerberosLogin.of(ugi, conf));
     client = new IndexFsClient(connection, caller(ugi), get(conf, IndexFsConfig.RPC_TIMEOUT_MS));
     try {
       ServerInfo info = client.serverInfo();

@@ -91,6 +91,12 @@ public final class IndexFsConfig {
   public static final ConfigKey<String> SECURITY_ZOOKEEPER_DIGEST = ConfigKey.string(
       "indexfs.security.zookeeper.digest", "",
       "user:password the servers authenticate to ZooKeeper with (digest); the resolution keys are then readable by them alone. Empty: keys are world-readable in ZooKeeper (development only).");
+  public static final ConfigKey<String> SERVER_KERBEROS_PRINCIPAL = ConfigKey.string(
+      "indexfs.server.kerberos.principal", "",
+      "With hadoop.security.authentication=kerberos: the servers' principal, e.g. indexfs/_HOST@EXAMPLE.COM (_HOST: each server's host name). Clients read it too.");
+  public static final ConfigKey<String> SERVER_KEYTAB = ConfigKey.string(
+      "indexfs.server.keytab.file", "",
+      "With hadoop.security.authentication=kerberos: the keytab holding the server's principal.");
   public static final ConfigKey<Integer> LEASE_TABLE_ENTRIES = ConfigKey.integer(
       "indexfs.lease.table-entries", 1_000_000,
       "Entries whose latest lease expiry a server remembers; when all are unexpired, new lookups are answered uncacheable.");
@@ -159,6 +165,7 @@ public final class IndexFsConfig {
       RPC_FRAME_DEADLINE_MS, RPC_TIMEOUT_MS, LIST_PAGE_SIZE, SUPERUSER, SUPERGROUP,
       PERMISSIONS_ENABLED, MAX_COMPONENT_LENGTH, AUDIT_ENABLED, AUDIT_QUEUE, LEASE_POLICY, LEASE_FIXED_MS,
       LEASE_MAX_MS, SECURITY_RESOLUTION_GRACE_MS, SECURITY_KEY_ROTATION_MS, SECURITY_ZOOKEEPER_DIGEST,
+      SERVER_KERBEROS_PRINCIPAL, SERVER_KEYTAB,
       LEASE_TABLE_ENTRIES, CLIENT_CACHE_ENTRIES, HOME_SYNC_INTERVAL_MS,
       METRICS_LOG_INTERVAL_MS, METRICS_WINDOW_MS, HTTP_PORT, SPLIT_THRESHOLD);
 }

@@ -68,6 +68,7 @@ import org.indexfs.server.security.AncestorSeal;
 import org.indexfs.server.security.CallerIdentity;
 import org.indexfs.server.security.ResolutionKeys;
 import org.indexfs.server.security.HadoopSettings;
+import org.indexfs.server.security.KerberosTransport;
 import org.indexfs.server.security.ProxyUserRule;
 import org.indexfs.server.security.ServerGroups;
 import org.indexfs.server.store.MetadataStore;
@@ -111,13 +112,15 @@ public final class IndexFsServer implements AutoCloseable {
       throw new IllegalArgumentException(IndexFsConfig.SERVER_DIR.name() + " must be set");
     }
     int slot = IndexFsConfig.SERVER_SLOT.get(conf);
+    Configuration hadoopConf = HadoopSettings.of(conf);
+    // With Kerberos, the server logs in from its keytab and is its principal's short name.
+    KerberosTransport kerberos = KerberosTransport.start(hadoopConf, conf, IndexFsConfig.SERVER_BIND_HOST.get(conf));
     String superuser = IndexFsConfig.SUPERUSER.get(conf);
     if (superuser.isEmpty()) {
-      superuser = System.getProperty("user.name");
+      superuser = kerberos != null ? kerberos.shortName() : System.getProperty("user.name");
     }
     String supergroup = IndexFsConfig.SUPERGROUP.get(conf);
     String dataUri = IndexFsConfig.DATA_URI.get(conf);
-    Configuration hadoopConf = HadoopSettings.of(conf);
     store = MetadataStore.open(Path.of(dir));
     try {
       ns = new Namespace(store, slot, IndexFsConfig.WAL_SYNC.get(conf), superuser, supergroup,
@@ -131,7 +134,7 @@ public final class IndexFsServer implements AutoCloseable {
           IndexFsConfig.SCRUB_GRACE_MS.get(conf));
       AccessChecker access = new AccessChecker(ns, IndexFsConfig.PERMISSIONS_ENABLED.get(conf), superuser, supergroup);
       peers = new Peers(slot, superuser, IndexFsConfig.RPC_MAX_FRAME_BYTES.get(conf),
-          IndexFsConfig.RPC_TIMEOUT_MS.get(conf));
+          IndexFsConfig.RPC_TIMEOUT_MS.get(conf), kerberos == null ? null : kerberos.toPeers());
       HomeSync homes = new HomeSync(ns, peers);
       reclaimer.useHomes(homes);
       Placement placement = new Placement(ns, peers);
@@ -183,14 +186,18 @@ public final class IndexFsServer implements AutoCloseable {
       splits.pauseWhile(safeMode::isOn);
       Map<OpCase, Operation> ops = operations(ctx, crossSlot, renames, scrubber);
       AdminOps.install(ops, admin);
+      CallerIdentity identity = new CallerIdentity(new ServerGroups(hadoopConf), new ProxyUserRule(hadoopConf));
+      if (kerberos != null) {
+        identity.serversAre(kerberos.shortName());
+      }
       dispatcher = new Dispatcher(ops, IndexFsConfig.SERVER_HANDLERS.get(conf),
           IndexFsConfig.SERVER_QUEUE.get(conf), new Auditor(auditLog, ctx), metrics, ns,
           IndexFsConfig.RPC_MAX_FRAME_BYTES.get(conf), IndexFsConfig.CLUSTER_NAME.get(conf) + "/" + slot,
-          new CallerIdentity(new ServerGroups(hadoopConf), new ProxyUserRule(hadoopConf)));
+          identity);
       rpc = new RpcServer(dispatcher, IndexFsConfig.RPC_MAX_FRAME_BYTES.get(conf),
           IndexFsConfig.RPC_IDLE_TIMEOUT_SECONDS.get(conf), ioThreads(IndexFsConfig.SERVER_IO_THREADS.get(conf)), slot,
           new RpcServer.Limits(IndexFsConfig.RPC_MAX_IN_FLIGHT.get(conf), IndexFsConfig.RPC_MAX_BUFFERED_BYTES.get(conf),
-              IndexFsConfig.RPC_FRAME_DEADLINE_MS.get(conf)));
+              IndexFsConfig.RPC_FRAME_DEADLINE_MS.get(conf)), kerberos);
       address = rpc.start(IndexFsConfig.SERVER_BIND_HOST.get(conf), IndexFsConfig.SERVER_PORT.get(conf));
       data.prepare();
       reclaimer.start();

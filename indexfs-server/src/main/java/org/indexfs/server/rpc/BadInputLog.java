@@ -21,6 +21,7 @@ final class BadInputLog {
     OVERSIZED("oversized frame"),
     TOO_SLOW("frame not completed in time"),
     OVER_BUDGET("partial frames over the server's buffer budget"),
+    AUTHENTICATION("authentication failed"),
     FAILED("connection error");
 
     final String what;

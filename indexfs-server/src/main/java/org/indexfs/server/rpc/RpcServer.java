@@ -21,7 +21,15 @@ import io.netty.util.concurrent.DefaultThreadFactory;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import org.indexfs.common.rpc.Framing;
+import com.google.protobuf.ByteString;
+import javax.security.sasl.SaslException;
+import javax.security.sasl.SaslServer;
+import org.indexfs.common.rpc.SaslAuthenticator;
+import org.indexfs.proto.Code;
 import org.indexfs.proto.Request;
+import org.indexfs.proto.Response;
+import org.indexfs.proto.SaslMessage;
+import org.indexfs.server.security.KerberosTransport;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -43,6 +51,7 @@ public final class RpcServer implements AutoCloseable {
       new DefaultThreadFactory("indexfs-server-accept", true), NioIoHandler.newFactory());
   private final EventLoopGroup workers;
   private final Limits limits;
+  private final KerberosTransport kerberos;
   private final AtomicLong partialFrameBytes = new AtomicLong();
   private final BadInputLog badInput = new BadInputLog();
   private Channel serverChannel;
@@ -53,7 +62,9 @@ public final class RpcServer implements AutoCloseable {
    */
   public record Limits(int inFlightPerConnection, long bufferedBytes, long frameDeadlineMs) {}
 
-  public RpcServer(Dispatcher dispatcher, int maxFrameBytes, int idleSeconds, int ioThreads, int slot, Limits limits) {
+  public RpcServer(Dispatcher dispatcher, int maxFrameBytes, int idleSeconds, int ioThreads, int slot, Limits limits,
+      KerberosTransport kerberos) {
+    this.kerberos = kerberos;
     this.dispatcher = dispatcher;
     this.limits = limits;
     this.workers = new MultiThreadIoEventLoopGroup(ioThreads, new DefaultThreadFactory("indexfs-server-io-" + slot, true),
@@ -101,6 +112,9 @@ public final class RpcServer implements AutoCloseable {
     private Replies replies;
     private ConnectionBudget budget;
     private boolean closing;
+    /** With Kerberos: the SASL exchange under way, then the user it authenticated. */
+    private SaslServer sasl;
+    private String authenticated;
 
     @Override
     public void handlerAdded(ChannelHandlerContext ctx) {
@@ -122,8 +136,65 @@ public final class RpcServer implements AutoCloseable {
       } finally {
         frame.release();
       }
+      if (request.getOpCase() == Request.OpCase.SASL) {
+        authenticate(ctx, request);
+        return;
+      }
+      if (kerberos != null && authenticated == null) {
+        // As a Kerberized NameNode answers a client that did not authenticate.
+        refuse(ctx, request, "SIMPLE authentication is not enabled.  Available:[KERBEROS]");
+        return;
+      }
       budget.started();
-      dispatcher.dispatch(request, ctx.channel().remoteAddress(), replies::send);
+      dispatcher.dispatch(request, ctx.channel().remoteAddress(), authenticated, replies::send);
+    }
+
+    /** One step of the connection's SASL exchange (GSSAPI), answered here on the I/O thread. */
+    private void authenticate(ChannelHandlerContext ctx, Request request) {
+      if (kerberos == null || authenticated != null) {
+        refuse(ctx, request, kerberos == null ? "This server does not use Kerberos (hadoop.security.authentication=simple)"
+            : "The connection is already authenticated");
+        return;
+      }
+      SaslMessage step = request.getSasl();
+      try {
+        if (sasl == null) {
+          if (!SaslAuthenticator.GSSAPI.equals(step.getMechanism())) {
+            throw new SaslException("Unsupported SASL mechanism \"" + step.getMechanism() + "\"");
+          }
+          sasl = kerberos.newServer();
+        }
+        byte[] token = kerberos.as(() -> sasl.evaluateResponse(step.getToken().toByteArray()));
+        SaslMessage.Builder answer = SaslMessage.newBuilder().setToken(ByteString.copyFrom(token == null ? new byte[0] : token));
+        if (sasl.isComplete()) {
+          authenticated = kerberos.userOf(sasl);
+          answer.setComplete(true).setUser(authenticated);
+        }
+        ctx.writeAndFlush(Response.newBuilder().setCallId(request.getCallId()).setCode(Code.OK).setSasl(answer).build());
+      } catch (IOException | RuntimeException e) {
+        badInput.warn(BadInputLog.Kind.AUTHENTICATION, ctx.channel().remoteAddress(), e.toString());
+        closing = true;
+        ctx.writeAndFlush(Dispatcher.error(request, Code.NOT_AUTHORIZED, "Authentication failed: " + e.getMessage()))
+            .addListener(io.netty.channel.ChannelFutureListener.CLOSE);
+      }
+    }
+
+    private void refuse(ChannelHandlerContext ctx, Request request, String why) {
+      closing = true;
+      ctx.writeAndFlush(Dispatcher.error(request, Code.NOT_AUTHORIZED, why))
+          .addListener(io.netty.channel.ChannelFutureListener.CLOSE);
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) throws Exception {
+      if (sasl != null) {
+        try {
+          sasl.dispose();
+        } catch (SaslException e) {
+          LOG.debug("Disposing of a connection's SASL state: {}", e.toString());
+        }
+      }
+      super.channelInactive(ctx);
     }
 
     @Override

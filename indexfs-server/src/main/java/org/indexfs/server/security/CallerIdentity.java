@@ -19,9 +19,27 @@ public final class CallerIdentity {
   private final ServerGroups groups;
   private final ProxyUserRule proxies;
 
+  private volatile String serverUser;
+
   public CallerIdentity(ServerGroups groups, ProxyUserRule proxies) {
     this.groups = groups;
     this.proxies = proxies;
+  }
+
+  /** With Kerberos: the short name of the servers' principal, the one user peer calls may come from. */
+  public void serversAre(String user) {
+    this.serverUser = user;
+  }
+
+  /**
+   * A call only servers make (partition records, cross-slot renames, object references): with
+   * Kerberos it must come from a connection authenticated as the servers' principal.
+   */
+  public void requireServer(Caller caller, String authenticated) throws IndexFsException {
+    String server = serverUser;
+    if (server != null && !server.equals(authenticated)) {
+      throw new IndexFsException(Code.NOT_AUTHORIZED, "User " + caller.getUser() + " is not an IndexFS server");
+    }
   }
 
   /**

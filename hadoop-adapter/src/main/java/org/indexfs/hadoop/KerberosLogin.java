@@ -1,0 +1,44 @@
+package org.indexfs.hadoop;
+
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.security.SecurityUtil;
+import org.apache.hadoop.security.UserGroupInformation;
+import org.indexfs.common.IndexFsConfig;
+import org.indexfs.common.rpc.SaslAuthenticator;
+
+/**
+ * A Hadoop client's Kerberos identity for IndexFS connections (DESIGN §14): with
+ * {@code hadoop.security.authentication=kerberos} the connection authenticates as the caller's
+ * login (for a proxy user, as the real user, who must be allowed to impersonate), to the server
+ * principal {@code indexfs.server.kerberos.principal} with {@code _HOST} expanded for the address
+ * called, as Hadoop's RPC client does. Null in simple mode.
+ */
+final class KerberosLogin {
+  private KerberosLogin() {}
+
+  static SaslAuthenticator of(UserGroupInformation ugi, Configuration conf) throws IOException {
+    if (!UserGroupInformation.isSecurityEnabled()) {
+      return null;
+    }
+    String pattern = conf.get(IndexFsConfig.SERVER_KERBEROS_PRINCIPAL.name(), "");
+    if (pattern.isEmpty()) {
+      throw new IOException("Kerberos is on (hadoop.security.authentication=kerberos) but "
+          + IndexFsConfig.SERVER_KERBEROS_PRINCIPAL.name() + " is not set");
+    }
+    UserGroupInformation login = ugi.getRealUser() != null ? ugi.getRealUser() : ugi;
+    String qop = "privacy".equalsIgnoreCase(conf.get("hadoop.rpc.protection", "authentication")) ? "auth-conf" : "auth";
+    return new SaslAuthenticator("kerberos:" + login.getUserName(), new SaslAuthenticator.Login() {
+      @Override
+      public <T> T run(java.security.PrivilegedExceptionAction<T> action) throws IOException {
+        try {
+          return login.doAs(action);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw new InterruptedIOException("Interrupted during Kerberos authentication");
+        }
+      }
+    }, address -> SecurityUtil.getServerPrincipal(pattern, address.getAddress()), qop);
+  }
+}

@@ -94,6 +94,7 @@ public final class RpcConnection implements AutoCloseable {
   /** The SASL exchange (RFC 4422), as calls on this connection; the server answers each step. */
   private void authenticate(SaslAuthenticator authenticator, int timeoutMs) throws IOException {
     SaslClient sasl = authenticator.client(address);
+    boolean keepOpen = false;
     try {
       byte[] token = sasl.hasInitialResponse() ? authenticator.evaluate(sasl, new byte[0]) : new byte[0];
       SaslMessage.Builder step = SaslMessage.newBuilder().setMechanism(SaslAuthenticator.GSSAPI);
@@ -110,16 +111,21 @@ public final class RpcConnection implements AutoCloseable {
           if (!sasl.isComplete()) {
             throw new IOException("Server " + address + " ended the SASL exchange before the client was done");
           }
+          // Nothing else was sent yet: from here on, frames are sealed if privacy was negotiated.
+          channel.eventLoop().submit(() -> SaslPrivacy.installIfNegotiated(channel, sasl)).syncUninterruptibly();
+          keepOpen = true;
           return;
         }
         step = SaslMessage.newBuilder();
       }
       throw new IOException("SASL exchange with " + address + " did not end");
     } finally {
-      try {
-        sasl.dispose();
-      } catch (SaslException e) {
-        // Nothing more to do with this exchange either way; its outcome was already decided above.
+      if (!keepOpen) {
+        try {
+          sasl.dispose();
+        } catch (SaslException e) {
+          // Nothing more to do with a failed exchange; its failure is what the caller sees.
+        }
       }
     }
   }

@@ -25,6 +25,7 @@ import com.google.protobuf.ByteString;
 import javax.security.sasl.SaslException;
 import javax.security.sasl.SaslServer;
 import org.indexfs.common.rpc.SaslAuthenticator;
+import org.indexfs.common.rpc.SaslPrivacy;
 import org.indexfs.proto.Code;
 import org.indexfs.proto.Request;
 import org.indexfs.proto.Response;
@@ -171,6 +172,10 @@ public final class RpcServer implements AutoCloseable {
           answer.setComplete(true).setUser(authenticated);
         }
         ctx.writeAndFlush(Response.newBuilder().setCallId(request.getCallId()).setCode(Code.OK).setSasl(answer).build());
+        if (authenticated != null) {
+          // The last step left in clear; everything after it is sealed if privacy was negotiated.
+          SaslPrivacy.installIfNegotiated(ctx.channel(), sasl);
+        }
       } catch (IOException | RuntimeException e) {
         badInput.warn(BadInputLog.Kind.AUTHENTICATION, ctx.channel().remoteAddress(), e.toString());
         closing = true;

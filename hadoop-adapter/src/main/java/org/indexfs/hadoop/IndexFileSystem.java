@@ -32,7 +32,10 @@ import org.apache.hadoop.fs.SafeModeAction;
 import org.apache.hadoop.fs.impl.PathCapabilitiesSupport;
 import org.apache.hadoop.fs.permission.FsAction;
 import org.apache.hadoop.fs.permission.FsPermission;
+import org.apache.hadoop.io.Text;
 import org.apache.hadoop.security.UserGroupInformation;
+import org.apache.hadoop.security.token.Token;
+import org.indexfs.hadoop.token.IndexFsTokenIdentifier;
 import org.apache.hadoop.util.Progressable;
 import org.indexfs.client.ClusterConnection;
 import org.indexfs.client.IndexFsClient;
@@ -59,6 +62,8 @@ import org.indexfs.proto.WriteHandle;
  */
 public class IndexFileSystem extends FileSystem implements LeaseRecoverable, SafeMode {
   public static final String SCHEME = "indexfs";
+  /** Delegation tokens of cluster {@code c} have the service {@code indexfs:c}. */
+  public static final String TOKEN_SERVICE_PREFIX = "indexfs:";
 
   private URI uri;
   private Path workingDir;
@@ -83,7 +88,7 @@ public class IndexFileSystem extends FileSystem implements LeaseRecoverable, Saf
     user = ugi.getShortUserName();
     ClusterConnection connection = ClusterConnection.acquire(zk, cluster,
         get(conf, IndexFsConfig.RPC_MAX_FRAME_BYTES), 30_000, get(conf, IndexFsConfig.CLIENT_CACHE_ENTRIES),
-        KerberosLogin.of(ugi, conf));
+        KerberosLogin.of(ugi, conf, TOKEN_SERVICE_PREFIX + cluster));
     client = new IndexFsClient(connection, caller(ugi), get(conf, IndexFsConfig.RPC_TIMEOUT_MS));
     try {
       ServerInfo info = client.serverInfo();
@@ -598,10 +603,25 @@ public class IndexFileSystem extends FileSystem implements LeaseRecoverable, Saf
     return (short) getConf().getInt("dfs.replication", 3);
   }
 
+  /**
+   * The service of this cluster's delegation tokens, {@code indexfs:<cluster>} (HDFS HA uses
+   * {@code ha-hdfs:<nameservice>} the same way): the key under which credentials hold its token.
+   * Null without Kerberos, as there are no tokens then.
+   */
   @Override
   public String getCanonicalServiceName() {
-    // No delegation tokens: the metadata servers trust the caller identity on the connection.
-    return null;
+    return UserGroupInformation.isSecurityEnabled() ? TOKEN_SERVICE_PREFIX + uri.getAuthority() : null;
+  }
+
+  /** HDFS {@code getDelegationToken}: asked of the servers with this FileSystem's Kerberos login. */
+  @Override
+  public Token<IndexFsTokenIdentifier> getDelegationToken(String renewer) throws IOException {
+    if (!UserGroupInformation.isSecurityEnabled()) {
+      return null;
+    }
+    org.indexfs.proto.DelegationToken t = read(() -> client.getDelegationToken(renewer == null ? "" : renewer));
+    return new Token<>(t.getIdentifier().toByteArray(), t.getPassword().toByteArray(), IndexFsTokenIdentifier.KIND,
+        new Text(getCanonicalServiceName()));
   }
 
   @Override

@@ -67,6 +67,10 @@ import org.indexfs.server.rpc.RpcServer;
 import org.indexfs.server.security.AncestorSeal;
 import org.indexfs.server.security.CallerIdentity;
 import org.indexfs.server.security.ResolutionKeys;
+import org.indexfs.server.security.token.CancelDelegationTokenOp;
+import org.indexfs.server.security.token.DelegationTokens;
+import org.indexfs.server.security.token.GetDelegationTokenOp;
+import org.indexfs.server.security.token.RenewDelegationTokenOp;
 import org.indexfs.server.security.HadoopSettings;
 import org.indexfs.server.security.KerberosTransport;
 import org.indexfs.server.security.ProxyUserRule;
@@ -104,6 +108,7 @@ public final class IndexFsServer implements AutoCloseable {
   private final SafeMode safeMode = new SafeMode();
   private final StatusServer status;
   private final ResolutionKeys resolutionKeys;
+  private final DelegationTokens tokens;
   private final Periodic keyRotation;
 
   private IndexFsServer(Map<String, String> conf) throws IOException {
@@ -185,6 +190,17 @@ public final class IndexFsServer implements AutoCloseable {
       reclaimer.pauseWhile(safeMode::isOn);
       splits.pauseWhile(safeMode::isOn);
       Map<OpCase, Operation> ops = operations(ctx, crossSlot, renames, scrubber);
+      // Delegation tokens, shared by every server through ZooKeeper: only with Kerberos (DESIGN §14).
+      if (kerberos != null) {
+        tokens = DelegationTokens.start(hadoopConf, IndexFsConfig.ZOOKEEPER_QUORUM.get(conf),
+            IndexFsConfig.CLUSTER_NAME.get(conf));
+        kerberos.useTokens(tokens);
+        ops.put(OpCase.GET_DELEGATION_TOKEN, new GetDelegationTokenOp(tokens));
+        ops.put(OpCase.RENEW_DELEGATION_TOKEN, new RenewDelegationTokenOp(tokens));
+        ops.put(OpCase.CANCEL_DELEGATION_TOKEN, new CancelDelegationTokenOp(tokens));
+      } else {
+        tokens = null;
+      }
       AdminOps.install(ops, admin);
       CallerIdentity identity = new CallerIdentity(new ServerGroups(hadoopConf), new ProxyUserRule(hadoopConf));
       if (kerberos != null) {
@@ -382,6 +398,9 @@ public final class IndexFsServer implements AutoCloseable {
     }
     if (resolutionKeys != null) {
       resolutionKeys.close();
+    }
+    if (tokens != null) {
+      tokens.close();
     }
     if (data != null) {
       try {

@@ -97,7 +97,7 @@ public final class RpcConnection implements AutoCloseable {
     boolean keepOpen = false;
     try {
       byte[] token = sasl.hasInitialResponse() ? authenticator.evaluate(sasl, new byte[0]) : new byte[0];
-      SaslMessage.Builder step = SaslMessage.newBuilder().setMechanism(SaslAuthenticator.GSSAPI);
+      SaslMessage.Builder step = SaslMessage.newBuilder().setMechanism(authenticator.mechanism());
       for (int round = 0; round < 10; round++) {
         Response r = await(call(Request.newBuilder().setSasl(step.setToken(ByteString.copyFrom(token)))), timeoutMs);
         if (r.getCode() != Code.OK) {

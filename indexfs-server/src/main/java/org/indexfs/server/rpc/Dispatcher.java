@@ -21,6 +21,7 @@ import org.indexfs.server.metrics.ServerMetrics;
 import org.indexfs.server.ns.Namespace;
 import org.indexfs.server.op.Operation;
 import org.indexfs.server.security.CallerIdentity;
+import org.indexfs.server.security.ConnectionUser;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -80,9 +81,9 @@ public final class Dispatcher implements AutoCloseable {
 
   /**
    * As above, for a call on a connection that authenticated as {@code authenticated} (the short
-   * name of its Kerberos principal; null on a connection without authentication).
+   * name of its Kerberos principal or token owner; null on a connection without authentication).
    */
-  public void dispatch(Request request, SocketAddress remote, String authenticated, Consumer<Response> reply) {
+  public void dispatch(Request request, SocketAddress remote, ConnectionUser authenticated, Consumer<Response> reply) {
     Operation op = operations.get(request.getOpCase());
     if (op == null) {
       reply.accept(error(request, Code.BAD_REQUEST, "Unknown or missing operation in call " + request.getCallId()));
@@ -111,7 +112,7 @@ public final class Dispatcher implements AutoCloseable {
     }
   }
 
-  private void execute(Operation op, Request claimed, SocketAddress remote, String authenticated,
+  private void execute(Operation op, Request claimed, SocketAddress remote, ConnectionUser authenticated,
       Consumer<Response> reply, long queued) {
     // Who the call is from is decided here, once, before any operation sees it (DESIGN §14).
     Request request;

@@ -30,6 +30,7 @@ import org.indexfs.proto.Code;
 import org.indexfs.proto.Request;
 import org.indexfs.proto.Response;
 import org.indexfs.proto.SaslMessage;
+import org.indexfs.server.security.ConnectionUser;
 import org.indexfs.server.security.KerberosTransport;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -115,7 +116,7 @@ public final class RpcServer implements AutoCloseable {
     private boolean closing;
     /** With Kerberos: the SASL exchange under way, then the user it authenticated. */
     private SaslServer sasl;
-    private String authenticated;
+    private ConnectionUser authenticated;
 
     @Override
     public void handlerAdded(ChannelHandlerContext ctx) {
@@ -160,16 +161,13 @@ public final class RpcServer implements AutoCloseable {
       SaslMessage step = request.getSasl();
       try {
         if (sasl == null) {
-          if (!SaslAuthenticator.GSSAPI.equals(step.getMechanism())) {
-            throw new SaslException("Unsupported SASL mechanism \"" + step.getMechanism() + "\"");
-          }
-          sasl = kerberos.newServer();
+          sasl = kerberos.newServer(step.getMechanism());
         }
         byte[] token = kerberos.as(() -> sasl.evaluateResponse(step.getToken().toByteArray()));
         SaslMessage.Builder answer = SaslMessage.newBuilder().setToken(ByteString.copyFrom(token == null ? new byte[0] : token));
         if (sasl.isComplete()) {
           authenticated = kerberos.userOf(sasl);
-          answer.setComplete(true).setUser(authenticated);
+          answer.setComplete(true).setUser(authenticated.user());
         }
         ctx.writeAndFlush(Response.newBuilder().setCallId(request.getCallId()).setCode(Code.OK).setSasl(answer).build());
         if (authenticated != null) {

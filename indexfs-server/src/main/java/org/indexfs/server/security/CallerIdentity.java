@@ -35,9 +35,9 @@ public final class CallerIdentity {
    * A call only servers make (partition records, cross-slot renames, object references): with
    * Kerberos it must come from a connection authenticated as the servers' principal.
    */
-  public void requireServer(Caller caller, String authenticated) throws IndexFsException {
+  public void requireServer(Caller caller, ConnectionUser authenticated) throws IndexFsException {
     String server = serverUser;
-    if (server != null && !server.equals(authenticated)) {
+    if (server != null && (authenticated == null || authenticated.byToken() || !server.equals(authenticated.user()))) {
       throw new IndexFsException(Code.NOT_AUTHORIZED, "User " + caller.getUser() + " is not an IndexFS server");
     }
   }
@@ -46,7 +46,8 @@ public final class CallerIdentity {
    * The caller to run {@code claimed}'s call as. {@code authenticated}: the short name of the user
    * the connection proved to be, or null on a connection without authentication (simple mode).
    */
-  public Caller admit(Caller claimed, String authenticated, SocketAddress remote) throws IndexFsException {
+  public Caller admit(Caller claimed, ConnectionUser connection, SocketAddress remote) throws IndexFsException {
+    String authenticated = connection == null ? null : connection.user();
     String user = claimed.getUser();
     if (user.isEmpty()) {
       throw new IndexFsException(Code.BAD_REQUEST, "Request carries no caller identity");
@@ -60,10 +61,16 @@ public final class CallerIdentity {
         throw new IndexFsException(Code.NOT_AUTHORIZED, "Connection authenticated as " + authenticated
             + " cannot act as " + (real.isEmpty() ? user : real));
       }
+      // A token's owner is who it is; acting for someone else needs the owner's own ticket.
+      if (connection.byToken() && !real.isEmpty()) {
+        throw new IndexFsException(Code.NOT_AUTHORIZED, "A delegation token of " + authenticated
+            + " cannot act for another user");
+      }
+      String method = connection.byToken() ? "TOKEN" : "KERBEROS";
       if (real.isEmpty()) {
-        b.setAuthMethod("KERBEROS");
+        b.setAuthMethod(method);
       } else {
-        b.setRealAuthMethod("KERBEROS").setAuthMethod("PROXY");
+        b.setRealAuthMethod(method).setAuthMethod("PROXY");
       }
     }
     List<String> resolved = groups.groupsOf(user);

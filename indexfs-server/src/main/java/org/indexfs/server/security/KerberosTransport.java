@@ -14,6 +14,8 @@ import org.apache.hadoop.security.SecurityUtil;
 import org.apache.hadoop.security.UserGroupInformation;
 import org.indexfs.common.IndexFsConfig;
 import org.indexfs.common.rpc.SaslAuthenticator;
+import org.indexfs.server.security.token.DelegationTokens;
+import org.indexfs.server.security.token.ServerTokenIdentifier;
 
 /**
  * Kerberos on a server (DESIGN §14), on when {@code hadoop.security.authentication=kerberos}: the
@@ -26,6 +28,7 @@ public final class KerberosTransport {
   private final String principal;
   private final String principalPattern;
   private final String qop;
+  private volatile DelegationTokens tokens;
 
   private KerberosTransport(UserGroupInformation login, String principal, String principalPattern, String qop) {
     this.login = login;
@@ -60,6 +63,53 @@ public final class KerberosTransport {
     return new HadoopKerberosName(principal).getShortName();
   }
 
+  /** Delegation tokens this server accepts on connections (SASL DIGEST-MD5) and issues. */
+  public void useTokens(DelegationTokens tokens) {
+    this.tokens = tokens;
+  }
+
+  public DelegationTokens tokens() {
+    return tokens;
+  }
+
+  /** A SASL server for one new connection offering {@code mechanism} (GSSAPI, or DIGEST-MD5 with a token). */
+  public SaslServer newServer(String mechanism) throws IOException {
+    if (SaslAuthenticator.DIGEST.equals(mechanism) && tokens != null) {
+      return tokenServer();
+    }
+    if (!SaslAuthenticator.GSSAPI.equals(mechanism)) {
+      throw new javax.security.sasl.SaslException("Unsupported SASL mechanism \"" + mechanism + "\"");
+    }
+    return newServer();
+  }
+
+  /** DIGEST-MD5 over a delegation token: the identifier names the user, the secret manager knows the password. */
+  private SaslServer tokenServer() throws IOException {
+    DelegationTokens t = tokens;
+    return Sasl.createSaslServer(SaslAuthenticator.DIGEST, SaslAuthenticator.TOKEN_PROTOCOL, SaslAuthenticator.TOKEN_SERVER,
+        Map.of(Sasl.QOP, qop), callbacks -> {
+          javax.security.auth.callback.NameCallback name = null;
+          for (Callback c : callbacks) {
+            if (c instanceof javax.security.auth.callback.NameCallback n) {
+              name = n;
+            }
+          }
+          for (Callback c : callbacks) {
+            if (c instanceof javax.security.auth.callback.PasswordCallback p && name != null) {
+              ServerTokenIdentifier id = t.decode(java.util.Base64.getDecoder().decode(name.getDefaultName()));
+              p.setPassword(java.util.Base64.getEncoder().encodeToString(t.passwordOf(id)).toCharArray());
+            } else if (c instanceof AuthorizeCallback a) {
+              a.setAuthorized(a.getAuthenticationID().equals(a.getAuthorizationID()));
+              if (a.isAuthorized()) {
+                a.setAuthorizedID(a.getAuthorizationID());
+              }
+            } else if (c instanceof javax.security.sasl.RealmCallback r) {
+              r.setText(r.getDefaultText());
+            }
+          }
+        });
+  }
+
   /** A SASL server for one new connection, as this server's login. */
   public SaslServer newServer() throws IOException {
     int slash = principal.indexOf('/');
@@ -87,9 +137,16 @@ public final class KerberosTransport {
     }
   }
 
-  /** The user a completed exchange authenticated: its principal's short name (auth_to_local). */
-  public String userOf(SaslServer completed) throws IOException {
-    return new HadoopKerberosName(completed.getAuthorizationID()).getShortName();
+  /**
+   * Who a completed exchange authenticated: a Kerberos principal's short name (auth_to_local), or
+   * the owner of the delegation token (short name too).
+   */
+  public ConnectionUser userOf(SaslServer completed) throws IOException {
+    if (SaslAuthenticator.DIGEST.equals(completed.getMechanismName())) {
+      ServerTokenIdentifier id = tokens.decode(java.util.Base64.getDecoder().decode(completed.getAuthorizationID()));
+      return new ConnectionUser(id.getUser().getShortUserName(), true);
+    }
+    return new ConnectionUser(new HadoopKerberosName(completed.getAuthorizationID()).getShortName(), false);
   }
 
   /** How this server authenticates to its peers: as itself, to the peer host's principal. */

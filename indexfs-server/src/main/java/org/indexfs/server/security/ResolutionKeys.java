@@ -50,17 +50,12 @@ public final class ResolutionKeys implements AutoCloseable {
     CuratorFrameworkFactory.Builder b = CuratorFrameworkFactory.builder().connectString(zkQuorum)
         .sessionTimeoutMs(sessionTimeoutMs).connectionTimeoutMs(15_000)
         .retryPolicy(new BoundedExponentialBackoffRetry(100, 2_000, 5));
+    acl = serversOnly(digest);
     if (digest.isEmpty()) {
       LOG.warn("indexfs.security.zookeeper.digest is not set: the resolution keys in ZooKeeper are readable by"
           + " anyone who can reach ZooKeeper, so cached-entry seals protect nothing against such a client");
-      acl = ZooDefs.Ids.OPEN_ACL_UNSAFE;
     } else {
       b.authorization("digest", digest.getBytes(StandardCharsets.UTF_8));
-      try {
-        acl = List.of(new ACL(ZooDefs.Perms.ALL, new Id("digest", DigestAuthenticationProvider.generateDigest(digest))));
-      } catch (NoSuchAlgorithmException e) {
-        throw new IllegalStateException(e);
-      }
     }
     curator = b.build();
     curator.start();
@@ -69,6 +64,18 @@ public final class ResolutionKeys implements AutoCloseable {
     } catch (Exception e) {
       curator.close();
       throw new java.io.IOException("Cannot load the resolution keys at " + path + ": " + e, e);
+    }
+  }
+
+  /** Who may read the servers' secrets in ZooKeeper: the holders of {@code digest} (empty: anyone). */
+  public static List<ACL> serversOnly(String digest) {
+    if (digest.isEmpty()) {
+      return ZooDefs.Ids.OPEN_ACL_UNSAFE;
+    }
+    try {
+      return List.of(new ACL(ZooDefs.Perms.ALL, new Id("digest", DigestAuthenticationProvider.generateDigest(digest))));
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e);
     }
   }
 

@@ -45,14 +45,22 @@ class ReplayCliTest {
           "--generate", "3000", "--seed", "4", "--users", "4",
           "--target", indexfs.defaultFs(), "--compare", hdfs.uri() + "/",
           "--conf", conf.toString(), "-D", "dfs.replication=1",
-          "--threads", "8", "--out", out.toString(), "--no-progress"}));
+          "--threads", "8", "--out", out.toString(), "--no-progress",
+          "--warmup", "600", "--rounds", "4", "--min-round-seconds", "0"}));
 
       assertNotNull(report);
       assertThat(report.runs()).extracting(TargetRun::label).containsExactly("indexfs", "hdfs");
       for (TargetRun run : report.runs()) {
-        assertEquals(3000, run.total().count(), run.label());
+        assertEquals(2400, run.total().count(), run.label() + ": the measured rounds, after the warm-up");
         assertEquals(0, run.total().errors(), run.label() + ": every call ends as the trace says");
       }
+      assertThat(report.facts()).containsKey("indexfs / hdfs throughput per round");
+      assertThat(report.tables().get(0).rows()).extracting(r -> r.get(1))
+          .containsExactly("indexfs hdfs", "hdfs indexfs", "indexfs hdfs", "hdfs indexfs");
+      assertThat(Files.readAllLines(out.resolve("differences.tsv"))).as("a header, and no record differs")
+          .containsExactly("copy\tline\tcommand\texpected\tindexfs\tindexfs message\thdfs\thdfs message\tnote"
+              + "\taudit record");
+      assertThat(Files.readString(out.resolve("report.md"))).contains("[differences.tsv](differences.tsv)");
       assertThat(report.comparison().headers()).contains("ops/s ratio", "p50 ratio", "p99 ratio");
       assertThat(Files.readString(out.resolve("report.json"))).contains("\"label\":\"indexfs\"", "\"label\":\"hdfs\"");
       assertThat(Files.readString(out.resolve("report.md"))).contains("| operation |", "![throughput.png]");

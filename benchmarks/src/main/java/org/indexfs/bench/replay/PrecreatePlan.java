@@ -325,6 +325,18 @@ public final class PrecreatePlan {
     boolean[] traceModes = {false};
     ModelNode target = siteChain(e.command() == Command.CONCAT ? e.dst() : e.src(), traceModes);
     Command c = e.command();
+    if (c == Command.OPEN) {
+      // HDFS answers an open of a missing file with FileNotFoundException, unaudited, even where
+      // the user may not traverse: an audited refused open names a file that exists.
+      if (target.now == ModelNode.Now.ABSENT) {
+        inconsistent(e.line(), "refused open of a path the trace shows missing");
+      } else if (target.now == ModelNode.Now.UNCHANGED) {
+        target.decidePresentBefore();
+      }
+      if (target.type == ModelNode.UNKNOWN_TYPE) {
+        target.becomeFile();
+      }
+    }
     if (c == Command.DELETE) {
       if (target.now == ModelNode.Now.ABSENT) {
         return; // nothing to delete: HDFS answers false and audits allowed=false

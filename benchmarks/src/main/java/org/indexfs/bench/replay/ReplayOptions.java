@@ -23,7 +23,9 @@ final class ReplayOptions {
         TRACE ...                 audit log files, replayed in the order given
         --generate N              generate an N-line synthetic trace (seeded) instead
         --seed S                  generator seed (default 1)
-        --mix SPEC                generator mix, e.g. getfileinfo=48,open=26,... (default: LinkedIn mix)
+        --mix SPEC                generator mix, e.g. getfileinfo=48,open=26,...,put=0.5 (default: the
+                                  LinkedIn mix plus put=0.5,snapshotProbe=0.5,refused=0.5: hadoop fs
+                                  -put, HBase .snapshot probes, refused calls)
         --users U                 generator users (default 16)
         --trace-out FILE          where --generate writes (default: <out>/trace.log.gz); without
                                   --target, --generate only writes the trace
@@ -63,7 +65,7 @@ final class ReplayOptions {
   final List<Path> traces = new ArrayList<>();
   long generate = -1;
   long seed = 1;
-  String mix = TraceGenerator.LINKEDIN_MIX;
+  String mix = TraceGenerator.DEFAULT_MIX;
   int users = 16;
   Path traceOut;
   ZoneId zone = ZoneId.systemDefault();

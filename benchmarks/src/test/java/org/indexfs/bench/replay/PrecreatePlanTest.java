@@ -231,6 +231,14 @@ class PrecreatePlanTest {
   }
 
   @Test
+  void aRefusedOpenNamesAFileThatExists() {
+    // HDFS answers an open of a missing file FileNotFoundException, unaudited, even below a
+    // directory the caller may not traverse (pinned in HdfsAuditQuirksTest).
+    PrecreatePlan p = plan(refused("bob", "open", "/u/alice/f"));
+    assertEquals(new PrecreatePlan.Entry("/u/alice/f", false, null, null, 0622), entry(p, "/u/alice/f"));
+  }
+
+  @Test
   void aRefusedDeleteOfAPathNothingElseNamesFoundNothing() {
     PrecreatePlan p = plan(refused("a", "delete", "/tmp/nope"), rec("a", "getfileinfo", "/tmp/nope", null));
     assertThat(p.entries()).extracting(PrecreatePlan.Entry::path).isEmpty();

@@ -30,7 +30,7 @@ class ReplayCliTest {
     try (GZIPInputStream in = new GZIPInputStream(Files.newInputStream(trace))) {
       String text = new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
       assertEquals(500, text.lines().count());
-      assertThat(text.lines()).allMatch(l -> l.contains(" INFO FSNamesystem.audit: allowed=true\tugi=user"));
+      assertThat(text.lines()).allMatch(l -> l.matches(".* INFO FSNamesystem.audit: allowed=(true|false)\tugi=.*"));
     }
   }
 
@@ -50,9 +50,12 @@ class ReplayCliTest {
 
       assertNotNull(report);
       assertThat(report.runs()).extracting(TargetRun::label).containsExactly("indexfs", "hdfs");
+      long measured = report.tables().get(0).rows().stream().mapToLong(r -> Long.parseLong(r.get(2).replace(",", ""))).sum();
+      assertThat(measured).as("the trace after the warm-up, less its .snapshot probes").isBetween(2300L, 2400L);
       for (TargetRun run : report.runs()) {
-        assertEquals(2400, run.total().count(), run.label() + ": the measured rounds, after the warm-up");
-        assertEquals(0, run.total().errors(), run.label() + ": every call ends as the trace says");
+        assertEquals(measured, run.total().count(), run.label() + ": the measured rounds, after the warm-up");
+        assertEquals(0, run.total().errors(), () -> run.label() + ": every call ends as the trace says, not:\n"
+            + readQuietly(out.resolve("differences.tsv")) + readQuietly(out.resolve("report.md")));
       }
       assertThat(report.facts()).containsKey("indexfs / hdfs throughput per round");
       assertThat(report.tables().get(0).rows()).extracting(r -> r.get(1))
@@ -71,6 +74,14 @@ class ReplayCliTest {
         assertThat(image.getWidth()).isEqualTo(1000);
       }
       assertThat(Files.exists(out.resolve("trace.log.gz"))).isTrue();
+    }
+  }
+
+  private static String readQuietly(Path file) {
+    try {
+      return Files.readString(file);
+    } catch (IOException e) {
+      return e.toString();
     }
   }
 

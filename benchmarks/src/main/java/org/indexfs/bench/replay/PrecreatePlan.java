@@ -167,7 +167,10 @@ public final class PrecreatePlan {
     return cur;
   }
 
-  /** The entry at {@code path}, which the record shows existing now (deciding it existed before if the trace had not changed it). */
+  /**
+   * The entry at {@code path}, which the record shows existing now (deciding it existed before if
+   * the trace had not changed it).
+   */
   private ModelNode require(String path, byte type, String user, long line) {
     ModelNode cur = root;
     List<String> names = names(path);

@@ -46,30 +46,23 @@ final class ReplayRounds {
     }
     int rounds = Math.max(1, o.rounds());
     long left = Math.max(0, usable - warm);
-    long fixed = Math.max(1, (left + rounds - 1) / rounds);
-    String sizing;
-    if (o.durationSeconds() > 0) {
-      sizing = String.format(Locale.ROOT, "%d rounds sized from the latest rates to take about %.0f s together",
-          rounds, o.durationSeconds());
-    } else {
-      if (o.minRoundSeconds() > 0 && max(rates) > 0) {
-        fixed = Math.max(fixed, (long) Math.ceil(max(rates) * o.minRoundSeconds()));
-      }
-      sizing = String.format(Locale.ROOT, "%d rounds of %,d records", rounds, fixed)
-          + (fixed * rounds > left ? String.format(Locale.ROOT, " (at least %.0f s each on the faster target: "
-              + "the trace runs again as copies below /replay-copy-K)", o.minRoundSeconds()) : " (the trace once)");
-    }
+    long base = Math.max(1, (left + rounds - 1) / rounds);
     List<Round> out = new ArrayList<>();
     double spent = 0;
     for (int r = 0; r < rounds; r++) {
-      long records = fixed;
+      // An even split of the rest of the trace, to the record (so one pass needs no second copy).
+      long records = Math.max(1, left * (r + 1) / rounds - left * r / rounds);
       if (o.durationSeconds() > 0) {
         double perRound = Math.max(0, o.durationSeconds() - spent) / (rounds - r);
         double secondsPerRecord = 0;
         for (double rate : rates) {
           secondsPerRecord += rate > 0 ? 1 / rate : 0;
         }
-        records = secondsPerRecord > 0 ? Math.max(1, (long) (perRound / secondsPerRecord)) : fixed;
+        records = secondsPerRecord > 0 ? Math.max(1, (long) (perRound / secondsPerRecord)) : base;
+      } else if (o.minRoundSeconds() > 0) {
+        // Long enough on the faster target, by the latest rates (the warm-up's, then the last round's).
+        long enough = (long) Math.ceil(max(rates) * o.minRoundSeconds());
+        records = enough > base ? enough : records;
       }
       records = Math.min(records, Integer.MAX_VALUE - 8);
       List<Integer> order = identity(targets.size());
@@ -92,7 +85,26 @@ final class ReplayRounds {
       }
       out.add(new Round(r + 1, labels, records, byLabel));
     }
-    return new Result(warmups, out, sizing);
+    return new Result(warmups, out, sizing(out, o, targets));
+  }
+
+  /** How the rounds were sized, in words: their records and why, and whether the trace ran more than once. */
+  private static String sizing(List<Round> rounds, Options o, List<TargetSession> targets) {
+    long min = rounds.stream().mapToLong(Round::records).min().orElse(0);
+    long max = rounds.stream().mapToLong(Round::records).max().orElse(0);
+    String size = min == max ? String.format(Locale.ROOT, "%,d", min) : String.format(Locale.ROOT, "%,d to %,d", min, max);
+    int copies = targets.stream().mapToInt(TargetSession::copies).max().orElse(1);
+    String why = o.durationSeconds() > 0
+        ? String.format(Locale.ROOT, "sized from the latest rates to take about %.0f s together (--duration)",
+            o.durationSeconds())
+        : o.minRoundSeconds() > 0
+            ? String.format(Locale.ROOT, "each at least %.0f s on the faster target by the latest rates, else an even "
+                + "share of the trace", o.minRoundSeconds())
+            : "an even share of the trace";
+    String repeat = copies > 1
+        ? String.format(Locale.ROOT, "; the trace ran %d times (copies 2 to %d below /replay-copy-K)", copies, copies)
+        : "; the trace once";
+    return String.format(Locale.ROOT, "%d rounds of %s records, %s%s", rounds.size(), size, why, repeat);
   }
 
   /** Every target replays the next {@code records} records, in {@code order}; results by target index. */
@@ -104,7 +116,10 @@ final class ReplayRounds {
     for (int t : order) {
       TargetSession target = targets.get(t);
       logs[t] = new OutcomeLog((int) records);
-      segments[t] = target.replay(records, logs[t], phase);
+      Replayer.Segment s = target.replay(records, logs[t], phase);
+      segments[t] = s;
+      System.out.printf(Locale.ROOT, "%s %s: %,d records in %.1f s (%,.0f calls/s), %,d differ%n", target.label(),
+          phase, s.calls(), s.seconds(), s.seconds() > 0 ? s.calls() / s.seconds() : 0, s.differences().size());
       runs.put(t, new Run(target.label(), segments[t].calls(), segments[t].seconds(), segments[t].stats(),
           segments[t].differences().size()));
     }

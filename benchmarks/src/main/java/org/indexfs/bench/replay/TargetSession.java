@@ -35,7 +35,7 @@ final class TargetSession implements AutoCloseable {
     return settings.label();
   }
 
-  /** Where copy {@code k} (1-based) of the trace lives: the replay's prefix, and below it /replay-copy-K from the second on. */
+  /** Where copy {@code k} (1-based) of the trace lives: the replay's prefix, below it /replay-copy-K from the second on. */
   String prefix(int k) {
     String base = replay.prefix() == null ? "" : replay.prefix().replaceAll("/+$", "");
     return k == 1 ? replay.prefix() : base + "/replay-copy-" + k;
@@ -63,6 +63,9 @@ final class TargetSession implements AutoCloseable {
           builder::done)) {
         precreates.add(builder.build(entries, prefix(copy)));
       }
+      Precreator.Result r = precreates.get(precreates.size() - 1);
+      System.out.printf(java.util.Locale.ROOT, "%s: pre-created copy %d, %,d entries in %.1f s (%,d steps failed)%n",
+          label(), copy, r.made(), r.seconds(), r.failed());
     } else {
       precreates.add(new Precreator.Result(0, 0, 0, Map.of()));
     }

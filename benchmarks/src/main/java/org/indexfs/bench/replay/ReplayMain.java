@@ -95,6 +95,8 @@ public final class ReplayMain {
       facts.put("trace", o.generate >= 0
           ? String.format("generated, %,d records, seed %d, mix %s", o.generate, o.seed, o.mix)
           : trace.toString());
+      facts.put("machine", org.indexfs.bench.mdtest.Machine.describe());
+      facts.put("versions", org.indexfs.bench.mdtest.Machine.versions());
       facts.put("threads", String.valueOf(o.threads));
       if (o.prefix != null) {
         facts.put("paths", "below " + o.prefix);

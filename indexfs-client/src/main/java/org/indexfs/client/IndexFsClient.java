@@ -367,7 +367,17 @@ public final class IndexFsClient implements AutoCloseable {
   }
 
   private Response send(int slot, Request.Builder request) throws IOException {
-    request.setCaller(caller);
+    request.setCaller(caller).setTarget(cluster.target(slot));
+    Response response = sendOnce(slot, request);
+    if (response.getCode() == Code.WRONG_SERVER) {
+      // The address this process remembered for the slot serves something else now: look it up again.
+      cluster.wrongServer(slot);
+      response = sendOnce(slot, request);
+    }
+    return response;
+  }
+
+  private Response sendOnce(int slot, Request.Builder request) throws IOException {
     counters.count(request.getOpCase());
     RpcConnection conn = cluster.connection(slot);
     CompletableFuture<Response> future = conn.call(request);

@@ -37,7 +37,16 @@ public final class IndexFsConfig {
       "indexfs.server.slot", 0, "The slot this server owns.");
   public static final ConfigKey<Integer> SERVER_HANDLERS = ConfigKey.integer(
       "indexfs.server.handler-threads", 32,
-      "Threads executing operations; a full queue answers SERVER_BUSY.");
+      "Threads executing operations that may wait (peer calls, lease revocations, data-tier calls); the"
+          + " rest run on the I/O threads. A full queue answers SERVER_BUSY.");
+  public static final ConfigKey<Integer> SERVER_IO_THREADS = ConfigKey.integer(
+      "indexfs.server.io-threads", 0,
+      "Network I/O threads; calls that never wait (stat, list, create, mkdir, delete of a file, close)"
+          + " run on them directly. 0: the number of cores, at least 2.");
+  public static final ConfigKey<Integer> SERVER_CACHE_ENTRIES = ConfigKey.integer(
+      "indexfs.server.cache-entries", 200_000,
+      "Directory entries (and as many partition records / 4) the server keeps in memory, so a warm path"
+          + " costs one RocksDB read for its last component.");
   public static final ConfigKey<Integer> SERVER_QUEUE = ConfigKey.integer(
       "indexfs.server.queue-size", 10_000, "Operations waiting for a handler before the server sheds load.");
 
@@ -120,7 +129,7 @@ public final class IndexFsConfig {
 
   public static final List<ConfigKey<?>> ALL = List.of(
       ZOOKEEPER_QUORUM, ZOOKEEPER_SESSION_TIMEOUT_MS, SLOT_LEASE_WAIT_MS, CLUSTER_NAME, SERVER_DIR,
-      SERVER_BIND_HOST, SERVER_PORT, SERVER_SLOT, SERVER_HANDLERS, SERVER_QUEUE, WAL_SYNC, DATA_URI,
+      SERVER_BIND_HOST, SERVER_PORT, SERVER_SLOT, SERVER_HANDLERS, SERVER_IO_THREADS, SERVER_CACHE_ENTRIES, SERVER_QUEUE, WAL_SYNC, DATA_URI,
       INLINE_MAX_BYTES, LEASE_SOFT_LIMIT_MS, LEASE_HARD_LIMIT_MS, SCRUB_INTERVAL_MS, SCRUB_GRACE_MS,
       RPC_MAX_FRAME_BYTES, RPC_IDLE_TIMEOUT_SECONDS, RPC_TIMEOUT_MS, LIST_PAGE_SIZE, SUPERUSER, SUPERGROUP,
       PERMISSIONS_ENABLED, MAX_COMPONENT_LENGTH, AUDIT_ENABLED, AUDIT_QUEUE, LEASE_POLICY, LEASE_FIXED_MS,

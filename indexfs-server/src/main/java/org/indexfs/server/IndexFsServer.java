@@ -39,6 +39,7 @@ import org.indexfs.server.op.OpenOp;
 import org.indexfs.server.op.PartitionOp;
 import org.indexfs.server.op.Operation;
 import org.indexfs.server.op.RecoverLeaseOp;
+import org.indexfs.server.op.ReferencedObjectsOp;
 import org.indexfs.server.op.CrossSlotRename;
 import org.indexfs.server.op.RenameInOp;
 import org.indexfs.server.op.RenameOp;
@@ -101,7 +102,8 @@ public final class IndexFsServer implements AutoCloseable {
     String dataUri = IndexFsConfig.DATA_URI.get(conf);
     store = MetadataStore.open(Path.of(dir));
     try {
-      ns = new Namespace(store, slot, IndexFsConfig.WAL_SYNC.get(conf), superuser, supergroup);
+      ns = new Namespace(store, slot, IndexFsConfig.WAL_SYNC.get(conf), superuser, supergroup,
+          IndexFsConfig.SERVER_CACHE_ENTRIES.get(conf));
       data = new DataTier(dataUri, slot);
       reclaimer = new Reclaimer(ns, data);
       leases = new LeaseTable(ns, IndexFsConfig.LEASE_SOFT_LIMIT_MS.get(conf), IndexFsConfig.LEASE_HARD_LIMIT_MS.get(conf));
@@ -143,10 +145,11 @@ public final class IndexFsServer implements AutoCloseable {
           ? AuditLog.start(IndexFsConfig.AUDIT_QUEUE.get(conf)) : AuditLog.disabled();
       metricsLog = new Periodic("indexfs-metrics-" + slot, IndexFsConfig.METRICS_LOG_INTERVAL_MS.get(conf), false,
           () -> LOG.info("{}", metrics.summary()));
-      dispatcher = new Dispatcher(operations(ctx, crossSlot, renames), IndexFsConfig.SERVER_HANDLERS.get(conf),
-          IndexFsConfig.SERVER_QUEUE.get(conf), new Auditor(auditLog, ctx), metrics);
+      dispatcher = new Dispatcher(operations(ctx, crossSlot, renames, scrubber), IndexFsConfig.SERVER_HANDLERS.get(conf),
+          IndexFsConfig.SERVER_QUEUE.get(conf), new Auditor(auditLog, ctx), metrics, ns,
+          IndexFsConfig.RPC_MAX_FRAME_BYTES.get(conf), IndexFsConfig.CLUSTER_NAME.get(conf) + "/" + slot);
       rpc = new RpcServer(dispatcher, IndexFsConfig.RPC_MAX_FRAME_BYTES.get(conf),
-          IndexFsConfig.RPC_IDLE_TIMEOUT_SECONDS.get(conf));
+          IndexFsConfig.RPC_IDLE_TIMEOUT_SECONDS.get(conf), ioThreads(IndexFsConfig.SERVER_IO_THREADS.get(conf)), slot);
       address = rpc.start(IndexFsConfig.SERVER_BIND_HOST.get(conf), IndexFsConfig.SERVER_PORT.get(conf));
       data.prepare();
       reclaimer.start();
@@ -157,6 +160,7 @@ public final class IndexFsServer implements AutoCloseable {
           address.getHostString() + ":" + address.getPort(), IndexFsConfig.SLOT_LEASE_WAIT_MS.get(conf),
           this::fence);
       peers.attach(lease.curator(), IndexFsConfig.CLUSTER_NAME.get(conf), lease.clusterConfig().slots());
+      scrubber.usePeers(peers);
       placementRefresh.start();
       metricsLog.start();
     } catch (Exception e) {
@@ -167,11 +171,16 @@ public final class IndexFsServer implements AutoCloseable {
         IndexFsConfig.WAL_SYNC.get(conf));
   }
 
+  private static int ioThreads(int configured) {
+    return configured > 0 ? configured : Math.max(2, Runtime.getRuntime().availableProcessors());
+  }
+
   public static IndexFsServer start(Map<String, String> conf) throws IOException {
     return new IndexFsServer(conf);
   }
 
-  private static Map<OpCase, Operation> operations(OpContext ctx, CrossSlotRename crossSlot, RenameIntents renames) {
+  private static Map<OpCase, Operation> operations(OpContext ctx, CrossSlotRename crossSlot, RenameIntents renames,
+      Scrubber scrubber) {
     Map<OpCase, Operation> ops = new EnumMap<>(OpCase.class);
     ops.put(OpCase.MKDIRS, new MkdirsOp(ctx));
     ops.put(OpCase.CREATE, new CreateOp(ctx));
@@ -195,6 +204,7 @@ public final class IndexFsServer implements AutoCloseable {
     ops.put(OpCase.TRUNCATE, new TruncateOp(ctx));
     ops.put(OpCase.CONCAT, new ConcatOp(ctx));
     ops.put(OpCase.PARTITION, new PartitionOp(ctx));
+    ops.put(OpCase.REFERENCED, new ReferencedObjectsOp(scrubber, ctx.access()));
     return ops;
   }
 
@@ -282,6 +292,9 @@ public final class IndexFsServer implements AutoCloseable {
     }
     if (reclaimer != null) {
       reclaimer.close();
+    }
+    if (ns != null) {
+      ns.close();
     }
     if (data != null) {
       try {

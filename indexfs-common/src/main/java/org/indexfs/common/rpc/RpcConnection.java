@@ -1,10 +1,7 @@
 package org.indexfs.common.rpc;
 
-import com.google.protobuf.InvalidProtocolBufferException;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.ByteBufUtil;
-import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelHandlerContext;
@@ -19,6 +16,8 @@ import java.net.InetSocketAddress;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import org.indexfs.proto.Request;
 import org.indexfs.proto.Response;
@@ -27,12 +26,18 @@ import org.indexfs.proto.Response;
  * One connection to one server, with many calls in flight: each call gets an id and a future,
  * and replies complete the futures in whatever order they arrive. A broken connection fails
  * every pending call with an IOException.
+ *
+ * <p>Callers encode their request on their own thread into a pooled buffer; the I/O thread writes
+ * everything queued since its last turn with one flush, so concurrent callers share syscalls.
  */
 public final class RpcConnection implements AutoCloseable {
   private final InetSocketAddress address;
   private final Channel channel;
   private final Map<Long, CompletableFuture<Response>> pending = new ConcurrentHashMap<>();
   private final AtomicLong nextCallId = new AtomicLong(1);
+  private final ConcurrentLinkedQueue<ByteBuf> outgoing = new ConcurrentLinkedQueue<>();
+  private final AtomicBoolean drainScheduled = new AtomicBoolean();
+  private final Runnable drain = this::drain;
 
   private RpcConnection(InetSocketAddress address, Channel channel) {
     this.address = address;
@@ -80,13 +85,42 @@ public final class RpcConnection implements AutoCloseable {
       fail(id, new IOException("Connection to " + address + " is closed"));
       return future;
     }
-    byte[] bytes = request.setCallId(id).build().toByteArray();
-    channel.writeAndFlush(Unpooled.wrappedBuffer(bytes)).addListener(w -> {
-      if (!w.isSuccess()) {
-        fail(id, new IOException("Could not send call to " + address + ": " + w.cause(), w.cause()));
+    ByteBuf frame;
+    try {
+      frame = Framing.encode(channel.alloc(), request.setCallId(id).build());
+    } catch (IOException | RuntimeException e) {
+      fail(id, new IOException("Could not encode call to " + address + ": " + e, e));
+      return future;
+    }
+    outgoing.add(frame);
+    if (drainScheduled.compareAndSet(false, true)) {
+      try {
+        channel.eventLoop().execute(drain);
+      } catch (java.util.concurrent.RejectedExecutionException e) {
+        fail(id, new IOException("Connection to " + address + " is shutting down", e));
       }
-    });
+    }
     return future;
+  }
+
+  /** On the I/O thread: writes every queued frame, then flushes once. */
+  private void drain() {
+    drainScheduled.set(false);
+    boolean wrote = false;
+    for (ByteBuf frame; (frame = outgoing.poll()) != null; ) {
+      if (!channel.isActive()) {
+        frame.release();
+        continue;
+      }
+      channel.write(frame, channel.voidPromise());
+      wrote = true;
+    }
+    if (wrote) {
+      channel.flush();
+    }
+    if (!channel.isActive()) {
+      failAll(new IOException("Connection to " + address + " is closed"));
+    }
   }
 
   /** Forgets a call whose caller gave up waiting. */
@@ -110,6 +144,9 @@ public final class RpcConnection implements AutoCloseable {
   @Override
   public void close() {
     channel.close().awaitUninterruptibly();
+    for (ByteBuf frame; (frame = outgoing.poll()) != null; ) {
+      frame.release();
+    }
     failAll(new IOException("Connection to " + address + " closed"));
   }
 
@@ -120,8 +157,8 @@ public final class RpcConnection implements AutoCloseable {
     protected void channelRead0(ChannelHandlerContext ctx, ByteBuf frame) {
       Response response;
       try {
-        response = Response.parseFrom(ByteBufUtil.getBytes(frame));
-      } catch (InvalidProtocolBufferException e) {
+        response = Response.parseFrom(Framing.input(frame));
+      } catch (IOException e) {
         connection.failAll(new IOException("Malformed reply from " + connection.address + ": " + e.getMessage()));
         ctx.close();
         return;

@@ -53,6 +53,7 @@ public final class DataTier implements AutoCloseable {
   }
 
   private synchronized FileSystem fs() throws IOException {
+    org.indexfs.server.Blocking.check("a call to the data tier");
     if (!configured()) {
       throw new IOException("No indexfs.data.uri is configured: this server keeps no data objects");
     }

@@ -116,10 +116,11 @@ public final class Reclaimer implements AutoCloseable {
       try (RocksIterator it = ns.store().iterator(ns.store().entries(), null)) {
         for (it.seek(prefix); it.isValid() && Bytes.startsWith(it.key(), prefix) && n < BATCH; it.next(), n++) {
           Inode child = Inode.decode(it.value());
+          String name = EntryKey.decode(it.key()).name();
           if (child.isDirectory() && homes != null
               && (child.zerothSlot != ns.slot() || ns.bitmap(child.inodeId).count() > 1)) {
             // Its entries live on its home slot: that slot drops them once told the entry is gone.
-            homes.record(batch, child.inodeId, child.zerothSlot, dirId, EntryKey.decode(it.key()).name());
+            homes.record(batch, child.inodeId, child.zerothSlot, dirId, name);
             remoteChildren.add(child.inodeId);
           } else if (child.isDirectory()) {
             reclaimSubtree(batch, child.inodeId);
@@ -127,10 +128,8 @@ public final class Reclaimer implements AutoCloseable {
           } else if (child.dataObject != null) {
             reclaimObject(batch, child.dataObject);
           }
-          batch.delete(ns.store().entries(), it.key());
+          ns.deleteEntry(batch, dirId, name);
         }
-      } catch (RocksDBException e) {
-        throw new IOException(e);
       }
       if (n < BATCH) {
         delete(batch, record);

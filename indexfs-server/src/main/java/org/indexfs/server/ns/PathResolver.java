@@ -56,22 +56,37 @@ public final class PathResolver {
 
   /** Walks to the final component; the final component's directory must have its entries here. */
   public ResolvedPath resolve(Resolution known, String path) throws IOException {
-    return walk(known, path, false, 0, false);
+    return walk(known, path, false, 0, false, null);
+  }
+
+  /**
+   * As {@link #resolve}, for a mutation that changes entries of the directory holding the final
+   * component (or, when parents are missing, of the deepest existing directory): that directory is
+   * locked in {@code m} before the entries below it are read, so what this returns stays true
+   * until the mutation ends.
+   */
+  public ResolvedPath resolveForUpdate(Mutation m, Resolution known, String path) throws IOException {
+    return walk(known, path, false, 0, false, m);
   }
 
   /** As {@link #resolve}, for a rename's destination. */
   public ResolvedPath resolveDestination(Resolution known, String path) throws IOException {
-    return walk(known, path, false, 0, true);
+    return walk(known, path, false, 0, true, null);
+  }
+
+  /** As {@link #resolveForUpdate}, for a rename's destination. */
+  public ResolvedPath resolveDestinationForUpdate(Mutation m, Resolution known, String path) throws IOException {
+    return walk(known, path, false, 0, true, m);
   }
 
   /** Walks into the final component too when it is a directory (summaries: its partition 0). */
   public ResolvedPath resolveInto(Resolution known, String path) throws IOException {
-    return walk(known, path, true, 0, false);
+    return walk(known, path, true, 0, false, null);
   }
 
   /** Walks into the final directory's partition holding {@code hash} (listing pages). */
   public ResolvedPath resolveInto(Resolution known, String path, long hash) throws IOException {
-    return walk(known, path, true, hash, false);
+    return walk(known, path, true, hash, false, null);
   }
 
   /**
@@ -86,8 +101,8 @@ public final class PathResolver {
     return ownerOf(dir, NameHash.of(name)) == ns.slot();
   }
 
-  private ResolvedPath walk(Resolution known, String path, boolean into, long intoHash, boolean destination)
-      throws IOException {
+  private ResolvedPath walk(Resolution known, String path, boolean into, long intoHash, boolean destination,
+      Mutation lockFor) throws IOException {
     List<String> names = parse(path);
     int n = names.size();
     List<Ancestor> given = known.getAncestorsList();
@@ -117,7 +132,16 @@ public final class PathResolver {
         throw new IndexFsException(Code.STALE_RESOLUTION, PathNames.join(names, i + 1)
             + " is moving to another slot (directory split); retry");
       }
+      if (lockFor != null && i == n - 1) {
+        lockFor.lock(dir.inodeId);
+      }
       Inode child = ns.lookup(dir.inodeId, names.get(i));
+      if (child == null && lockFor != null && i < n - 1) {
+        // The deepest existing directory: its new entries are this mutation's to make. Someone
+        // may have made one since the lookup; then walk on into it.
+        lockFor.lock(dir.inodeId);
+        child = ns.lookup(dir.inodeId, names.get(i));
+      }
       if (child == null) {
         break;
       }

@@ -11,6 +11,7 @@ import org.indexfs.proto.Request;
 import org.indexfs.proto.Response;
 import org.indexfs.server.filelease.FileLease;
 import org.indexfs.server.ns.ResolvedPath;
+import org.rocksdb.WriteBatch;
 
 /**
  * {@code create}: makes a new, empty file visible at once (its length arrives with
@@ -26,6 +27,11 @@ public final class CreateOp implements Operation {
   }
 
   @Override
+  public boolean mayRunOnIoThread(Request request) {
+    return true;
+  }
+
+  @Override
   public Response.Builder apply(Request request) throws IOException {
     CreateRequest req = request.getCreate();
     if (req.getReplication() == 0 || req.getReplication() > Short.MAX_VALUE) {
@@ -36,8 +42,9 @@ public final class CreateOp implements Operation {
     }
     String holder = Writers.holder(request.getCaller());
     long[] parentOf = {0};
-    Writers.Outcome<Inode> outcome = ctx.ns().mutate(batch -> {
-      ResolvedPath p = ctx.resolver().resolve(request.getResolution(), req.getPath());
+    Writers.Outcome<Inode> outcome = ctx.ns().mutateLocked(m -> {
+      WriteBatch batch = m.batch();
+      ResolvedPath p = ctx.resolver().resolveForUpdate(m, request.getResolution(), req.getPath());
       if (p.isRoot()) {
         throw new IndexFsException(Code.FILE_ALREADY_EXISTS, "/ already exists as a directory");
       }
@@ -54,6 +61,7 @@ public final class CreateOp implements Operation {
         if (!req.getOverwrite()) {
           IndexFsException exists = new IndexFsException(Code.FILE_ALREADY_EXISTS, p.path() + " for client already exists");
           if (old.isUnderConstruction()) {
+            m.exclusive();
             // HDFS recovers an abandoned file before refusing: the refusal must not undo that.
             boolean recovering = ctx.recovery().preempt(batch, p.parent().inodeId, p.lastName(), old, holder,
                 p.path(), "CREATE_FILE").recovering();
@@ -65,6 +73,7 @@ public final class CreateOp implements Operation {
         }
         ctx.access().checkSelf(request.getCaller(), p, Permission.WRITE);
         if (old.isUnderConstruction()) {
+          m.exclusive();
           ctx.leases().release(batch, old.inodeId);
         }
       }

@@ -7,6 +7,7 @@ import org.indexfs.proto.FlushRequest;
 import org.indexfs.proto.Request;
 import org.indexfs.proto.Response;
 import org.indexfs.server.filelease.FileLease;
+import org.rocksdb.WriteBatch;
 
 /**
  * A writer's state, recorded while the file stays open:
@@ -26,6 +27,12 @@ public final class FlushOp implements Operation {
     this.ctx = ctx;
   }
 
+  /** hsync with wal.sync=false fsyncs here, which must not happen on an I/O thread. */
+  @Override
+  public boolean mayRunOnIoThread(Request request) {
+    return !request.getFlush().getSync() || ctx.ns().groupCommit().syncs();
+  }
+
   @Override
   public Response.Builder apply(Request request) throws IOException {
     FlushRequest req = request.getFlush();
@@ -33,8 +40,9 @@ public final class FlushOp implements Operation {
     if (inline) {
       Writers.checkInlineBytes(ctx, req.getInlineData().size(), req.getLength());
     }
-    ctx.ns().mutate(batch -> {
-      Writers.Writing w = Writers.requireLease(ctx, req.getInodeId(), request.getCaller(), req.getPath(),
+    ctx.ns().mutateLocked(m -> {
+      WriteBatch batch = m.batch();
+      Writers.Writing w = Writers.requireLease(ctx, m, req.getInodeId(), request.getCaller(), req.getPath(),
           request.getResolution());
       FileLease lease = w.lease();
       Inode file = w.file();
@@ -57,7 +65,8 @@ public final class FlushOp implements Operation {
       Writers.put(ctx, batch, w, updated);
       return null;
     });
-    if (req.getSync()) {
+    if (req.getSync() && !ctx.ns().groupCommit().syncs()) {
+      // hsync with wal.sync=false: this write must be durable anyway (with wal.sync=true it is).
       ctx.ns().store().syncWal();
     }
     return Response.newBuilder();

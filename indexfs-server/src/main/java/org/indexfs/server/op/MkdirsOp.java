@@ -9,7 +9,9 @@ import org.indexfs.proto.Code;
 import org.indexfs.proto.MkdirsRequest;
 import org.indexfs.proto.Request;
 import org.indexfs.proto.Response;
+import org.indexfs.server.audit.AuditNote;
 import org.indexfs.server.ns.ResolvedPath;
+import org.rocksdb.WriteBatch;
 
 /** {@code mkdirs}: creates a directory and any missing parents; true if it exists afterwards. */
 public final class MkdirsOp implements Operation {
@@ -19,19 +21,32 @@ public final class MkdirsOp implements Operation {
     this.ctx = ctx;
   }
 
+  private void noteForAudit(Inode dir) {
+    AuditNote.perm(ctx.ns().principals().nameOf(dir.ownerId), ctx.ns().principals().nameOf(dir.groupId), true,
+        dir.permission);
+  }
+
+  /** On one slot a mkdir never calls a peer; on several it may tell a new home slot. */
+  @Override
+  public boolean mayRunOnIoThread(Request request) {
+    return ctx.partitions().slotCount() == 1;
+  }
+
   @Override
   public Response.Builder apply(Request request) throws IOException {
     MkdirsRequest req = request.getMkdirs();
     long[] synced = {-1};
     long[] parentOf = {0};
-    boolean created = ctx.ns().mutate(batch -> {
-      ResolvedPath p = ctx.resolver().resolve(request.getResolution(), req.getPath());
+    boolean created = ctx.ns().mutateLocked(m -> {
+      WriteBatch batch = m.batch();
+      ResolvedPath p = ctx.resolver().resolveForUpdate(m, request.getResolution(), req.getPath());
       ctx.access().checkTraverse(request.getCaller(), p);
       if (p.ancestorIsFile()) {
         throw IndexFsException.parentNotDirectory(p.pathAt(p.existingCount() - 1));
       }
       if (p.last() != null) {
         if (p.last().isDirectory()) {
+          noteForAudit(p.last());
           return true;
         }
         throw new IndexFsException(Code.FILE_ALREADY_EXISTS, "Path is not a directory: " + p.path());
@@ -44,13 +59,18 @@ public final class MkdirsOp implements Operation {
       Inode dir = Entries.createDirectories(ctx.ns(), batch, request.getCaller(), p, p.depth(), req.getPermission(),
           true, System.currentTimeMillis(), home);
       synced[0] = HomeChanges.record(ctx, batch, p, p.depth(), dir);
+      noteForAudit(dir);
       parentOf[0] = p.inodeAt(p.existingCount() - 1).inodeId;
       return true;
     });
     if (parentOf[0] != 0) {
       ctx.splits().noteInsert(parentOf[0]);
     }
-    HomeChanges.drive(ctx, synced[0]);
+    if (synced[0] != -1) {
+      // The new home is told after the entry is durable (on a handler thread: see mayRunOnIoThread).
+      ctx.ns().awaitDeferred();
+      HomeChanges.drive(ctx, synced[0]);
+    }
     return Response.newBuilder().setBool(BoolResult.newBuilder().setValue(created));
   }
 }

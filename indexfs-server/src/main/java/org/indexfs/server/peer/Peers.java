@@ -80,6 +80,7 @@ public final class Peers implements AutoCloseable {
 
   /** Calls the server of {@code target} and returns its answer, whatever its code. */
   public Response send(int target, Request.Builder request) throws IOException {
+    org.indexfs.server.Blocking.check("call to slot " + target);
     request.setCaller(identity);
     RpcConnection conn = connection(target);
     Response response;

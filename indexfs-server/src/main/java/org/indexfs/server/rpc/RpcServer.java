@@ -1,29 +1,25 @@
 package org.indexfs.server.rpc;
 
-import com.google.protobuf.InvalidProtocolBufferException;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.ByteBufUtil;
-import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
-import io.netty.channel.SimpleChannelInboundHandler;
+import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.handler.codec.TooLongFrameException;
 import io.netty.handler.timeout.IdleStateEvent;
 import io.netty.handler.timeout.IdleStateHandler;
+import io.netty.util.concurrent.DefaultThreadFactory;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import org.indexfs.common.rpc.Framing;
-import org.indexfs.proto.Code;
 import org.indexfs.proto.Request;
-import org.indexfs.proto.Response;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -38,12 +34,15 @@ public final class RpcServer implements AutoCloseable {
   private final Dispatcher dispatcher;
   private final int maxFrameBytes;
   private final int idleSeconds;
-  private final EventLoopGroup boss = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
-  private final EventLoopGroup workers = new MultiThreadIoEventLoopGroup(2, NioIoHandler.newFactory());
+  private final EventLoopGroup boss = new MultiThreadIoEventLoopGroup(1,
+      new DefaultThreadFactory("indexfs-server-accept", true), NioIoHandler.newFactory());
+  private final EventLoopGroup workers;
   private Channel serverChannel;
 
-  public RpcServer(Dispatcher dispatcher, int maxFrameBytes, int idleSeconds) {
+  public RpcServer(Dispatcher dispatcher, int maxFrameBytes, int idleSeconds, int ioThreads, int slot) {
     this.dispatcher = dispatcher;
+    this.workers = new MultiThreadIoEventLoopGroup(ioThreads, new DefaultThreadFactory("indexfs-server-io-" + slot, true),
+        NioIoHandler.newFactory());
     this.maxFrameBytes = maxFrameBytes;
     this.idleSeconds = idleSeconds;
   }
@@ -74,29 +73,39 @@ public final class RpcServer implements AutoCloseable {
     return (InetSocketAddress) serverChannel.localAddress();
   }
 
-  private final class CallHandler extends SimpleChannelInboundHandler<ByteBuf> {
+  /**
+   * Reads requests and hands each to the dispatcher with this connection's {@link Replies}; calls
+   * that may run on this I/O thread answer during the read, and their replies leave with one
+   * flush when the read ends.
+   */
+  private final class CallHandler extends ChannelInboundHandlerAdapter {
+    private Replies replies;
+
     @Override
-    protected void channelRead0(ChannelHandlerContext ctx, ByteBuf frame) {
+    public void handlerAdded(ChannelHandlerContext ctx) {
+      replies = new Replies(ctx.channel());
+    }
+
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+      ByteBuf frame = (ByteBuf) msg;
       Request request;
       try {
-        request = Request.parseFrom(ByteBufUtil.getBytes(frame));
-      } catch (InvalidProtocolBufferException e) {
+        request = Request.parseFrom(Framing.input(frame));
+      } catch (IOException e) {
         LOG.warn("Closing connection from {}: malformed request frame ({} bytes): {}",
             ctx.channel().remoteAddress(), frame.readableBytes(), e.getMessage());
         ctx.close();
         return;
+      } finally {
+        frame.release();
       }
-      Channel channel = ctx.channel();
-      dispatcher.submit(request, channel.remoteAddress(), response -> send(channel, request, response));
+      dispatcher.dispatch(request, ctx.channel().remoteAddress(), replies::send);
     }
 
-    private void send(Channel channel, Request request, Response response) {
-      if (response.getSerializedSize() + Framing.LENGTH_BYTES > maxFrameBytes) {
-        LOG.error("Reply to call {} ({}) is {} bytes, over the frame limit", request.getCallId(),
-            request.getOpCase(), response.getSerializedSize());
-        response = Dispatcher.error(request, Code.INTERNAL_ERROR, "Reply exceeds indexfs.rpc.max-frame-bytes");
-      }
-      channel.writeAndFlush(Unpooled.wrappedBuffer(response.toByteArray()));
+    @Override
+    public void channelReadComplete(ChannelHandlerContext ctx) {
+      replies.flushIfWritten();
     }
 
     @Override

@@ -276,6 +276,7 @@ public final class SplitManager implements AutoCloseable {
       return null;
     });
     ns.invalidateBitmap(dirId);
+    ns.forgetDirectory(dirId);
     frozen.remove(dirId);
   }
 

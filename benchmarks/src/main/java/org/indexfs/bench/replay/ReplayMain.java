@@ -96,7 +96,8 @@ public final class ReplayMain {
           ? String.format("generated, %,d records, seed %d, mix %s", o.generate, o.seed, o.mix)
           : trace.toString());
       facts.put("machine", org.indexfs.bench.mdtest.Machine.describe());
-      facts.put("versions", org.indexfs.bench.mdtest.Machine.versions());
+      facts.put("versions", "Java " + Runtime.version() + ", Hadoop " + org.apache.hadoop.util.VersionInfo.getVersion()
+          + ", replaying JVM heap max " + Runtime.getRuntime().maxMemory() / (1 << 20) + " MiB");
       facts.put("threads", String.valueOf(o.threads));
       if (o.prefix != null) {
         facts.put("paths", "below " + o.prefix);

@@ -199,6 +199,11 @@ public class IndexFileSystem extends FileSystem implements LeaseRecoverable, Saf
 
   /** The absolute path the servers see. */
   String pathOf(Path p) {
+    // As DistributedFileSystem.getPathName: an absolute path of this file system is used as it is.
+    if (p.isUriPathAbsolute()) {
+      checkPath(p);
+      return p.toUri().getPath();
+    }
     return makeQualified(p).toUri().getPath();
   }
 

@@ -27,7 +27,13 @@ public final class PathResolver {
   private final int maxComponentBytes;
   private volatile LeaseGrants leases = LeaseGrants.NONE;
   private final Partitions partitions;
-  private volatile java.util.function.BiPredicate<Long, Long> frozen = (dirId, hash) -> false;
+  private volatile FrozenNames frozen = (dirId, name) -> false;
+
+  /** Names moving in a GIGA+ split right now (see {@link #useFreeze}). */
+  @FunctionalInterface
+  public interface FrozenNames {
+    boolean isFrozen(long dirId, String name);
+  }
 
   public PathResolver(Namespace ns, int maxComponentBytes, Partitions partitions) {
     this.ns = ns;
@@ -41,7 +47,7 @@ public final class PathResolver {
 
 
   /** Names moving in a GIGA+ split: mutations of them retry until the split ends. */
-  public void useFreeze(java.util.function.BiPredicate<Long, Long> isFrozen) {
+  public void useFreeze(FrozenNames isFrozen) {
     this.frozen = isFrozen;
   }
 
@@ -98,7 +104,7 @@ public final class PathResolver {
   }
 
   private boolean here(Inode dir, String name) throws IOException {
-    return ownerOf(dir, NameHash.of(name)) == ns.slot();
+    return partitions.slotCount() == 1 || ownerOf(dir, NameHash.of(name)) == ns.slot();
   }
 
   private ResolvedPath walk(Resolution known, String path, boolean into, long intoHash, boolean destination,
@@ -128,7 +134,7 @@ public final class PathResolver {
       if (!here(dir, names.get(i))) {
         throw elsewhere(path, names, inodes, local, i, destination);
       }
-      if (ns.mutating() && frozen.test(dir.inodeId, NameHash.of(names.get(i)))) {
+      if (ns.mutating() && frozen.isFrozen(dir.inodeId, names.get(i))) {
         throw new IndexFsException(Code.STALE_RESOLUTION, PathNames.join(names, i + 1)
             + " is moving to another slot (directory split); retry");
       }

@@ -85,7 +85,7 @@ public class IndexFileSystem extends FileSystem implements LeaseRecoverable, Saf
         get(conf, IndexFsConfig.RPC_MAX_FRAME_BYTES), 30_000, get(conf, IndexFsConfig.CLIENT_CACHE_ENTRIES));
     client = new IndexFsClient(connection, caller(ugi), get(conf, IndexFsConfig.RPC_TIMEOUT_MS));
     try {
-      ServerInfo info = client.serverInfo();
+      ServerInfo info = connection.serverInfo(client::serverInfo);
       inlineMax = info.getInlineMaxBytes();
       objects = new DataObjects(info.getDataUri(), conf);
       renewer = new LeaseRenewer(client, info.getLeaseSoftLimitMs());

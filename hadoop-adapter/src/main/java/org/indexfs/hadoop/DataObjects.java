@@ -35,16 +35,18 @@ final class DataObjects implements AutoCloseable {
 
   DataObjects(String dataUri, Configuration conf) {
     this.dataUri = dataUri;
-    this.conf = new Configuration(conf);
-    this.conf.set("fs.permissions.umask-mode", "000");
+    this.conf = conf;
   }
 
+  /** Made on first use: most FileSystem instances never touch a data object. */
   private synchronized FileSystem fs() throws IOException {
     if (dataUri.isEmpty()) {
       throw new IOException("This IndexFS cluster has no indexfs.data.uri: files above the inline limit cannot be stored");
     }
     if (fs == null) {
-      fs = FileSystem.newInstance(URI.create(dataUri), conf);
+      Configuration objectConf = new Configuration(conf);
+      objectConf.set("fs.permissions.umask-mode", "000");
+      fs = FileSystem.newInstance(URI.create(dataUri), objectConf);
     }
     return fs;
   }

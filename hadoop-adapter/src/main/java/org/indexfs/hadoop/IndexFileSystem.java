@@ -91,7 +91,7 @@ public class IndexFileSystem extends FileSystem implements LeaseRecoverable, Saf
         KerberosLogin.of(ugi, conf, TOKEN_SERVICE_PREFIX + cluster));
     client = new IndexFsClient(connection, caller(ugi), get(conf, IndexFsConfig.RPC_TIMEOUT_MS));
     try {
-      ServerInfo info = client.serverInfo();
+      ServerInfo info = connection.serverInfo(client::serverInfo);
       inlineMax = info.getInlineMaxBytes();
       objects = new DataObjects(info.getDataUri(), conf);
       renewer = new LeaseRenewer(client, info.getLeaseSoftLimitMs());
@@ -205,6 +205,11 @@ public class IndexFileSystem extends FileSystem implements LeaseRecoverable, Saf
 
   /** The absolute path the servers see. */
   String pathOf(Path p) {
+    // As DistributedFileSystem.getPathName: an absolute path of this file system is used as it is.
+    if (p.isUriPathAbsolute()) {
+      checkPath(p);
+      return p.toUri().getPath();
+    }
     return makeQualified(p).toUri().getPath();
   }
 

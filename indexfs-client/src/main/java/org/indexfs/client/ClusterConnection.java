@@ -176,6 +176,24 @@ public final class ClusterConnection implements AutoCloseable {
     return resolutions;
   }
 
+  /** The settings a cluster's servers share, fetched for the process's first client only. */
+  public org.indexfs.proto.ServerInfo serverInfo(ServerInfoSource fetch) throws IOException {
+    org.indexfs.proto.ServerInfo known = serverInfo;
+    if (known == null) {
+      known = fetch.get();
+      serverInfo = known;
+    }
+    return known;
+  }
+
+  /** Asks a server for its {@link org.indexfs.proto.ServerInfo}. */
+  @FunctionalInterface
+  public interface ServerInfoSource {
+    org.indexfs.proto.ServerInfo get() throws IOException;
+  }
+
+  private volatile org.indexfs.proto.ServerInfo serverInfo;
+
   /** The number of slots the cluster was formatted with. */
   public int slotCount() throws IOException {
     return directory.slotCount();

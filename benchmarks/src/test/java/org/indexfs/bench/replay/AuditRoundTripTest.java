@@ -132,7 +132,11 @@ class AuditRoundTripTest {
     TraceCounts counts = counts(indexfsLog);
     assertThat(counts.unusableByReason()).as("every line the IndexFS servers wrote is usable").isEmpty();
     // The same calls, as HDFS logged them, except the ones IndexFS could not run.
-    assertThat(signatures(indexfsLog)).containsExactlyInAnyOrderElementsOf(signatures(hdfsLog).stream()
+    // The replay's preflight (Preflight: a look at / as each user, a probe directory made and removed) is audited too.
+    List<String> replayed = signatures(indexfsLog).stream()
+        .filter(s -> !s.startsWith("getfileinfo true ") || !s.endsWith(" / -> null null"))
+        .filter(s -> !s.contains(" /.replay-preflight-")).toList();
+    assertThat(replayed).containsExactlyInAnyOrderElementsOf(signatures(hdfsLog).stream()
         .filter(s -> NOT_YET_ON_INDEXFS.stream().noneMatch(c -> s.startsWith(c.auditName() + " "))).toList());
     assertThat(Files.readAllLines(indexfsLog)).allMatch(l -> l.contains("\tip=/127.0.0.1\t"));
 

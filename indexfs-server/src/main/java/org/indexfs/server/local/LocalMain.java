@@ -72,6 +72,10 @@ public final class LocalMain {
       System.out.println("  " + e.getKey() + "=" + e.getValue());
     }
     System.out.println("In another terminal:  bin/indexfs fs -ls /");
+    if (cluster.hdfs() != null) {
+      System.out.println("Side by side with HDFS:  bin/indexfs replay AUDIT-LOG --target " + cluster.defaultFs()
+          + " --compare " + cluster.hdfs().uri() + "/");
+    }
     System.out.println("Press Ctrl-C to stop.");
     System.out.flush();
     stopped.await();

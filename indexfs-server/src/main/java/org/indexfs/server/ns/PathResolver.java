@@ -28,8 +28,14 @@ public final class PathResolver {
   private final int maxComponentBytes;
   private volatile LeaseGrants leases = LeaseGrants.NONE;
   private final Partitions partitions;
-  private volatile java.util.function.BiPredicate<Long, Long> frozen = (dirId, hash) -> false;
+  private volatile FrozenNames frozen = (dirId, name) -> false;
   private volatile AncestorSeal seal;
+
+  /** Names moving in a GIGA+ split right now (see {@link #useFreeze}). */
+  @FunctionalInterface
+  public interface FrozenNames {
+    boolean isFrozen(long dirId, String name);
+  }
 
   public PathResolver(Namespace ns, int maxComponentBytes, Partitions partitions) {
     this.ns = ns;
@@ -48,7 +54,7 @@ public final class PathResolver {
   }
 
   /** Names moving in a GIGA+ split: mutations of them retry until the split ends. */
-  public void useFreeze(java.util.function.BiPredicate<Long, Long> isFrozen) {
+  public void useFreeze(FrozenNames isFrozen) {
     this.frozen = isFrozen;
   }
 
@@ -105,7 +111,7 @@ public final class PathResolver {
   }
 
   private boolean here(Inode dir, String name) throws IOException {
-    return ownerOf(dir, NameHash.of(name)) == ns.slot();
+    return partitions.slotCount() == 1 || ownerOf(dir, NameHash.of(name)) == ns.slot();
   }
 
   private ResolvedPath walk(Resolution known, String path, boolean into, long intoHash, boolean destination,
@@ -136,7 +142,7 @@ public final class PathResolver {
       if (!here(dir, names.get(i))) {
         throw elsewhere(path, names, inodes, local, i, destination, given);
       }
-      if (ns.mutating() && frozen.test(dir.inodeId, NameHash.of(names.get(i)))) {
+      if (ns.mutating() && frozen.isFrozen(dir.inodeId, names.get(i))) {
         throw new IndexFsException(Code.STALE_RESOLUTION, PathNames.join(names, i + 1)
             + " is moving to another slot (directory split); retry");
       }

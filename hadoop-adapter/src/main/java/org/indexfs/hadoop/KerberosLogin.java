@@ -23,17 +23,18 @@ final class KerberosLogin {
   private KerberosLogin() {}
 
   static SaslAuthenticator of(UserGroupInformation ugi, Configuration conf, String tokenService) throws IOException {
-    if (!UserGroupInformation.isSecurityEnabled()) {
-      return null;
-    }
     String qop = "privacy".equalsIgnoreCase(conf.get("hadoop.rpc.protection", "authentication")) ? "auth-conf" : "auth";
     // A process with this cluster's delegation token (a MapReduce task, a YARN container) uses it, as
-    // Hadoop's RPC client prefers a token to a ticket.
+    // Hadoop's RPC client prefers a token to a ticket. Only Kerberos clusters issue tokens, so holding
+    // one says the cluster wants it, whatever this process's own hadoop.security.authentication says.
     for (Token<? extends TokenIdentifier> t : ugi.getTokens()) {
       if (IndexFsTokenIdentifier.KIND.equals(t.getKind()) && tokenService.equals(t.getService().toString())) {
         return SaslAuthenticator.forToken("token:" + ugi.getUserName() + ":" + t.getService() + ":"
             + java.util.Arrays.hashCode(t.getIdentifier()), t.getIdentifier(), t.getPassword(), qop);
       }
+    }
+    if (!UserGroupInformation.isSecurityEnabled()) {
+      return null;
     }
     String pattern = conf.get(IndexFsConfig.SERVER_KERBEROS_PRINCIPAL.name(), "");
     if (pattern.isEmpty()) {

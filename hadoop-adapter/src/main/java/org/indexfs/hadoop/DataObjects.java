@@ -51,6 +51,15 @@ final class DataObjects implements AutoCloseable {
     return fs;
   }
 
+  boolean configured() {
+    return !dataUri.isEmpty();
+  }
+
+  /** The data tier's FileSystem (for its delegation tokens). */
+  FileSystem fileSystem() throws IOException {
+    return fs();
+  }
+
   Path pathOf(String name) {
     return new Path(dataUri + "/" + name);
   }

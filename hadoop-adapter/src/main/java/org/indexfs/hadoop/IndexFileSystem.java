@@ -618,6 +618,18 @@ public class IndexFileSystem extends FileSystem implements LeaseRecoverable, Saf
     return UserGroupInformation.isSecurityEnabled() ? TOKEN_SERVICE_PREFIX + uri.getAuthority() : null;
   }
 
+  /**
+   * The data tier issues tokens too: a job collecting this file system's tokens also gets the data
+   * tier's (HDFS's), so its tasks can read and write objects without tickets.
+   */
+  @Override
+  public org.apache.hadoop.security.token.DelegationTokenIssuer[] getAdditionalTokenIssuers() throws IOException {
+    if (!UserGroupInformation.isSecurityEnabled() || !objects.configured()) {
+      return null;
+    }
+    return new org.apache.hadoop.security.token.DelegationTokenIssuer[] {objects.fileSystem()};
+  }
+
   /** HDFS {@code getDelegationToken}: asked of the servers with this FileSystem's Kerberos login. */
   @Override
   public Token<IndexFsTokenIdentifier> getDelegationToken(String renewer) throws IOException {

@@ -130,7 +130,10 @@ public final class IndexFsServer implements AutoCloseable {
     try {
       ns = new Namespace(store, slot, IndexFsConfig.WAL_SYNC.get(conf), superuser, supergroup,
           IndexFsConfig.SERVER_CACHE_ENTRIES.get(conf));
-      data = new DataTier(dataUri, slot);
+      data = new DataTier(dataUri, slot, hadoopConf);
+      if (kerberos != null) {
+        data.useLogin(kerberos::as);
+      }
       reclaimer = new Reclaimer(ns, data);
       leases = new LeaseTable(ns, IndexFsConfig.LEASE_SOFT_LIMIT_MS.get(conf), IndexFsConfig.LEASE_HARD_LIMIT_MS.get(conf));
       LeaseRecovery recovery = new LeaseRecovery(ns, leases, data, reclaimer);

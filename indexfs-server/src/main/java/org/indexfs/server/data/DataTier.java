@@ -39,9 +39,29 @@ public final class DataTier implements AutoCloseable {
   private final int slot;
   private FileSystem fs;
 
+  /** Runs code as the server's own Kerberos login (the data tier sees the server as itself). */
+  @FunctionalInterface
+  public interface Login {
+    FileSystem open(java.security.PrivilegedExceptionAction<FileSystem> open) throws IOException;
+  }
+
+  private final Configuration base;
+  private volatile Login login;
+
   public DataTier(String dataUri, int slot) {
+    this(dataUri, slot, new Configuration());
+  }
+
+  /** {@code base}: the server's Hadoop settings (the data tier's security and client keys among them). */
+  public DataTier(String dataUri, int slot, Configuration base) {
     this.dataUri = dataUri;
     this.slot = slot;
+    this.base = base;
+  }
+
+  /** With Kerberos: the data tier is opened as the server's principal (its superuser, README: Security). */
+  public void useLogin(Login login) {
+    this.login = login;
   }
 
   public boolean configured() {
@@ -62,10 +82,12 @@ public final class DataTier implements AutoCloseable {
       throw new IOException("No indexfs.data.uri is configured: this server keeps no data objects");
     }
     if (fs == null) {
-      Configuration conf = new Configuration();
+      Configuration conf = new Configuration(base);
       // The slot directory's mode is set exactly (prepare()); objects get their file's (follow()).
       conf.set("fs.permissions.umask-mode", "000");
-      fs = FileSystem.newInstance(URI.create(dataUri), conf);
+      Login as = login;
+      fs = as == null ? FileSystem.newInstance(URI.create(dataUri), conf)
+          : as.open(() -> FileSystem.newInstance(URI.create(dataUri), conf));
     }
     return fs;
   }

@@ -174,10 +174,4 @@ abstract class ExtendedNamespace extends MeteredFileSystem {
       throw new org.apache.hadoop.ipc.RemoteException(e.getClass().getName(), e.getMessage());
     }
   }
-
-  /** As HDFS: the servers decide, with ACLs, not the mode bits of a status. */
-  @Override
-  public void access(Path path, FsAction mode) throws IOException {
-    readVoid(() -> client().checkAccess(pathOf(path), mode.ordinal()));
-  }
 }

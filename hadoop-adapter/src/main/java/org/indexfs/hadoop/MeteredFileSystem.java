@@ -61,6 +61,11 @@ abstract class MeteredFileSystem extends FileSystem {
 
   /** The absolute path the servers see. */
   String pathOf(Path p) {
+    // As DistributedFileSystem.getPathName: an absolute path of this file system is used as it is.
+    if (p.isUriPathAbsolute()) {
+      checkPath(p);
+      return p.toUri().getPath();
+    }
     return makeQualified(p).toUri().getPath();
   }
 }

@@ -20,11 +20,14 @@ import org.indexfs.common.rpc.RpcConnection;
 import org.indexfs.common.giga.GigaIndex;
 import org.indexfs.common.giga.PartitionBitmap;
 import org.indexfs.common.schema.NameHash;
+import org.indexfs.proto.AccessRequest;
+import org.indexfs.proto.Ancestor;
+import org.indexfs.proto.DelegationToken;
+import org.indexfs.proto.DelegationTokenRequest;
+import org.indexfs.proto.TokenRequest;
 import org.indexfs.proto.AclEditRequest;
 import org.indexfs.proto.AclEntry;
 import org.indexfs.proto.AclStatus;
-import org.indexfs.proto.Ancestor;
-import org.indexfs.proto.CheckAccessRequest;
 import org.indexfs.proto.GetAclStatusRequest;
 import org.indexfs.proto.GetXAttrsRequest;
 import org.indexfs.proto.RemoveXAttrRequest;
@@ -134,6 +137,33 @@ public final class IndexFsClient implements AutoCloseable {
   public FileStatus getFileStatus(String path) throws IOException {
     return call(Request.newBuilder().setGetFileStatus(GetFileStatusRequest.newBuilder().setPath(path)), path, false)
         .getStatus();
+  }
+
+  /** HDFS checkAccess: returns if the caller may perform {@code mode} (rwx bits) on {@code path}. */
+  public void access(String path, int mode) throws IOException {
+    call(Request.newBuilder().setAccess(AccessRequest.newBuilder().setPath(path).setMode(mode)), path, false);
+  }
+
+  /** A delegation token for this caller, renewable by {@code renewer} (Kerberos callers only). */
+  public DelegationToken getDelegationToken(String renewer) throws IOException {
+    return anySlot(Request.newBuilder().setGetDelegationToken(DelegationTokenRequest.newBuilder().setRenewer(renewer)))
+        .getToken();
+  }
+
+  /** Renews a token (its renewer only); the new expiry, in ms since the epoch. */
+  public long renewDelegationToken(byte[] identifier, byte[] password) throws IOException {
+    return anySlot(Request.newBuilder().setRenewDelegationToken(TokenRequest.newBuilder()
+        .setIdentifier(ByteString.copyFrom(identifier)).setPassword(ByteString.copyFrom(password)))).getToken().getExpiryMs();
+  }
+
+  public void cancelDelegationToken(byte[] identifier, byte[] password) throws IOException {
+    anySlot(Request.newBuilder().setCancelDelegationToken(TokenRequest.newBuilder()
+        .setIdentifier(ByteString.copyFrom(identifier)).setPassword(ByteString.copyFrom(password))));
+  }
+
+  /** Calls that any server answers alike (tokens live in ZooKeeper): slot 0's. */
+  private Response anySlot(Request.Builder request) throws IOException {
+    return call(request, "/", false);
   }
 
   /** One page of a listing; pass the returned cursor back for the next page. */
@@ -306,12 +336,6 @@ public final class IndexFsClient implements AutoCloseable {
   public AclStatus getAclStatus(String path) throws IOException {
     return call(Request.newBuilder().setGetAclStatus(GetAclStatusRequest.newBuilder().setPath(path)), path, false)
         .getAclStatus();
-  }
-
-  /** FileSystem.access: throws ACCESS_DENIED unless the caller may do {@code action} (rwx bits). */
-  public void checkAccess(String path, int action) throws IOException {
-    call(Request.newBuilder().setCheckAccess(CheckAccessRequest.newBuilder().setPath(path).setAction(action)),
-        path, false);
   }
 
   /** HDFS's setQuota: Long.MAX_VALUE leaves a quota unchanged, -1 clears it (superuser only). */

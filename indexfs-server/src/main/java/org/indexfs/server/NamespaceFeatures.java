@@ -6,7 +6,6 @@ import org.indexfs.common.IndexFsConfig;
 import org.indexfs.proto.Request.OpCase;
 import org.indexfs.server.acl.AclSwitch;
 import org.indexfs.server.op.AclEditOp;
-import org.indexfs.server.op.CheckAccessOp;
 import org.indexfs.server.op.GetAclStatusOp;
 import org.indexfs.server.op.GetXAttrsOp;
 import org.indexfs.server.op.OpContext;
@@ -35,7 +34,6 @@ final class NamespaceFeatures {
     AclSwitch acls = new AclSwitch(IndexFsConfig.ACLS_ENABLED.get(conf));
     ops.put(OpCase.ACL_EDIT, new AclEditOp(ctx, acls));
     ops.put(OpCase.GET_ACL_STATUS, new GetAclStatusOp(ctx, acls));
-    ops.put(OpCase.CHECK_ACCESS, new CheckAccessOp(ctx));
     QuotaHome home = new QuotaHome(ctx.ns(), ctx.peers(), ctx.quotas());
     ops.put(OpCase.SET_QUOTA, new SetQuotaOp(ctx, home));
     ops.put(OpCase.QUOTA, new QuotaPeerOp(home, ctx.quotas(), ctx.access()));

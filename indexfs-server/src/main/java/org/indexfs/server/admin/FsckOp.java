@@ -80,7 +80,8 @@ final class FsckOp implements org.indexfs.server.op.Operation {
       page.addPartitions(p);
     }
     try {
-      for (FileLease l : ctx.leases().all()) {
+      // The durable records, not the in-memory mirror: fsck checks what is on disk.
+      for (FileLease l : ctx.leases().all(null)) {
         page.addLeases(FsckLease.newBuilder().setInodeId(l.inodeId()).setHolder(l.holder())
             .setParentId(l.parentId()).setName(l.name()).setSpillObject(l.spillObject()));
       }

@@ -178,9 +178,9 @@ public final class Auditor {
             request.getSetQuota().getDsQuota());
         src = request.getSetQuota().getPath();
       }
-      case CHECK_ACCESS -> {
+      case ACCESS -> {
         cmd = "checkAccess";
-        src = request.getCheckAccess().getPath();
+        src = request.getAccess().getPath();
       }
       default -> {
         return; // internal calls (complete, flush, lease renewal, serverInfo) are not in HDFS's audit log

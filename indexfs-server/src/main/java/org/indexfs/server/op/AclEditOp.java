@@ -45,33 +45,25 @@ public final class AclEditOp implements Operation {
     }
     long synced;
     try (EntryLeases.Revocation revoked = DirectoryLeases.revoke(ctx, request.getResolution(), req.getPath())) {
-      synced = ctx.ns().mutate(batch -> {
-        ResolvedPath p = ctx.resolver().resolve(request.getResolution(), req.getPath());
-        ctx.access().checkTraverse(caller, p);
+      // A file's data object takes the new ACL first, as chmod changes an object first (DESIGN §14).
+      Object[] object = ctx.ns().read(none -> {
+        ResolvedPath p = checked(request, caller);
         Inode entry = p.last();
-        if (entry == null) {
-          // FSDirectory.checkOwner's words, for every caller.
-          throw new IndexFsException(Code.FILE_NOT_FOUND, "Directory/File does not exist " + req.getPath());
+        if (entry.isDirectory() || entry.dataObject == null) {
+          return null;
         }
-        ctx.access().checkOwner(caller, p);
-        byte[] stored = entry.has(Inode.FLAG_ACL) ? ctx.ns().withAcl(entry.copy()).acl : null;
-        AclModel.Applied applied;
-        if (req.getAction() == AclEditRequest.Action.REMOVE) {
-          applied = AclModel.remove(entry.permission, stored);
-        } else try {
-          List<AclEntry> existing = AclModel.logical(entry.permission, stored);
-          List<AclEntry> changed = switch (req.getAction()) {
-            case MODIFY -> AclTransform.merge(existing, spec);
-            case REMOVE_ENTRIES -> AclTransform.filter(existing, spec);
-            case REMOVE_DEFAULT -> AclTransform.filterDefault(existing);
-            case SET -> AclTransform.replace(existing, spec);
-            default -> throw new IllegalArgumentException("Unknown ACL change " + req.getAction());
-          };
-          applied = AclModel.store(entry.permission, entry.isDirectory(), changed, req.getPath());
-        } catch (IndexFsException invalid) {
-          // FSDirAclOp names the path after any refusal of the ACL itself.
-          throw new IndexFsException(invalid.code(), invalid.getMessage() + " Path: " + req.getPath());
-        }
+        AclModel.Applied applied = applied(entry, req, spec);
+        return new Object[] {entry.dataObject, applied};
+      });
+      if (object != null) {
+        AclModel.Applied applied = (AclModel.Applied) object[1];
+        ctx.data().followAcl((String) object[0], (short) (applied.permission() & 0777),
+            AclModel.logical(applied.permission(), applied.acl()));
+      }
+      synced = ctx.ns().mutate(batch -> {
+        ResolvedPath p = checked(request, caller);
+        Inode entry = p.last();
+        AclModel.Applied applied = applied(entry, req, spec);
         Inode updated = entry.copy();
         updated.permission = applied.permission();
         updated.acl = applied.acl();
@@ -88,5 +80,41 @@ public final class AclEditOp implements Operation {
     }
     HomeChanges.drive(ctx, synced);
     return Response.newBuilder();
+  }
+
+  /** The entry the call names, after HDFS's checks: traverse, existence, ownership. */
+  private ResolvedPath checked(Request request, Caller caller) throws IOException {
+    AclEditRequest req = request.getAclEdit();
+    ResolvedPath p = ctx.resolver().resolve(request.getResolution(), req.getPath());
+    ctx.access().checkTraverse(caller, p);
+    if (p.last() == null) {
+      // FSDirectory.checkOwner's words, for every caller.
+      throw new IndexFsException(Code.FILE_NOT_FOUND, "Directory/File does not exist " + req.getPath());
+    }
+    ctx.access().checkOwner(caller, p);
+    return p;
+  }
+
+  /** The entry's permission bits and stored ACL after the change. */
+  private AclModel.Applied applied(Inode entry, AclEditRequest req, List<AclEntry> spec) throws IOException {
+    byte[] stored = entry.has(Inode.FLAG_ACL) ? ctx.ns().withAcl(entry.copy()).acl : null;
+    AclModel.Applied applied;
+    if (req.getAction() == AclEditRequest.Action.REMOVE) {
+      applied = AclModel.remove(entry.permission, stored);
+    } else try {
+      List<AclEntry> existing = AclModel.logical(entry.permission, stored);
+      List<AclEntry> changed = switch (req.getAction()) {
+        case MODIFY -> AclTransform.merge(existing, spec);
+        case REMOVE_ENTRIES -> AclTransform.filter(existing, spec);
+        case REMOVE_DEFAULT -> AclTransform.filterDefault(existing);
+        case SET -> AclTransform.replace(existing, spec);
+        default -> throw new IllegalArgumentException("Unknown ACL change " + req.getAction());
+      };
+      applied = AclModel.store(entry.permission, entry.isDirectory(), changed, req.getPath());
+    } catch (IndexFsException invalid) {
+      // FSDirAclOp names the path after any refusal of the ACL itself.
+      throw new IndexFsException(invalid.code(), invalid.getMessage() + " Path: " + req.getPath());
+    }
+    return applied;
   }
 }

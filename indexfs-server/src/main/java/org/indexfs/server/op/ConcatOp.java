@@ -77,9 +77,7 @@ public final class ConcatOp implements Operation {
           byte[] bytes = part.inode().inlineData == null ? new byte[0] : part.inode().inlineData;
           ctx.data().write(part.object(), bytes, (short) part.inode().replication, part.inode().blockSize);
           // Written by the server: the object is the file's (DESIGN §14); concat keeps the target's.
-          Inode f = plan.target().inode();
-          ctx.data().follow(part.object(), ctx.ns().principals().nameOf(f.ownerId),
-              ctx.ns().principals().nameOf(f.groupId), (short) (f.permission & Permission.MASK & ~Permission.STICKY));
+          ObjectAttributes.follow(ctx, part.object(), plan.target().inode());
         }
       }
       ctx.ns().mutate(batch -> attachObjects(batch, plan));

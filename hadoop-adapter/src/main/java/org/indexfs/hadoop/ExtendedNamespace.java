@@ -5,9 +5,11 @@ import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
+import org.apache.hadoop.fs.CommonPathCapabilities;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.XAttr;
 import org.apache.hadoop.fs.XAttrSetFlag;
+import org.apache.hadoop.fs.impl.PathCapabilitiesSupport;
 import org.apache.hadoop.fs.permission.AclEntry;
 import org.apache.hadoop.fs.permission.AclStatus;
 import org.apache.hadoop.fs.permission.FsAction;
@@ -17,11 +19,32 @@ import org.indexfs.proto.AclEditRequest;
 
 /**
  * The parts of HDFS's namespace beyond files and directories, as DistributedFileSystem offers them:
- * extended attributes and ACLs. Names are parsed and results shaped by HDFS's own client helpers
+ * extended attributes, ACLs and quotas. Names are parsed and results shaped by HDFS's own client helpers
  * ({@link XAttrHelper}), so callers see exactly what DFSClient gives them; the rules are the
  * servers'.
  */
-abstract class ExtendedNamespace extends MeteredFileSystem {
+abstract class ExtendedNamespace extends NotYetSupported {
+
+  /** What works on IndexFS as on HDFS; snapshots and storage policies do not yet ({@link NotYetSupported}). */
+  @Override
+  public boolean hasPathCapability(Path path, String capability) throws IOException {
+    switch (PathCapabilitiesSupport.validatePathCapabilityArgs(makeQualified(path), capability)) {
+      case CommonPathCapabilities.FS_APPEND:
+      case CommonPathCapabilities.FS_CONCAT:
+      case CommonPathCapabilities.FS_TRUNCATE:
+      case CommonPathCapabilities.FS_CHECKSUMS:
+      case CommonPathCapabilities.FS_PERMISSIONS:
+      case CommonPathCapabilities.FS_ACLS:
+      case CommonPathCapabilities.FS_XATTRS:
+      case CommonPathCapabilities.LEASE_RECOVERABLE:
+        return true;
+      case CommonPathCapabilities.FS_SNAPSHOTS:
+      case CommonPathCapabilities.FS_STORAGEPOLICY:
+        return false;
+      default:
+        return super.hasPathCapability(path, capability);
+    }
+  }
 
   static org.indexfs.proto.XAttr toProto(XAttr x) {
     org.indexfs.proto.XAttr.Builder b = org.indexfs.proto.XAttr.newBuilder()

@@ -387,21 +387,6 @@ public class IndexFileSystem extends ExtendedNamespace implements LeaseRecoverab
   }
 
   @Override
-  public boolean hasPathCapability(Path path, String capability) throws IOException {
-    switch (PathCapabilitiesSupport.validatePathCapabilityArgs(makeQualified(path), capability)) {
-      case CommonPathCapabilities.FS_APPEND:
-      case CommonPathCapabilities.FS_CONCAT:
-      case CommonPathCapabilities.FS_TRUNCATE:
-      case CommonPathCapabilities.FS_CHECKSUMS:
-      case CommonPathCapabilities.FS_PERMISSIONS:
-      case CommonPathCapabilities.LEASE_RECOVERABLE:
-        return true;
-      default:
-        return super.hasPathCapability(path, capability);
-    }
-  }
-
-  @Override
   public boolean rename(Path src, Path dst) throws IOException {
     return write(() -> client.rename(pathOf(src), pathOf(dst)));
   }

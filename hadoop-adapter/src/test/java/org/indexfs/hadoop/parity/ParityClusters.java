@@ -30,6 +30,14 @@ public final class ParityClusters implements AutoCloseable {
     void run(Side side, Path base, Transcript t) throws Exception;
   }
 
+  /**
+   * The groups of the parity tests' users, as IndexFS servers resolve them (they ignore the groups
+   * a client sends, as a NameNode does); the reference NameNode learns the same ones from
+   * {@code UserGroupInformation.createUserForTesting} in this JVM. A test may pass its own
+   * {@link IndexFsTestCluster#GROUP_MAPPING_KEY} in its IndexFS settings.
+   */
+  static final String PARITY_GROUPS = "alice=alicegroup;bob=groupY,groupZ;super=supergroup;user=mygroup;bruce=;diana=";
+
   private final MiniDFSCluster hdfs;
   private final List<LocalCluster> indexfs = new ArrayList<>();
   private final Map<String, Side> sides = new LinkedHashMap<>();
@@ -41,6 +49,10 @@ public final class ParityClusters implements AutoCloseable {
   public ParityClusters(String name, Map<String, String> hdfsSettings, Map<String, String> indexSettings,
       int... slots) throws IOException {
     Configuration conf = new HdfsConfiguration();
+    // A NameNode sets the JVM-wide proxy-user rules when it starts: the same ones as the shared
+    // test HDFS, so starting this one does not change what the identity tests see there.
+    conf.set("hadoop.proxyuser." + IndexFsTestCluster.PROXY_USER + ".users", "alice");
+    conf.set("hadoop.proxyuser." + IndexFsTestCluster.PROXY_USER + ".hosts", "*");
     hdfsSettings.forEach(conf::set);
     File dir = IndexFsTestCluster.newWorkDir(name + "-reference").toFile();
     hdfs = new MiniDFSCluster.Builder(conf, dir).numDataNodes(1).build();
@@ -52,7 +64,8 @@ public final class ParityClusters implements AutoCloseable {
         String cluster = name + n;
         LocalCluster.Builder b = LocalCluster.builder(IndexFsTestCluster.newWorkDir(cluster)).clusterName(cluster)
             .servers(n).set(IndexFsConfig.DATA_URI.name(), IndexFsTestCluster.hdfs().uri() + "/" + cluster + "-data")
-            .set(IndexFsConfig.HTTP_PORT.name(), "-1");
+            .set(IndexFsConfig.HTTP_PORT.name(), "-1")
+            .set(IndexFsTestCluster.GROUP_MAPPING_KEY, PARITY_GROUPS);
         if (n > 1) {
           b.set(IndexFsConfig.SPLIT_THRESHOLD.name(), "4");
         }

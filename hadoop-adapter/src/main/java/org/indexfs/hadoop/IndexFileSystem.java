@@ -1,6 +1,5 @@
 package org.indexfs.hadoop;
 
-import com.google.protobuf.ByteString;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.net.URI;
@@ -38,7 +37,6 @@ import org.indexfs.common.ConfigKey;
 import org.indexfs.common.IndexFsConfig;
 import org.indexfs.common.ObjectNames;
 import org.indexfs.proto.Caller;
-import org.indexfs.proto.Listing;
 import org.indexfs.proto.OpenResult;
 import org.indexfs.proto.ServerInfo;
 import org.indexfs.proto.WriteHandle;
@@ -450,23 +448,20 @@ public class IndexFileSystem extends FileSystem implements LeaseRecoverable {
     return all.toArray(new FileStatus[0]);
   }
 
-  /** Pages through the listing with the server's resumable cursor, like HDFS's listing iterator. */
+  /**
+   * The listing in HDFS order, fetched page by page as it is consumed (the first page at once, so
+   * a missing directory fails here, as in HDFS); each page counts as one read operation.
+   */
   @Override
   public RemoteIterator<FileStatus> listStatusIterator(Path f) throws IOException {
     Path dir = makeQualified(f);
     String path = pathOf(dir);
-    Listing first = listPage(path, ByteString.EMPTY);
+    org.indexfs.client.DirectoryListing listing = client.list(path, () -> statistics.incrementReadOps(1));
+    boolean isFile = mapped(listing::isFile);
     return new RemoteIterator<>() {
-      private Listing page = first;
-      private int index;
-
       @Override
       public boolean hasNext() throws IOException {
-        while (index >= page.getEntriesCount() && !page.getCursor().isEmpty()) {
-          page = listPage(path, page.getCursor());
-          index = 0;
-        }
-        return index < page.getEntriesCount();
+        return mapped(listing::hasNext);
       }
 
       @Override
@@ -474,14 +469,10 @@ public class IndexFileSystem extends FileSystem implements LeaseRecoverable {
         if (!hasNext()) {
           throw new NoSuchElementException("No more entries in " + dir);
         }
-        org.indexfs.proto.FileStatus s = page.getEntries(index++);
-        return toHadoop(page.getIsFile() ? dir : new Path(dir, s.getName()), s);
+        org.indexfs.proto.FileStatus s = mapped(listing::next);
+        return toHadoop(isFile ? dir : new Path(dir, s.getName()), s);
       }
     };
-  }
-
-  private Listing listPage(String path, ByteString cursor) throws IOException {
-    return read(() -> client.listStatus(path, cursor, 0));
   }
 
   @Override

@@ -109,23 +109,34 @@ public final class IndexFsClient implements AutoCloseable {
         .getStatus();
   }
 
-  /** One page of a listing; pass the returned cursor back for the next page. */
-  public Listing listStatus(String path, ByteString cursor, int limit) throws IOException {
-    // A page goes to the partition holding the cursor's hash (DESIGN §5 of the scale-out plan).
-    long hash = cursor.size() >= 8 ? cursor.asReadOnlyByteBuffer().getLong() : 0;
+  /**
+   * One page of partition {@code partition} of a directory: its names after {@code startAfter}
+   * (UTF-8; empty for the first page) in HDFS order. {@link #list} merges the partitions.
+   */
+  public Listing listPage(String path, int partition, ByteString startAfter, int limit) throws IOException {
+    // A page goes to the slot of the partition (its lowest hash routes there, DESIGN §4).
     return routed(Request.newBuilder().setListStatus(ListStatusRequest.newBuilder().setPath(path)
-        .setCursor(cursor).setLimit(limit)), path, true, hash, null).getListing();
+        .setPartition(partition).setStartAfter(startAfter).setLimit(limit)), path, true,
+        Long.reverse(partition), null).getListing();
   }
 
-  /** Every entry of a directory (or the file itself), fetched page by page. */
+  /** A directory's entries (or the file itself) in HDFS order, streamed page by page. */
+  public DirectoryListing list(String path) {
+    return list(path, () -> {});
+  }
+
+  /** As {@link #list}; {@code onPage} runs after every page fetched (statistics). */
+  public DirectoryListing list(String path, Runnable onPage) {
+    return new DirectoryListing(this, path, 0, onPage);
+  }
+
+  /** Every entry of a directory (or the file itself), in HDFS order. */
   public List<FileStatus> listAll(String path) throws IOException {
     List<FileStatus> all = new ArrayList<>();
-    ByteString cursor = ByteString.EMPTY;
-    do {
-      Listing page = listStatus(path, cursor, 0);
-      all.addAll(page.getEntriesList());
-      cursor = page.getCursor();
-    } while (!cursor.isEmpty());
+    DirectoryListing listing = list(path);
+    while (listing.hasNext()) {
+      all.add(listing.next());
+    }
     return all;
   }
 

@@ -127,10 +127,8 @@ public final class Reclaimer implements AutoCloseable {
           } else if (child.dataObject != null) {
             reclaimObject(batch, child.dataObject);
           }
-          batch.delete(ns.store().entries(), it.key());
+          ns.deleteEntry(batch, dirId, EntryKey.decode(it.key()).name());
         }
-      } catch (RocksDBException e) {
-        throw new IOException(e);
       }
       if (n < BATCH) {
         delete(batch, record);

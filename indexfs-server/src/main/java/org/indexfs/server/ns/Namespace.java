@@ -132,6 +132,9 @@ public final class Namespace {
     } catch (RocksDBException e) {
       throw new IOException(e);
     }
+    if (parentId != InodeIds.NO_PARENT) {
+      store.nameIndex().put(batch, parentId, name, inode);
+    }
     if (inode.isDirectory() && inode.zerothSlot == slot) {
       putPartition(batch, inode);
     }
@@ -226,6 +229,7 @@ public final class Namespace {
     } catch (RocksDBException e) {
       throw new IOException(e);
     }
+    store.nameIndex().delete(batch, parentId, name);
   }
 
   /** Runs {@code work} under the write lock, writing nothing (a GIGA+ split's freeze point). */

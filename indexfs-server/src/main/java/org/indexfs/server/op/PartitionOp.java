@@ -114,10 +114,25 @@ public final class PartitionOp implements Operation {
     }
   }
 
+  /** Downloads a shipped split file and ingests it into {@code cf}; nothing when none was shipped. */
+  private void ingestFile(String shipped, org.rocksdb.ColumnFamilyHandle cf) throws IOException {
+    if (shipped.isEmpty()) {
+      return;
+    }
+    java.nio.file.Path local = java.nio.file.Files.createTempFile("indexfs-ingest-" + ctx.ns().slot() + "-", ".sst");
+    java.nio.file.Files.delete(local);
+    ctx.data().download(shipped, local);
+    try {
+      ctx.ns().store().ingest(cf, local);
+    } finally {
+      java.nio.file.Files.deleteIfExists(local);
+    }
+  }
+
   /**
-   * The receiving side of a GIGA+ split: clear the range (a retried split may have left part of
-   * an earlier attempt), ingest the shipped SST file, then record the partition — the commit
-   * point. Idempotent: a partition already recorded answers at once.
+   * The receiving side of a GIGA+ split: clear the range and its names' listing records (a retried
+   * split may have left part of an earlier attempt), ingest the shipped SST files (entries and
+   * their name index), then record the partition — the commit point. Idempotent: a partition already recorded answers at once.
    */
   private void ingest(PartitionRequest req) throws IOException {
     long dirId = req.getDirId();
@@ -131,18 +146,11 @@ public final class PartitionOp implements Operation {
       } catch (org.rocksdb.RocksDBException e) {
         throw new IOException(e);
       }
+      ctx.ns().store().nameIndex().deleteMoving(batch, dirId, req.getIndex());
       return null;
     });
-    if (!req.getSplitFile().isEmpty()) {
-      java.nio.file.Path local = java.nio.file.Files.createTempFile("indexfs-ingest-" + ctx.ns().slot() + "-", ".sst");
-      java.nio.file.Files.delete(local);
-      ctx.data().download(req.getSplitFile(), local);
-      try {
-        ctx.ns().store().ingest(local);
-      } finally {
-        java.nio.file.Files.deleteIfExists(local);
-      }
-    }
+    ingestFile(req.getSplitFile(), ctx.ns().store().entries());
+    ingestFile(req.getNamesFile(), ctx.ns().store().names());
     org.indexfs.server.FaultPoints.at("ingest.received");
     ctx.ns().mutate(batch -> {
       ctx.ns().putPartition(batch, record(req, req.getZerothSlot()));

@@ -45,7 +45,9 @@ final class HadoopErrors {
       case RECOVERY_IN_PROGRESS -> new RemoteException("org.apache.hadoop.hdfs.protocol.RecoveryInProgressException", m);
       case LEASE_EXPIRED -> new RemoteException("org.apache.hadoop.hdfs.server.namenode.LeaseExpiredException", m);
       case UNSUPPORTED -> throw new UnsupportedOperationException(m);
-      default -> new IOException(ie.code() + ": " + m);
+      // HDFS refuses these renames with plain IOExceptions carrying exactly such messages. Every
+      // other code is the servers' business: the message says what happened, no code name.
+      default -> new IOException(m);
     };
     mapped.initCause(ie);
     return mapped;

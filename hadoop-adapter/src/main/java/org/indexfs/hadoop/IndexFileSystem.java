@@ -75,8 +75,11 @@ public class IndexFileSystem extends FileSystem implements LeaseRecoverable {
         get(conf, IndexFsConfig.ZOOKEEPER_QUORUM));
     UserGroupInformation ugi = UserGroupInformation.getCurrentUser();
     user = ugi.getShortUserName();
-    ClusterConnection connection = ClusterConnection.acquire(zk, cluster,
-        get(conf, IndexFsConfig.RPC_MAX_FRAME_BYTES), 30_000, get(conf, IndexFsConfig.CLIENT_CACHE_ENTRIES));
+    ClusterConnection connection = get(conf, IndexFsConfig.CLIENT_PRIVATE_CONNECTION)
+        ? ClusterConnection.openUnshared(zk, cluster, get(conf, IndexFsConfig.RPC_MAX_FRAME_BYTES), 30_000,
+            get(conf, IndexFsConfig.CLIENT_CACHE_ENTRIES))
+        : ClusterConnection.acquire(zk, cluster,
+            get(conf, IndexFsConfig.RPC_MAX_FRAME_BYTES), 30_000, get(conf, IndexFsConfig.CLIENT_CACHE_ENTRIES));
     client = new IndexFsClient(connection, caller(ugi), get(conf, IndexFsConfig.RPC_TIMEOUT_MS));
     try {
       ServerInfo info = client.serverInfo();

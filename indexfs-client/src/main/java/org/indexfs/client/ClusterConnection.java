@@ -129,8 +129,15 @@ public final class ClusterConnection implements AutoCloseable {
    */
   public static ClusterConnection openUnshared(String zkQuorum, String cluster, int maxFrameBytes,
       int connectTimeoutMs) throws IOException {
-    ClusterConnection c = new ClusterConnection(null, zkQuorum, cluster, maxFrameBytes, connectTimeoutMs,
+    return openUnshared(zkQuorum, cluster, maxFrameBytes, connectTimeoutMs,
         IndexFsConfig.CLIENT_CACHE_ENTRIES.defaultValue());
+  }
+
+  /** As above, with a bound on its directory-entry cache. */
+  public static ClusterConnection openUnshared(String zkQuorum, String cluster, int maxFrameBytes,
+      int connectTimeoutMs, int cacheEntries) throws IOException {
+    ClusterConnection c = new ClusterConnection(null, zkQuorum, cluster, maxFrameBytes, connectTimeoutMs,
+        cacheEntries);
     c.references = 1;
     return c;
   }

@@ -69,6 +69,8 @@ public final class IndexFsClient implements AutoCloseable {
 
   /** Re-routing a call more often than this means the namespace keeps moving under it. */
   private static final int MAX_HOPS = 32;
+  /** How long a call keeps re-routing while the namespace moves under it, at most. */
+  private static final long ROUTING_PATIENCE_MS = 30_000;
 
   public IndexFsClient(ClusterConnection cluster, Caller caller, long timeoutMs) {
     this.cluster = cluster;
@@ -320,6 +322,9 @@ public final class IndexFsClient implements AutoCloseable {
     List<String> dstNames = dst == null ? null : PathNames.components(dst, Integer.MAX_VALUE);
     Resolution known = cache.resolve(names, into ? names.size() : names.size() - 1);
     Resolution knownDst = dst == null ? null : cache.resolve(dstNames, dstNames.size() - 1);
+    StringBuilder trail = new StringBuilder();
+    // Entries move (splits, renames across slots) for moments: keep re-routing for a while.
+    long deadline = System.nanoTime() + Math.min(timeoutMs, ROUTING_PATIENCE_MS) * 1_000_000L;
     for (int attempt = 0; ; attempt++) {
       request.setResolution(known);
       if (knownDst != null) {
@@ -329,8 +334,18 @@ public final class IndexFsClient implements AutoCloseable {
       lastSlot.set(slot);
       long sent = System.nanoTime();
       Response response = send(slot, request);
-      if (response.getCode() == Code.OK || attempt >= MAX_HOPS) {
-        return check(response);
+      if (response.getCode() == Code.OK) {
+        return response;
+      }
+      boolean patient = attempt < MAX_HOPS || System.nanoTime() - deadline < 0;
+      if (!patient && isRouting(response.getCode())) {
+        // Routing answers are the servers' business and never reach a caller (issue 16).
+        throw new IOException("Cannot reach " + path + ": the directories on its way kept moving ("
+            + attempt + " attempts; last: " + trail + ")");
+      }
+      if (attempt >= MAX_HOPS - 4 && trail.length() < 2_000) {
+        trail.append(" slot ").append(slot).append(' ').append(response.getCode()).append(' ')
+            .append(response.getMessage()).append(';');
       }
       if (response.getCode() == Code.RESOLVE_ELSEWHERE) {
         counters.count("resolve.elsewhere");
@@ -340,6 +355,10 @@ public final class IndexFsClient implements AutoCloseable {
         } else {
           known = response.getResolved();
           cache.remember(names, known, sent);
+        }
+        if (attempt >= MAX_HOPS / 2) {
+          // Far more hops than any path has slots: something moves under this call; do not spin.
+          backoff(attempt - MAX_HOPS / 2);
         }
       } else if (response.getCode() == Code.STALE_RESOLUTION) {
         counters.count("resolve.stale");
@@ -354,6 +373,11 @@ public final class IndexFsClient implements AutoCloseable {
         return check(response);
       }
     }
+  }
+
+  /** Answers that only tell the client where to go next. */
+  private static boolean isRouting(Code code) {
+    return code == Code.RESOLVE_ELSEWHERE || code == Code.STALE_RESOLUTION;
   }
 
   private static void backoff(int attempt) throws InterruptedIOException {

@@ -79,6 +79,9 @@ public final class IndexFsConfig {
   public static final ConfigKey<Integer> CLIENT_CACHE_ENTRIES = ConfigKey.integer(
       "indexfs.client.cache-entries", 100_000,
       "Directory entries a client process caches under leases (least recently used go first).");
+  public static final ConfigKey<Boolean> CLIENT_PRIVATE_CONNECTION = ConfigKey.bool(
+      "indexfs.client.private-connection", false,
+      "true: a FileSystem opens its own connections and directory cache instead of sharing the process's (to act as separate client processes in one JVM).");
   public static final ConfigKey<Integer> SPLIT_THRESHOLD = ConfigKey.integer(
       "indexfs.split.threshold", 2_000,
       "A directory partition holding more entries than this splits in two (GIGA+), until the directory spans all slots; 0 never splits.");
@@ -124,6 +127,6 @@ public final class IndexFsConfig {
       INLINE_MAX_BYTES, LEASE_SOFT_LIMIT_MS, LEASE_HARD_LIMIT_MS, SCRUB_INTERVAL_MS, SCRUB_GRACE_MS,
       RPC_MAX_FRAME_BYTES, RPC_IDLE_TIMEOUT_SECONDS, RPC_TIMEOUT_MS, LIST_PAGE_SIZE, SUPERUSER, SUPERGROUP,
       PERMISSIONS_ENABLED, MAX_COMPONENT_LENGTH, AUDIT_ENABLED, AUDIT_QUEUE, LEASE_POLICY, LEASE_FIXED_MS,
-      LEASE_MAX_MS, LEASE_TABLE_ENTRIES, CLIENT_CACHE_ENTRIES, HOME_SYNC_INTERVAL_MS,
+      LEASE_MAX_MS, LEASE_TABLE_ENTRIES, CLIENT_CACHE_ENTRIES, CLIENT_PRIVATE_CONNECTION, HOME_SYNC_INTERVAL_MS,
       METRICS_LOG_INTERVAL_MS, SPLIT_THRESHOLD);
 }

@@ -125,13 +125,13 @@ public final class IndexFsServer implements AutoCloseable {
       metrics = new ServerMetrics(IndexFsConfig.CLUSTER_NAME.get(conf), slot, store::estimatedEntries,
           entryLeases::grants);
       splits = new SplitManager(ns, partitions, peers, data, leases, metrics, IndexFsConfig.SPLIT_THRESHOLD.get(conf));
-      resolver.useFreeze(splits::isFrozen);
       resolver.useLeases((parentId, name, depth) -> entryLeases.grant(new LeaseKey(parentId, name), depth));
       OpContext ctx = new OpContext(ns, resolver,
           access, reclaimer, dataUri, IndexFsConfig.INLINE_MAX_BYTES.get(conf), IndexFsConfig.LIST_PAGE_SIZE.get(conf),
           leases, recovery, data, peers, homes, placement, entryLeases, partitions, splits);
       RenameIntents renames = new RenameIntents(ns);
       CrossSlotRename crossSlot = new CrossSlotRename(ctx, renames);
+      resolver.useFreeze((dirId, hash) -> splits.isFrozen(dirId, hash) || crossSlot.isMoving(dirId, hash));
       placementRefresh = new Periodic("indexfs-placement-" + slot, IndexFsConfig.HOME_SYNC_INTERVAL_MS.get(conf),
           true, () -> {
             placement.refresh();

@@ -10,7 +10,10 @@ import org.apache.curator.framework.recipes.locks.InterProcessMutex;
 import org.indexfs.common.ClusterPaths;
 import org.indexfs.common.IndexFsException;
 import org.indexfs.common.Permission;
+import org.indexfs.common.giga.GigaIndex;
+import org.indexfs.common.giga.PartitionBitmap;
 import org.indexfs.common.schema.Inode;
+import org.indexfs.common.schema.NameHash;
 import org.indexfs.proto.BoolResult;
 import org.indexfs.proto.Caller;
 import org.indexfs.proto.Code;
@@ -48,13 +51,45 @@ public final class CrossSlotRename {
   private final OpContext ctx;
   private final RenameIntents intents;
   private final Set<String> inFlight = ConcurrentHashMap.newKeySet();
+  /** Entries leaving this slot, as (parent id, name hash): no other mutation may touch them meanwhile. */
+  private final Set<Moving> leaving = ConcurrentHashMap.newKeySet();
+
+  private record Moving(long parentId, long nameHash) {}
 
   public CrossSlotRename(OpContext ctx, RenameIntents intents) {
     this.ctx = ctx;
     this.intents = intents;
   }
 
+  /**
+   * True while the entry {@code hash} of directory {@code dirId} is being renamed away from this
+   * slot: a mutation resolving through it retries (as one through a name moving in a split does),
+   * so a second rename, a delete or an overwrite cannot act on an entry that has already landed
+   * elsewhere. Reads still see it until phase 3 removes it.
+   */
+  public boolean isMoving(long dirId, long hash) {
+    return !leaving.isEmpty() && leaving.contains(new Moving(dirId, hash));
+  }
+
   Response.Builder run(Request request, Resolution dstKnown) throws IOException {
+    RenameRequest req = request.getRename();
+    // A directory rename waits for the cluster's rename lock before it claims its source entry,
+    // so the entry is not held frozen while the lock is busy.
+    boolean directory = ctx.ns().read(none -> {
+      ResolvedPath src = ctx.resolver().resolve(request.getResolution(), req.getSrc());
+      return src.last() != null && src.last().isDirectory();
+    });
+    InterProcessMutex lock = directory ? lock() : null;
+    try {
+      return run(request, dstKnown, lock);
+    } finally {
+      if (lock != null) {
+        release(lock);
+      }
+    }
+  }
+
+  private Response.Builder run(Request request, Resolution dstKnown, InterProcessMutex held) throws IOException {
     RenameRequest req = request.getRename();
     Caller caller = request.getCaller();
     boolean exact = req.getMode() == RenameRequest.Mode.EXACT;
@@ -62,6 +97,7 @@ public final class CrossSlotRename {
     int firstTarget = dstKnown.getAncestorsCount() == 0 ? 0
         : dstKnown.getAncestors(dstKnown.getAncestorsCount() - 1).getZerothSlot();
     inFlight.add(txid);
+    Moving[] claimed = {null};
     try {
       Outgoing[] out = {null};
       Inode moving = ctx.ns().mutate(batch -> {
@@ -85,19 +121,43 @@ public final class CrossSlotRename {
           }
           return null;
         }
+        java.util.List<String> dstNames = ctx.resolver().parse(req.getDst());
+        if (org.indexfs.common.PathNames.isSameOrBelow(src.names(), dstNames)) {
+          // The destination's walk would pass through the very entry that is leaving: HDFS's
+          // answers (FSDirRenameOp.validateDestination) are known here.
+          if (!exact) {
+            // Onto itself, a directory means "into itself", which needs WRITE on it first.
+            ctx.access().checkSelf(caller, src, Permission.WRITE);
+            return null;
+          }
+          if (dstNames.equals(src.names())) {
+            throw new IndexFsException(Code.FILE_ALREADY_EXISTS,
+                "The source " + req.getSrc() + " and destination " + req.getDst() + " are the same");
+          }
+          throw new IndexFsException(Code.RENAME_REFUSED, "Rename destination " + req.getDst()
+              + " is a directory or file under source " + req.getSrc());
+        }
         if (src.last().isUnderConstruction()) {
           throw new IndexFsException(Code.UNSUPPORTED, "rename of " + req.getSrc()
               + " to another slot while it is open for writing is not supported yet");
         }
+        for (Outgoing pending : intents.outgoing()) {
+          if (pending.parentId() == src.parent().inodeId && pending.name().equals(src.lastName())) {
+            // An earlier rename of this entry is still unsettled: its outcome decides what exists.
+            throw new IndexFsException(Code.STALE_RESOLUTION, req.getSrc() + " is being renamed; retry");
+          }
+        }
         out[0] = new Outgoing(txid, src.parent().inodeId, src.lastName(), src.last().inodeId, firstTarget);
         intents.recordOutgoing(batch, out[0]);
+        claimed[0] = new Moving(src.parent().inodeId, NameHash.of(src.lastName()));
+        leaving.add(claimed[0]);
         return src.last();
       });
       if (moving == null) {
         return result(false);
       }
       FaultPoints.at("out.recorded");
-      InterProcessMutex lock = moving.isDirectory() ? lock() : null;
+      InterProcessMutex lock = moving.isDirectory() && held == null ? lock() : null;
       try {
         return result(land(request, dstKnown, out[0], moving));
       } finally {
@@ -106,6 +166,9 @@ public final class CrossSlotRename {
         }
       }
     } finally {
+      if (claimed[0] != null) {
+        leaving.remove(claimed[0]);
+      }
       inFlight.remove(txid);
     }
   }
@@ -119,6 +182,9 @@ public final class CrossSlotRename {
         .setGroup(ctx.ns().principals().nameOf(moving.groupId)).setChecked(request.getCaller());
     Resolution known = dstKnown;
     int target = out.target();
+    java.util.List<String> dstNames = ctx.resolver().parse(req.getDst());
+    String srcName = CreateOp.lastName(req.getSrc());
+    java.util.Map<Long, PartitionBitmap> bitmaps = new java.util.HashMap<>();
     for (int hop = 0; hop < MAX_HOPS; hop++) {
       if (target != out.target()) {
         Outgoing moved = new Outgoing(out.txid(), out.parentId(), out.name(), out.inodeId(), target);
@@ -146,7 +212,12 @@ public final class CrossSlotRename {
         }
         case RESOLVE_ELSEWHERE -> {
           known = answer.getResolved();
-          target = known.getAncestors(known.getAncestorsCount() - 1).getZerothSlot();
+          target = nextSlot(known, dstNames, srcName, bitmaps);
+        }
+        case STALE_RESOLUTION -> {
+          // The destination's directories moved since they were resolved: walk again from the root.
+          known = Resolution.getDefaultInstance();
+          target = 0;
         }
         case INTERNAL_ERROR, SERVER_BUSY -> {
           return settle(out, new IOException("slot " + target + ": " + answer.getMessage()));
@@ -160,6 +231,32 @@ public final class CrossSlotRename {
     }
     abandon(out);
     throw new IndexFsException(Code.STALE_RESOLUTION, "The destination " + req.getDst() + " kept moving");
+  }
+
+  /**
+   * The slot to continue at, as a client routes (DESIGN §4): the partition of the last directory
+   * walked that holds the next name, after every partition map heard on the way (a slot knows only
+   * the partitions it split off, so the maps are merged, never replaced). When the walk reached
+   * the destination itself (an existing directory a file moves into), the next name is the source's.
+   */
+  private int nextSlot(Resolution known, java.util.List<String> dstNames, String srcName,
+      java.util.Map<Long, PartitionBitmap> bitmaps) {
+    for (org.indexfs.proto.Ancestor a : known.getAncestorsList()) {
+      if (!a.getBitmap().isEmpty()) {
+        bitmaps.merge(a.getInodeId(), PartitionBitmap.fromBytes(a.getBitmap().toByteArray()), (x, y) -> {
+          x.merge(y);
+          return x;
+        });
+      }
+    }
+    int k = known.getAncestorsCount() - 1;
+    org.indexfs.proto.Ancestor dir = known.getAncestors(k);
+    PartitionBitmap bitmap = bitmaps.get(dir.getInodeId());
+    if (bitmap == null) {
+      return dir.getZerothSlot();
+    }
+    long hash = NameHash.of(k < dstNames.size() ? dstNames.get(k) : srcName);
+    return GigaIndex.slotOf(dir.getZerothSlot(), GigaIndex.partitionOf(hash, bitmap), ctx.partitions().slotCount());
   }
 
   /** The destination's answer was lost: ask it what happened (this also closes the door on a late landing). */

@@ -18,6 +18,7 @@ import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileChecksum;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.FsServerDefaults;
 import org.apache.hadoop.fs.FsStatus;
 import org.apache.hadoop.fs.LeaseRecoverable;
 import org.apache.hadoop.fs.Options;
@@ -61,6 +62,7 @@ public class IndexFileSystem extends FileSystem implements LeaseRecoverable {
   private DataObjects objects;
   private int inlineMax;
   private String user;
+  private org.indexfs.proto.ServerDefaults serverDefaults;
 
   @Override
   public void initialize(URI name, Configuration conf) throws IOException {
@@ -84,6 +86,7 @@ public class IndexFileSystem extends FileSystem implements LeaseRecoverable {
     try {
       ServerInfo info = client.serverInfo();
       inlineMax = info.getInlineMaxBytes();
+      serverDefaults = info.getServerDefaults();
       objects = new DataObjects(info.getDataUri(), conf);
       renewer = new LeaseRenewer(client, info.getLeaseSoftLimitMs());
     } catch (IOException e) {
@@ -211,14 +214,14 @@ public class IndexFileSystem extends FileSystem implements LeaseRecoverable {
     org.indexfs.proto.FileStatus status = result.getStatus();
     if (status.getDataObject().isEmpty()) {
       return new FSDataInputStream(new IndexInputStream(path, status.getLength(),
-          IndexInputStream.inline(result.getInlineData().toByteArray())));
+          IndexInputStream.inline(result.getInlineData().toByteArray()), statistics));
     }
     FSDataInputStream in = objects.open(status.getDataObject());
     // A file being written is as long as what its writer has hflushed to the object (HDFS: the
     // visible length); a closed one as long as its entry says.
     long length = status.getUnderConstruction()
         ? objects.visibleLength(status.getDataObject(), in) : status.getLength();
-    return new FSDataInputStream(new IndexInputStream(path, length, new DataObjectSource(in)));
+    return new FSDataInputStream(new IndexInputStream(path, length, new DataObjectSource(in), statistics));
   }
 
   @Override
@@ -263,11 +266,16 @@ public class IndexFileSystem extends FileSystem implements LeaseRecoverable {
   protected FSDataOutputStream primitiveCreate(Path f, FsPermission absolutePermission, EnumSet<CreateFlag> flags,
       int bufferSize, short replication, long blockSize, Progressable progress, ChecksumOpt checksumOpt)
       throws IOException {
-    boolean exists = exists(f);
-    CreateFlag.validate(f, exists, flags);
-    if (exists && flags.contains(CreateFlag.APPEND)) {
-      return append(f, bufferSize, progress);
+    CreateFlag.validate(flags);
+    if (flags.contains(CreateFlag.APPEND) || !flags.contains(CreateFlag.CREATE)) {
+      // Appending, or overwriting only what exists: the file's presence decides (CreateFlag's rules).
+      boolean exists = exists(f);
+      CreateFlag.validate(f, exists, flags);
+      if (exists && flags.contains(CreateFlag.APPEND)) {
+        return append(f, bufferSize, progress);
+      }
     }
+    // As HDFS's NameNode: an existing file without OVERWRITE is refused by the create itself.
     return create(f, absolutePermission, flags.contains(CreateFlag.OVERWRITE), replication, blockSize, true);
   }
 
@@ -381,7 +389,11 @@ public class IndexFileSystem extends FileSystem implements LeaseRecoverable {
 
   /**
    * Where the bytes are: an object file's blocks as the data tier reports them (its DataNodes, so
-   * MapReduce and Spark schedule next to the data); an inline file is one block on no DataNode.
+   * MapReduce and Spark schedule next to the data). An inline file is one block held by the
+   * metadata server of its entry, reported with as many replicas as its replication, all on that
+   * server's host: the metadata tier keeps it, there is nothing to re-replicate, and
+   * {@code hadoop fs -setrep -w} returns at once. A directory has no blocks: HDFS's
+   * FileNotFoundException.
    */
   @Override
   public BlockLocation[] getFileBlockLocations(FileStatus file, long start, long len) throws IOException {
@@ -391,12 +403,22 @@ public class IndexFileSystem extends FileSystem implements LeaseRecoverable {
     if (start < 0 || len < 0) {
       throw new IllegalArgumentException("Invalid start or len parameter");
     }
-    if (file.isDirectory() || file.getLen() <= start) {
+    statistics.incrementReadOps(1);
+    IndexFileStatus status = file instanceof IndexFileStatus s ? s : (IndexFileStatus) getFileStatus(file.getPath());
+    if (status.isDirectory()) {
+      throw new FileNotFoundException("Path is not a file: " + pathOf(status.getPath()));
+    }
+    if (status.getLen() <= start) {
       return new BlockLocation[0];
     }
-    IndexFileStatus status = file instanceof IndexFileStatus s ? s : (IndexFileStatus) getFileStatus(file.getPath());
     if (status.dataObject() == null) {
-      return new BlockLocation[] {new BlockLocation(new String[0], new String[0], 0, status.getLen())};
+      java.net.InetSocketAddress server = mapped(() -> client.serverOf(pathOf(status.getPath())));
+      int replicas = Math.max(1, status.getReplication());
+      String[] names = new String[replicas];
+      String[] hosts = new String[replicas];
+      java.util.Arrays.fill(names, server.getHostString() + ":" + server.getPort());
+      java.util.Arrays.fill(hosts, server.getHostString());
+      return new BlockLocation[] {new BlockLocation(names, hosts, 0, status.getLen())};
     }
     return objects.blockLocations(status.dataObject(), start, len);
   }
@@ -460,7 +482,15 @@ public class IndexFileSystem extends FileSystem implements LeaseRecoverable {
     Path dir = makeQualified(f);
     String path = pathOf(dir);
     org.indexfs.client.DirectoryListing listing = client.list(path, () -> statistics.incrementReadOps(1));
-    boolean isFile = mapped(listing::isFile);
+    boolean isFile;
+    try {
+      isFile = mapped(listing::isFile);
+    } catch (FileNotFoundException e) {
+      // HDFS's client words it so, naming the path as the caller gave it.
+      FileNotFoundException missing = new FileNotFoundException("File " + f + " does not exist.");
+      missing.initCause(e);
+      throw missing;
+    }
     return new RemoteIterator<>() {
       @Override
       public boolean hasNext() throws IOException {
@@ -543,7 +573,9 @@ public class IndexFileSystem extends FileSystem implements LeaseRecoverable {
     org.indexfs.proto.ContentSummary s = read(() -> client.contentSummary(pathOf(f)));
     return new ContentSummary.Builder().length(s.getLength()).fileCount(s.getFileCount())
         .directoryCount(s.getDirectoryCount()).spaceConsumed(s.getSpaceConsumed())
-        .quota(-1).spaceQuota(-1).build();
+        .quota(-1).spaceQuota(-1)
+        // HDFS names a file's policy and, for a directory without one of its own, none.
+        .erasureCodingPolicy(s.getDirectoryCount() == 0 ? "Replicated" : "").build();
   }
 
   /** Like HDFS reporting its DataNodes: the capacity of the file system that holds the bytes. */
@@ -552,14 +584,46 @@ public class IndexFileSystem extends FileSystem implements LeaseRecoverable {
     return objects.status();
   }
 
+  /** As DistributedFileSystem: the client's {@code dfs.blocksize}. */
   @Override
-  public long getDefaultBlockSize(Path f) {
+  @SuppressWarnings("deprecation")
+  public long getDefaultBlockSize() {
     return getConf().getLongBytes("dfs.blocksize", 128L * 1024 * 1024);
   }
 
   @Override
-  public short getDefaultReplication(Path path) {
+  public long getDefaultBlockSize(Path f) {
+    return getDefaultBlockSize();
+  }
+
+  /** As DistributedFileSystem: the client's {@code dfs.replication}. */
+  @Override
+  @SuppressWarnings("deprecation")
+  public short getDefaultReplication() {
     return (short) getConf().getInt("dfs.replication", 3);
+  }
+
+  @Override
+  public short getDefaultReplication(Path path) {
+    return getDefaultReplication();
+  }
+
+  /**
+   * The cluster's defaults for new files, as the servers serve them (the data tier's HDFS
+   * defaults): what FileContext.create and Hadoop's trash use, as with HDFS.
+   */
+  @Override
+  @SuppressWarnings("deprecation")
+  public FsServerDefaults getServerDefaults() {
+    org.indexfs.proto.ServerDefaults d = serverDefaults;
+    return new FsServerDefaults(d.getBlockSize(), d.getBytesPerChecksum(), d.getWritePacketSize(),
+        (short) d.getReplication(), d.getFileBufferSize(), d.getEncryptDataTransfer(), d.getTrashInterval(),
+        org.apache.hadoop.util.DataChecksum.Type.valueOf(d.getChecksumType()));
+  }
+
+  @Override
+  public FsServerDefaults getServerDefaults(Path p) {
+    return getServerDefaults();
   }
 
   @Override

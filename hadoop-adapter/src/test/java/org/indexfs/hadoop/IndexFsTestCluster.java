@@ -76,7 +76,9 @@ public final class IndexFsTestCluster {
     try {
       LocalCluster.Builder b = LocalCluster.builder(newWorkDir(name)).clusterName(name)
           .servers(servers)
-          .set(IndexFsConfig.DATA_URI.name(), hdfs().uri() + "/" + name + "-data");
+          .set(IndexFsConfig.DATA_URI.name(), hdfs().uri() + "/" + name + "-data")
+          // The same limit as the HDFS underneath (tests use small blocks, as HDFS's own tests do).
+          .set(IndexFsConfig.MIN_BLOCK_SIZE.name(), "0");
       // -Dindexfs.test.split-threshold=K makes small test directories split (GIGA+) too.
       String threshold = System.getProperty("indexfs.test.split-threshold");
       if (threshold != null) {

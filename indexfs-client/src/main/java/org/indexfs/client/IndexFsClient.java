@@ -262,6 +262,16 @@ public final class IndexFsClient implements AutoCloseable {
         target, false);
   }
 
+  /**
+   * The address of the server holding {@code path}'s entry, as far as this client's cache knows
+   * (a hint for locality: an inline file's bytes come from there).
+   */
+  public java.net.InetSocketAddress serverOf(String path) throws IOException {
+    List<String> names = PathNames.components(path, Integer.MAX_VALUE);
+    Resolution known = cluster.resolutions().resolve(names, names.size() - 1);
+    return cluster.connection(slotOf(known, names, 0)).address();
+  }
+
   public ServerInfo serverInfo() throws IOException {
     return call(Request.newBuilder().setServerInfo(ServerInfoRequest.getDefaultInstance()), 0).getServerInfo();
   }

@@ -114,6 +114,13 @@ public final class IndexFsConfig {
       "indexfs.fs-limits.max-component-length", 255,
       "Longest path component in UTF-8 bytes (HDFS dfs.namenode.fs-limits.max-component-length).");
 
+  public static final ConfigKey<Long> MIN_BLOCK_SIZE = ConfigKey.longValue(
+      "indexfs.fs-limits.min-block-size", 1024 * 1024,
+      "Smallest block size a create may ask for; smaller ones are refused at create (HDFS dfs.namenode.fs-limits.min-block-size).");
+  public static final ConfigKey<Long> ACCESS_TIME_PRECISION_MS = ConfigKey.longValue(
+      "indexfs.accesstime.precision-ms", 3_600_000,
+      "Reading a file updates its access time when it is older than this; 0 turns access times off (HDFS dfs.namenode.accesstime.precision).");
+
   public static final ConfigKey<Boolean> AUDIT_ENABLED = ConfigKey.bool(
       "indexfs.audit.enabled", true,
       "Write an HDFS-format audit record per client call to logger org.apache.hadoop.hdfs.server.namenode.FSNamesystem.audit.");
@@ -126,7 +133,7 @@ public final class IndexFsConfig {
       SERVER_BIND_HOST, SERVER_PORT, SERVER_SLOT, SERVER_HANDLERS, SERVER_QUEUE, WAL_SYNC, DATA_URI,
       INLINE_MAX_BYTES, LEASE_SOFT_LIMIT_MS, LEASE_HARD_LIMIT_MS, SCRUB_INTERVAL_MS, SCRUB_GRACE_MS,
       RPC_MAX_FRAME_BYTES, RPC_IDLE_TIMEOUT_SECONDS, RPC_TIMEOUT_MS, LIST_PAGE_SIZE, SUPERUSER, SUPERGROUP,
-      PERMISSIONS_ENABLED, MAX_COMPONENT_LENGTH, AUDIT_ENABLED, AUDIT_QUEUE, LEASE_POLICY, LEASE_FIXED_MS,
+      PERMISSIONS_ENABLED, MAX_COMPONENT_LENGTH, MIN_BLOCK_SIZE, ACCESS_TIME_PRECISION_MS, AUDIT_ENABLED, AUDIT_QUEUE, LEASE_POLICY, LEASE_FIXED_MS,
       LEASE_MAX_MS, LEASE_TABLE_ENTRIES, CLIENT_CACHE_ENTRIES, CLIENT_PRIVATE_CONNECTION, HOME_SYNC_INTERVAL_MS,
       METRICS_LOG_INTERVAL_MS, SPLIT_THRESHOLD);
 }

@@ -13,6 +13,7 @@ import org.indexfs.server.audit.Auditor;
 import org.indexfs.server.data.DataTier;
 import org.indexfs.server.data.Reclaimer;
 import org.indexfs.server.data.Scrubber;
+import org.indexfs.server.data.ServerDefaults;
 import org.indexfs.server.filelease.LeaseMonitor;
 import org.indexfs.server.filelease.LeaseRecovery;
 import org.indexfs.server.filelease.LeaseTable;
@@ -39,6 +40,7 @@ import org.indexfs.server.op.OpenOp;
 import org.indexfs.server.op.PartitionOp;
 import org.indexfs.server.op.Operation;
 import org.indexfs.server.op.RecoverLeaseOp;
+import org.indexfs.server.op.AccessTimes;
 import org.indexfs.server.op.CrossSlotRename;
 import org.indexfs.server.op.RenameInOp;
 import org.indexfs.server.op.RenameOp;
@@ -143,7 +145,7 @@ public final class IndexFsServer implements AutoCloseable {
           ? AuditLog.start(IndexFsConfig.AUDIT_QUEUE.get(conf)) : AuditLog.disabled();
       metricsLog = new Periodic("indexfs-metrics-" + slot, IndexFsConfig.METRICS_LOG_INTERVAL_MS.get(conf), false,
           () -> LOG.info("{}", metrics.summary()));
-      dispatcher = new Dispatcher(operations(ctx, crossSlot, renames), IndexFsConfig.SERVER_HANDLERS.get(conf),
+      dispatcher = new Dispatcher(operations(ctx, crossSlot, renames, conf), IndexFsConfig.SERVER_HANDLERS.get(conf),
           IndexFsConfig.SERVER_QUEUE.get(conf), new Auditor(auditLog, ctx), metrics);
       rpc = new RpcServer(dispatcher, IndexFsConfig.RPC_MAX_FRAME_BYTES.get(conf),
           IndexFsConfig.RPC_IDLE_TIMEOUT_SECONDS.get(conf));
@@ -171,10 +173,12 @@ public final class IndexFsServer implements AutoCloseable {
     return new IndexFsServer(conf);
   }
 
-  private static Map<OpCase, Operation> operations(OpContext ctx, CrossSlotRename crossSlot, RenameIntents renames) {
+  private static Map<OpCase, Operation> operations(OpContext ctx, CrossSlotRename crossSlot, RenameIntents renames,
+      Map<String, String> conf) {
     Map<OpCase, Operation> ops = new EnumMap<>(OpCase.class);
+    AccessTimes accessTimes = new AccessTimes(IndexFsConfig.ACCESS_TIME_PRECISION_MS.get(conf));
     ops.put(OpCase.MKDIRS, new MkdirsOp(ctx));
-    ops.put(OpCase.CREATE, new CreateOp(ctx));
+    ops.put(OpCase.CREATE, new CreateOp(ctx, IndexFsConfig.MIN_BLOCK_SIZE.get(conf)));
     ops.put(OpCase.GET_FILE_STATUS, new GetFileStatusOp(ctx));
     ops.put(OpCase.LIST_STATUS, new ListStatusOp(ctx));
     ops.put(OpCase.DELETE, new DeleteOp(ctx));
@@ -182,12 +186,12 @@ public final class IndexFsServer implements AutoCloseable {
     ops.put(OpCase.RENAME_IN, new RenameInOp(ctx, renames));
     ops.put(OpCase.SET_PERMISSION, new SetPermissionOp(ctx));
     ops.put(OpCase.SET_OWNER, new SetOwnerOp(ctx));
-    ops.put(OpCase.SET_TIMES, new SetTimesOp(ctx));
+    ops.put(OpCase.SET_TIMES, new SetTimesOp(ctx, accessTimes));
     ops.put(OpCase.SET_REPLICATION, new SetReplicationOp(ctx));
     ops.put(OpCase.CONTENT_SUMMARY, new ContentSummaryOp(ctx));
-    ops.put(OpCase.OPEN, new OpenOp(ctx));
+    ops.put(OpCase.OPEN, new OpenOp(ctx, accessTimes));
     ops.put(OpCase.COMPLETE, new CompleteOp(ctx));
-    ops.put(OpCase.SERVER_INFO, new ServerInfoOp(ctx));
+    ops.put(OpCase.SERVER_INFO, new ServerInfoOp(ctx, new ServerDefaults(ctx.data())));
     ops.put(OpCase.APPEND, new AppendOp(ctx));
     ops.put(OpCase.FLUSH, new FlushOp(ctx));
     ops.put(OpCase.RENEW_LEASE, new RenewLeaseOp(ctx));

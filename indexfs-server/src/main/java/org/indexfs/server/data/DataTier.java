@@ -181,6 +181,14 @@ public final class DataTier implements AutoCloseable {
   }
 
   /** An object found on the data tier: its name and last modification time (data tier clock). */
+  /** The data tier's own defaults for new files when it is HDFS (its NameNode's); null for any other file system. */
+  public org.apache.hadoop.fs.FsServerDefaults hdfsServerDefaults() throws IOException {
+    if (!configured() || !"hdfs".equals(URI.create(dataUri).getScheme())) {
+      return null;
+    }
+    return fs().getServerDefaults(new Path(dataUri));
+  }
+
   public record StoredObject(String name, long modificationTime) {}
 
   /** Every object of this server's slot. */

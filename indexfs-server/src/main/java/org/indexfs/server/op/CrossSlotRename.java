@@ -104,7 +104,7 @@ public final class CrossSlotRename {
         ResolvedPath src = ctx.resolver().resolve(request.getResolution(), req.getSrc());
         ctx.access().checkTraverse(caller, src);
         if (!src.isRoot() && src.existingCount() >= src.depth() && src.parent() != null) {
-          ctx.access().checkParent(caller, src, Permission.WRITE_EXECUTE);
+          ctx.access().checkParent(caller, src, Permission.WRITE);
           if (src.last() != null) {
             ctx.access().checkStickyBit(caller, src);
           }
@@ -204,7 +204,7 @@ public final class CrossSlotRename {
         case OK -> {
           FaultPoints.at("out.landed");
           if (answer.getBool().getValue()) {
-            finish(out);
+            finish(out, request);
             return true;
           }
           abandon(out);
@@ -284,16 +284,42 @@ public final class CrossSlotRename {
 
   /** Phase 3: the entry has landed; remove it here with its record. */
   private void finish(Outgoing out) throws IOException {
+    finish(out, null);
+  }
+
+  /** As above; with the client's request at hand, the source's directory also gets its new mtime (as in HDFS). */
+  private void finish(Outgoing out, Request request) throws IOException {
+    DirectoryTouches touches = new DirectoryTouches();
     ctx.ns().mutate(batch -> {
       Inode current = ctx.ns().lookup(out.parentId(), out.name());
       if (current != null && current.inodeId == out.inodeId()) {
         ctx.ns().deleteEntry(batch, out.parentId(), out.name());
+        // Gone from here in this batch, under the write lock: no need to hold it frozen any longer.
+        leaving.remove(new Moving(out.parentId(), NameHash.of(out.name())));
+        touchSourceDirectory(batch, out, request, touches);
       } else {
         LOG.warn("Rename {}: the source entry {} changed before it could be removed", out.txid(), out.name());
       }
       intents.dropOutgoing(batch, out.txid());
       return null;
     });
+    touches.send(ctx);
+  }
+
+  private void touchSourceDirectory(org.rocksdb.WriteBatch batch, Outgoing out, Request request,
+      DirectoryTouches touches) throws IOException {
+    if (request == null) {
+      return;
+    }
+    ResolvedPath src;
+    try {
+      src = ctx.resolver().resolve(request.getResolution(), request.getRename().getSrc());
+    } catch (IndexFsException moved) {
+      return; // the source's directory moved meanwhile: its mtime is its new place's business
+    }
+    if (src.parent() != null && src.parent().inodeId == out.parentId()) {
+      Entries.touchDirectory(ctx, batch, src, src.depth() - 1, System.currentTimeMillis(), touches);
+    }
   }
 
   private void abandon(Outgoing out) throws IOException {

@@ -39,7 +39,8 @@ public final class ListStatusOp implements Operation {
       ctx.access().checkTraverse(request.getCaller(), p);
       Inode dir = p.last();
       if (dir == null) {
-        throw IndexFsException.notFound(req.getPath());
+        // HDFS's client says this when the NameNode has no listing for the path.
+        throw new IndexFsException(org.indexfs.proto.Code.FILE_NOT_FOUND, "File " + req.getPath() + " does not exist.");
       }
       if (!dir.isDirectory()) {
         return Listing.newBuilder().setIsFile(true).addEntries(ctx.ns().toStatus(p.lastName(), dir)).build();

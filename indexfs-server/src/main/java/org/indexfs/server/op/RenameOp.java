@@ -51,9 +51,10 @@ public final class RenameOp implements Operation {
     Caller caller = request.getCaller();
     boolean renamed;
     long sealed = sealReplacedDirectory(request, req);
+    DirectoryTouches touches = new DirectoryTouches();
     try {
       renamed = ctx.ns().mutate(batch -> req.getMode() == RenameRequest.Mode.EXACT
-          ? exact(batch, caller, request, req, sealed) : legacy(batch, caller, request, req));
+          ? exact(batch, caller, request, req, sealed, touches) : legacy(batch, caller, request, req, touches));
     } catch (ResolveElsewhereException e) {
       if (!e.destination()) {
         throw e;
@@ -64,13 +65,15 @@ public final class RenameOp implements Operation {
       // The replaced directory's home learns the outcome: dropped if replaced, unsealed if not.
       HomeChanges.drive(ctx, sealed);
     }
+    touches.send(ctx);
     if (renamed) {
       ctx.reclaimer().wake();
     }
     return Response.newBuilder().setBool(BoolResult.newBuilder().setValue(renamed));
   }
 
-  private boolean legacy(WriteBatch batch, Caller caller, Request request, RenameRequest req) throws IOException {
+  private boolean legacy(WriteBatch batch, Caller caller, Request request, RenameRequest req,
+      DirectoryTouches touches) throws IOException {
     ResolvedPath src = ctx.resolver().resolve(request.getResolution(), req.getSrc());
     ctx.access().checkTraverse(caller, src);
     ResolvedPath dst = ctx.resolver().resolveDestination(request.getDstResolution(), req.getDst());
@@ -92,7 +95,7 @@ public final class RenameOp implements Operation {
         || dst.isRoot() || dst.parent() == null || dst.existingCount() < dst.depth()) {
       return false;
     }
-    move(batch, src, dst, null);
+    move(batch, src, dst, null, touches);
     return true;
   }
 
@@ -128,8 +131,8 @@ public final class RenameOp implements Operation {
     return old.inodeId;
   }
 
-  private boolean exact(WriteBatch batch, Caller caller, Request request, RenameRequest req, long sealed)
-      throws IOException {
+  private boolean exact(WriteBatch batch, Caller caller, Request request, RenameRequest req, long sealed,
+      DirectoryTouches touches) throws IOException {
     ResolvedPath src = ctx.resolver().resolve(request.getResolution(), req.getSrc());
     ctx.access().checkTraverse(caller, src);
     ResolvedPath dst = ctx.resolver().resolveDestination(request.getDstResolution(), req.getDst());
@@ -180,7 +183,7 @@ public final class RenameOp implements Operation {
     if (old != null) {
       ctx.access().checkStickyBit(caller, dst);
     }
-    move(batch, src, dst, old);
+    move(batch, src, dst, old, touches);
     return true;
   }
 
@@ -191,18 +194,19 @@ public final class RenameOp implements Operation {
    */
   private void checkAccess(Caller caller, ResolvedPath src, ResolvedPath dst) throws IOException {
     if (!src.isRoot() && src.existingCount() >= src.depth() && src.parent() != null) {
-      ctx.access().checkParent(caller, src, Permission.WRITE_EXECUTE);
+      ctx.access().checkParent(caller, src, Permission.WRITE);
       if (src.last() != null) {
         ctx.access().checkStickyBit(caller, src);
       }
     }
     if (!dst.isRoot()) {
-      ctx.access().checkAncestor(caller, dst, Permission.WRITE_EXECUTE);
+      ctx.access().checkAncestor(caller, dst, Permission.WRITE);
     }
   }
 
   /** One batch: remove the source key, write the destination key, settle the replaced entry. */
-  private void move(WriteBatch batch, ResolvedPath src, ResolvedPath dst, Inode replaced) throws IOException {
+  private void move(WriteBatch batch, ResolvedPath src, ResolvedPath dst, Inode replaced, DirectoryTouches touches)
+      throws IOException {
     long now = System.currentTimeMillis();
     Inode moving = src.last();
     Inode srcParent = src.parent();
@@ -225,9 +229,9 @@ public final class RenameOp implements Operation {
         ctx.leases().put(batch, lease.movedTo(dstParent.inodeId, dst.lastName()));
       }
     }
-    Entries.touchDirectory(ctx.ns(), batch, src, src.depth() - 1, now);
+    Entries.touchDirectory(ctx, batch, src, src.depth() - 1, now, touches);
     if (dstParent.inodeId != srcParent.inodeId) {
-      Entries.touchDirectory(ctx.ns(), batch, dst, dst.depth() - 1, now);
+      Entries.touchDirectory(ctx, batch, dst, dst.depth() - 1, now, touches);
     }
   }
 }

@@ -12,14 +12,17 @@ import org.indexfs.server.ns.ResolvedPath;
 /** {@code setTimes}: needs WRITE on the entry, as in HDFS; -1 leaves a time unchanged. */
 public final class SetTimesOp implements Operation {
   private final OpContext ctx;
+  private final AccessTimes accessTimes;
 
-  public SetTimesOp(OpContext ctx) {
+  public SetTimesOp(OpContext ctx, AccessTimes accessTimes) {
     this.ctx = ctx;
+    this.accessTimes = accessTimes;
   }
 
   @Override
   public Response.Builder apply(Request request) throws IOException {
     SetTimesRequest req = request.getSetTimes();
+    accessTimes.checkSettable(req.getAtime());
     ctx.ns().mutate(batch -> {
       ResolvedPath p = ctx.resolver().resolve(request.getResolution(), req.getPath());
       ctx.access().checkTraverse(request.getCaller(), p);

@@ -78,7 +78,13 @@ public final class Dispatcher implements AutoCloseable {
 
   private Response runAudited(Operation op, Request request, SocketAddress remote) {
     String before = auditor.beforeApply(request);
-    Response response = run(op, request);
+    Response response;
+    CallerAddress.set(remote);
+    try {
+      response = run(op, request);
+    } finally {
+      CallerAddress.clear();
+    }
     if (response.getCode() == Code.RESOLVE_ELSEWHERE) {
       metrics.redirected();
     } else {

@@ -3,9 +3,10 @@ package org.indexfs.client;
 import com.google.protobuf.ByteString;
 import java.io.IOException;
 import java.util.ArrayDeque;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.NoSuchElementException;
-import java.util.TreeMap;
+import java.util.PriorityQueue;
 import org.indexfs.common.giga.PartitionBitmap;
 import org.indexfs.proto.FileStatus;
 import org.indexfs.proto.Listing;
@@ -27,21 +28,25 @@ public final class DirectoryListing {
   private final String path;
   private final int pageSize;
   private final Runnable onPage;
-  /** One stream per partition, by partition index. */
-  private final Map<Integer, Stream> streams = new TreeMap<>();
+  private final Map<Integer, Stream> streams = new HashMap<>();
   private final PartitionBitmap known = PartitionBitmap.initial();
+  /** Streams holding names, by their next name. */
+  private final PriorityQueue<Stream> heads =
+      new PriorityQueue<>((a, b) -> compare(a.buffer.peek().getNameBytes(), b.buffer.peek().getNameBytes()));
+  /** Streams that must fetch before anything more is emitted (their next names are unknown). */
+  private final ArrayDeque<Stream> toFetch = new ArrayDeque<>();
   private ByteString lastEmitted = ByteString.EMPTY;
   private FileStatus file;
   private boolean fileReturned;
 
   private static final class Stream {
+    final int partition;
     final ArrayDeque<FileStatus> buffer = new ArrayDeque<>();
-    boolean fetched;
-    boolean hasMore;
+    boolean hasMore = true;
     ByteString lastFetched = ByteString.EMPTY;
 
-    boolean exhausted() {
-      return fetched && !hasMore && buffer.isEmpty();
+    Stream(int partition) {
+      this.partition = partition;
     }
   }
 
@@ -50,7 +55,13 @@ public final class DirectoryListing {
     this.path = path;
     this.pageSize = pageSize;
     this.onPage = onPage;
-    streams.put(0, new Stream());
+    add(0);
+  }
+
+  private void add(int partition) {
+    Stream s = new Stream(partition);
+    streams.put(partition, s);
+    toFetch.add(s);
   }
 
   /** True when the path named a file: the listing is that one file, as in HDFS. */
@@ -60,10 +71,19 @@ public final class DirectoryListing {
   }
 
   public boolean hasNext() throws IOException {
-    if (file != null || fill()) {
-      return file != null ? !fileReturned : head() != null;
+    fill();
+    if (file != null) {
+      return !fileReturned;
     }
-    return false;
+    // A name a split showed in two partitions at once: the later copy goes.
+    while (streams.size() > 1 && !heads.isEmpty()
+        && compare(heads.peek().buffer.peek().getNameBytes(), lastEmitted) <= 0) {
+      Stream s = heads.poll();
+      s.buffer.poll();
+      requeue(s);
+      fill();
+    }
+    return !heads.isEmpty();
   }
 
   public FileStatus next() throws IOException {
@@ -74,79 +94,53 @@ public final class DirectoryListing {
       fileReturned = true;
       return file;
     }
-    Stream s = head();
+    Stream s = heads.poll();
     FileStatus out = s.buffer.poll();
     lastEmitted = out.getNameBytes();
+    requeue(s);
     return out;
   }
 
-  /**
-   * Makes every stream either hold its next name or be finished, dropping names already emitted;
-   * false once the listing is complete (or named a file: see {@link #file}).
-   */
-  private boolean fill() throws IOException {
-    while (file == null) {
-      boolean fetchedAny = false;
-      for (Map.Entry<Integer, Stream> e : new TreeMap<>(streams).entrySet()) {
-        Stream s = e.getValue();
-        dropEmitted(s);
-        if (s.buffer.isEmpty() && (!s.fetched || s.hasMore)) {
-          fetch(e.getKey(), s);
-          fetchedAny = true;
-          if (file != null) {
-            return true;
-          }
-          dropEmitted(s);
-        }
-      }
-      if (!fetchedAny) {
-        return streams.values().stream().anyMatch(s -> !s.buffer.isEmpty());
-      }
-    }
-    return true;
-  }
-
-  private void dropEmitted(Stream s) {
-    while (!s.buffer.isEmpty() && compare(s.buffer.peek().getNameBytes(), lastEmitted) <= 0
-        && !lastEmitted.isEmpty()) {
-      s.buffer.poll();
+  /** A stream whose head was taken: back among the heads, or to fetch its next page first. */
+  private void requeue(Stream s) {
+    if (!s.buffer.isEmpty()) {
+      heads.add(s);
+    } else if (s.hasMore) {
+      toFetch.add(s);
     }
   }
 
-  private void fetch(int partition, Stream s) throws IOException {
-    // A stream that has given out every name it fetched resumes after the later of its own last
-    // name and the last one listed (a partition found late must not repeat what was listed).
+  /** Fetches every stream whose next names are unknown, and every partition the pages reveal. */
+  private void fill() throws IOException {
+    while (file == null && !toFetch.isEmpty()) {
+      fetch(toFetch.poll());
+    }
+  }
+
+  private void fetch(Stream s) throws IOException {
+    // A stream resumes after the later of its own last name and the last one listed (a partition
+    // found late must not repeat what was listed).
     ByteString after = compare(s.lastFetched, lastEmitted) >= 0 ? s.lastFetched : lastEmitted;
-    Listing page = client.listPage(path, partition, after, pageSize);
+    Listing page = client.listPage(path, s.partition, after, pageSize);
     onPage.run();
     if (page.getIsFile()) {
       file = page.getEntries(0);
       return;
     }
-    s.fetched = true;
     s.hasMore = page.getHasMore();
     s.buffer.addAll(page.getEntriesList());
     if (!s.buffer.isEmpty()) {
       s.lastFetched = s.buffer.peekLast().getNameBytes();
     }
+    requeue(s);
     if (!page.getBitmap().isEmpty()) {
       known.merge(PartitionBitmap.fromBytes(page.getBitmap().toByteArray()));
       for (int p : known.partitions()) {
-        streams.computeIfAbsent(p, k -> new Stream());
+        if (!streams.containsKey(p)) {
+          add(p);
+        }
       }
     }
-  }
-
-  /** The stream whose next name is the smallest, or null when every stream is empty. */
-  private Stream head() {
-    Stream best = null;
-    for (Stream s : streams.values()) {
-      if (!s.buffer.isEmpty()
-          && (best == null || compare(s.buffer.peek().getNameBytes(), best.buffer.peek().getNameBytes()) < 0)) {
-        best = s;
-      }
-    }
-    return best;
   }
 
   /** HDFS's order of names: their UTF-8 bytes compared as signed values. */

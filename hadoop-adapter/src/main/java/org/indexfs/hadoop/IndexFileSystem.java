@@ -6,7 +6,6 @@ import java.net.URI;
 import java.util.Collections;
 import java.util.EnumSet;
 import java.util.List;
-import java.util.NoSuchElementException;
 import java.util.UUID;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.BlockLocation;
@@ -38,7 +37,6 @@ import org.indexfs.common.ConfigKey;
 import org.indexfs.common.IndexFsConfig;
 import org.indexfs.common.ObjectNames;
 import org.indexfs.proto.Caller;
-import org.indexfs.proto.OpenResult;
 import org.indexfs.proto.ServerInfo;
 import org.indexfs.proto.WriteHandle;
 
@@ -60,6 +58,7 @@ public class IndexFileSystem extends FileSystem implements LeaseRecoverable {
   private IndexFsClient client;
   private LeaseRenewer renewer;
   private DataObjects objects;
+  private FileBytes bytes;
   private int inlineMax;
   private String user;
   private org.indexfs.proto.ServerDefaults serverDefaults;
@@ -88,6 +87,7 @@ public class IndexFileSystem extends FileSystem implements LeaseRecoverable {
       inlineMax = info.getInlineMaxBytes();
       serverDefaults = info.getServerDefaults();
       objects = new DataObjects(info.getDataUri(), conf);
+      bytes = new FileBytes(objects);
       renewer = new LeaseRenewer(client, info.getLeaseSoftLimitMs());
     } catch (IOException e) {
       client.close();
@@ -210,18 +210,7 @@ public class IndexFileSystem extends FileSystem implements LeaseRecoverable {
   @Override
   public FSDataInputStream open(Path f, int bufferSize) throws IOException {
     String path = pathOf(f);
-    OpenResult result = read(() -> client.open(path));
-    org.indexfs.proto.FileStatus status = result.getStatus();
-    if (status.getDataObject().isEmpty()) {
-      return new FSDataInputStream(new IndexInputStream(path, status.getLength(),
-          IndexInputStream.inline(result.getInlineData().toByteArray()), statistics));
-    }
-    FSDataInputStream in = objects.open(status.getDataObject());
-    // A file being written is as long as what its writer has hflushed to the object (HDFS: the
-    // visible length); a closed one as long as its entry says.
-    long length = status.getUnderConstruction()
-        ? objects.visibleLength(status.getDataObject(), in) : status.getLength();
-    return new FSDataInputStream(new IndexInputStream(path, length, new DataObjectSource(in), statistics));
+    return bytes.open(path, read(() -> client.open(path)), statistics);
   }
 
   @Override
@@ -367,34 +356,17 @@ public class IndexFileSystem extends FileSystem implements LeaseRecoverable {
     return getFileChecksum(f, Long.MAX_VALUE);
   }
 
-  /**
-   * HDFS's checksum of the first {@code length} bytes: the data tier's for an object file, the
-   * same computation over the entry's bytes for an inline file (so both compare equal to an HDFS
-   * copy of the file).
-   */
+  /** HDFS's checksum of the first {@code length} bytes, inline or object file alike ({@link FileBytes}). */
   @Override
   public FileChecksum getFileChecksum(Path f, long length) throws IOException {
     if (length < 0) {
       throw new IllegalArgumentException("Invalid length " + length);
     }
     String path = pathOf(f);
-    OpenResult result = read(() -> client.open(path));
-    org.indexfs.proto.FileStatus status = result.getStatus();
-    long n = Math.min(length, status.getLength());
-    if (!status.getDataObject().isEmpty()) {
-      return objects.checksum(status.getDataObject(), n);
-    }
-    return InlineChecksum.of(result.getInlineData().toByteArray(), (int) n, getConf());
+    return bytes.checksum(read(() -> client.open(path)), length, getConf());
   }
 
-  /**
-   * Where the bytes are: an object file's blocks as the data tier reports them (its DataNodes, so
-   * MapReduce and Spark schedule next to the data). An inline file is one block held by the
-   * metadata server of its entry, reported with as many replicas as its replication, all on that
-   * server's host: the metadata tier keeps it, there is nothing to re-replicate, and
-   * {@code hadoop fs -setrep -w} returns at once. A directory has no blocks: HDFS's
-   * FileNotFoundException.
-   */
+  /** Where the bytes are ({@link FileBytes}); a directory has none: HDFS's FileNotFoundException. */
   @Override
   public BlockLocation[] getFileBlockLocations(FileStatus file, long start, long len) throws IOException {
     if (file == null) {
@@ -408,19 +380,9 @@ public class IndexFileSystem extends FileSystem implements LeaseRecoverable {
     if (status.isDirectory()) {
       throw new FileNotFoundException("Path is not a file: " + pathOf(status.getPath()));
     }
-    if (status.getLen() <= start) {
-      return new BlockLocation[0];
-    }
-    if (status.dataObject() == null) {
-      java.net.InetSocketAddress server = mapped(() -> client.serverOf(pathOf(status.getPath())));
-      int replicas = Math.max(1, status.getReplication());
-      String[] names = new String[replicas];
-      String[] hosts = new String[replicas];
-      java.util.Arrays.fill(names, server.getHostString() + ":" + server.getPort());
-      java.util.Arrays.fill(hosts, server.getHostString());
-      return new BlockLocation[] {new BlockLocation(names, hosts, 0, status.getLen())};
-    }
-    return objects.blockLocations(status.dataObject(), start, len);
+    java.net.InetSocketAddress server = status.dataObject() != null || status.getLen() <= start ? null
+        : mapped(() -> client.serverOf(pathOf(status.getPath())));
+    return bytes.locations(status, start, len, server);
   }
 
   @Override
@@ -473,39 +435,11 @@ public class IndexFileSystem extends FileSystem implements LeaseRecoverable {
     return all.toArray(new FileStatus[0]);
   }
 
-  /**
-   * The listing in HDFS order, fetched page by page as it is consumed (the first page at once, so
-   * a missing directory fails here, as in HDFS); each page counts as one read operation.
-   */
+  /** The listing in HDFS order, page by page as it is consumed; each page counts as one read operation. */
   @Override
   public RemoteIterator<FileStatus> listStatusIterator(Path f) throws IOException {
     Path dir = makeQualified(f);
-    String path = pathOf(dir);
-    org.indexfs.client.DirectoryListing listing = client.list(path, () -> statistics.incrementReadOps(1));
-    boolean isFile;
-    try {
-      isFile = mapped(listing::isFile);
-    } catch (FileNotFoundException e) {
-      // HDFS's client words it so, naming the path as the caller gave it.
-      FileNotFoundException missing = new FileNotFoundException("File " + f + " does not exist.");
-      missing.initCause(e);
-      throw missing;
-    }
-    return new RemoteIterator<>() {
-      @Override
-      public boolean hasNext() throws IOException {
-        return mapped(listing::hasNext);
-      }
-
-      @Override
-      public FileStatus next() throws IOException {
-        if (!hasNext()) {
-          throw new NoSuchElementException("No more entries in " + dir);
-        }
-        org.indexfs.proto.FileStatus s = mapped(listing::next);
-        return toHadoop(isFile ? dir : new Path(dir, s.getName()), s);
-      }
-    };
+    return new StatusIterator(f, dir, client.list(pathOf(dir), () -> statistics.incrementReadOps(1)));
   }
 
   @Override

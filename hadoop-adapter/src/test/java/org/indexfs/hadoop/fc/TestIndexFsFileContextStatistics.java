@@ -8,17 +8,34 @@ import org.apache.hadoop.fs.FCStatisticsBaseTest;
 import org.apache.hadoop.fs.FileContext;
 import org.apache.hadoop.fs.FileSystem;
 import org.indexfs.hadoop.IndexFsTestCluster;
+import java.util.Map;
+import org.indexfs.server.local.LocalCluster;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 
 /**
  * Hadoop's FileContext statistics suite through {@code IndexFs}: bytes written and read are
  * counted in the FileContext's statistics, per thread too, as HDFS counts them (every byte the
- * caller reads, positioned reads included; every byte it writes).
+ * caller reads, positioned reads included; every byte it writes). Statistics are kept per file
+ * system URI for the whole JVM, so this suite has a cluster (and a URI) of its own: the other
+ * FileContext suites' bytes must not count here.
  */
 public class TestIndexFsFileContextStatistics extends FCStatisticsBaseTest {
+  private static LocalCluster cluster;
+
   @BeforeAll
   static void bindFileContext() throws IOException {
-    fc = FileContext.getFileContext(IndexFsTestCluster.uri(), IndexFsTestCluster.conf());
+    cluster = IndexFsTestCluster.startCluster("fcstats", Map.of());
+    fc = FileContext.getFileContext(getUri(), IndexFsTestCluster.conf(cluster));
+  }
+
+  @AfterAll
+  static void stopCluster() {
+    cluster.close();
+  }
+
+  private static URI getUri() {
+    return URI.create(cluster.defaultFs());
   }
 
   @Override
@@ -35,6 +52,6 @@ public class TestIndexFsFileContextStatistics extends FCStatisticsBaseTest {
 
   @Override
   protected URI getFsUri() {
-    return IndexFsTestCluster.uri();
+    return getUri();
   }
 }

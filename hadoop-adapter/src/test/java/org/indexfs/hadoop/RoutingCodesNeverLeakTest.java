@@ -112,7 +112,7 @@ class RoutingCodesNeverLeakTest {
             }
           }
         } catch (IOException | RuntimeException e) {
-          if (leaksInternalCode(e) || !(e instanceof IOException) || !isHdfsRefusal(e)) {
+          if (leaksInternalCode(e) || !(isHdfsRefusal(e) || isKnownLimit(e))) {
             wrong.add("op " + choice + ": " + chain(e));
           }
         }
@@ -121,8 +121,25 @@ class RoutingCodesNeverLeakTest {
     return wrong;
   }
 
+  /**
+   * Renaming a file that another client is writing to another slot is not supported yet (the
+   * README's "Not yet"): the workload's writers race its renames, so this limit is met on purpose.
+   */
+  static boolean isKnownLimit(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof UnsupportedOperationException
+          && String.valueOf(t.getMessage()).endsWith("while it is open for writing is not supported yet")) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   /** Rename refusals HDFS reports as plain IOExceptions, and trash failures wrapping the HDFS ones above. */
   static boolean isHdfsRefusal(Throwable e) {
+    if (!(e instanceof IOException)) {
+      return false;
+    }
     for (Throwable t = e; t != null; t = t.getCause()) {
       if (t instanceof FileNotFoundException || t instanceof FileAlreadyExistsException
           || t instanceof ParentNotDirectoryException || t instanceof PathIsNotEmptyDirectoryException) {

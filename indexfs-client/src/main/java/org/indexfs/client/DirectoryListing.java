@@ -17,9 +17,9 @@ import org.indexfs.proto.Listing;
  *
  * <p>An unsplit directory is one sorted stream. A directory split by GIGA+ is one sorted stream
  * per partition, each served by its partition's slot; they are merged here, holding at most one
- * page per partition, so no directory is ever held whole. The partitions come from the bitmaps
- * the pages carry: every slot knows the partitions it split off, so starting from partition 0
- * the listing reaches them all. A split that moves names while the listing runs can show a name
+ * page per partition, so no directory is ever held whole. The partitions are those the client's
+ * cached bitmap names, and those the pages' bitmaps reveal: every slot knows the partitions it
+ * split off, so starting from partition 0 the listing reaches them all. A split that moves names while the listing runs can show a name
  * in two streams at once; names are emitted in strictly increasing order, so the second is
  * dropped, and each entry present throughout is listed exactly once.
  */
@@ -50,12 +50,18 @@ public final class DirectoryListing {
     }
   }
 
-  DirectoryListing(IndexFsClient client, String path, int pageSize, Runnable onPage) {
+  /** {@code cached}: the partitions the client's cache knows of, listed from the start. */
+  DirectoryListing(IndexFsClient client, String path, int pageSize, Runnable onPage, int[] cached) {
     this.client = client;
     this.path = path;
     this.pageSize = pageSize;
     this.onPage = onPage;
     add(0);
+    for (int p : cached) {
+      if (!streams.containsKey(p)) {
+        add(p);
+      }
+    }
   }
 
   private void add(int partition) {

@@ -129,7 +129,23 @@ public final class IndexFsClient implements AutoCloseable {
 
   /** As {@link #list}; {@code onPage} runs after every page fetched (statistics). */
   public DirectoryListing list(String path, Runnable onPage) {
-    return new DirectoryListing(this, path, 0, onPage);
+    return new DirectoryListing(this, path, 0, onPage, cachedPartitions(path));
+  }
+
+  /** The GIGA+ partitions of directory {@code path} this client has heard of (none: only partition 0). */
+  private int[] cachedPartitions(String path) {
+    List<String> names;
+    try {
+      names = PathNames.components(path, Integer.MAX_VALUE);
+    } catch (IndexFsException invalid) {
+      return new int[0]; // the first page's answer says what is wrong with the path
+    }
+    Resolution known = cluster.resolutions().resolve(names, names.size());
+    if (known.getAncestorsCount() != names.size() + 1) {
+      return new int[0];
+    }
+    PartitionBitmap bitmap = cluster.resolutions().bitmap(known.getAncestors(names.size()).getInodeId());
+    return bitmap == null ? new int[0] : bitmap.partitions();
   }
 
   /** Every entry of a directory (or the file itself), in HDFS order. */

@@ -75,10 +75,13 @@ public final class CrossSlotRename {
     RenameRequest req = request.getRename();
     // A directory rename waits for the cluster's rename lock before it claims its source entry,
     // so the entry is not held frozen while the lock is busy.
-    boolean directory = ctx.ns().read(none -> {
-      ResolvedPath src = ctx.resolver().resolve(request.getResolution(), req.getSrc());
-      return src.last() != null && src.last().isDirectory();
-    });
+    Inode seen = ctx.ns().read(none -> ctx.resolver().resolve(request.getResolution(), req.getSrc()).last());
+    boolean directory = seen != null && seen.isDirectory();
+    if (directory) {
+      // Its home learns what is pending before the entry leaves: afterwards the intent here would
+      // find no entry and read the move as a delete.
+      ctx.homes().drive(seen.inodeId);
+    }
     InterProcessMutex lock = directory ? lock() : null;
     try {
       return run(request, dstKnown, lock);
@@ -140,6 +143,10 @@ public final class CrossSlotRename {
         if (src.last().isUnderConstruction()) {
           throw new IndexFsException(Code.UNSUPPORTED, "rename of " + req.getSrc()
               + " to another slot while it is open for writing is not supported yet");
+        }
+        if (src.last().isDirectory() && ctx.homes().pending(src.last().inodeId)) {
+          // Changed again since it was synced above: that sync must reach its home first.
+          throw new IndexFsException(Code.STALE_RESOLUTION, req.getSrc() + " is being synced with its home; retry");
         }
         for (Outgoing pending : intents.outgoing()) {
           if (pending.parentId() == src.parent().inodeId && pending.name().equals(src.lastName())) {

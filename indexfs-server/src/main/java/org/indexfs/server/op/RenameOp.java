@@ -213,6 +213,10 @@ public final class RenameOp implements Operation {
     Inode dstParent = dst.parent();
     ctx.ns().deleteEntry(batch, srcParent.inodeId, src.lastName());
     ctx.ns().putEntry(batch, dstParent.inodeId, dst.lastName(), moving);
+    if (moving.isDirectory()) {
+      // A sync to its home still pending follows the entry to its new name.
+      ctx.homes().move(batch, moving.inodeId, dstParent.inodeId, dst.lastName());
+    }
     if (replaced != null && replaced.isDirectory() && ctx.partitions().holdsWhole(replaced)) {
       ctx.ns().deletePartition(batch, replaced.inodeId);
     }

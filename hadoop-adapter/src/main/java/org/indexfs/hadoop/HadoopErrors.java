@@ -9,8 +9,10 @@ import org.apache.hadoop.fs.ParentNotDirectoryException;
 import org.apache.hadoop.fs.PathIsNotDirectoryException;
 import org.apache.hadoop.fs.PathIsNotEmptyDirectoryException;
 import org.apache.hadoop.hdfs.protocol.AlreadyBeingCreatedException;
+import org.apache.hadoop.hdfs.server.namenode.SafeModeException;
 import org.apache.hadoop.ipc.RemoteException;
 import org.apache.hadoop.security.AccessControlException;
+import org.apache.hadoop.security.authorize.AuthorizationException;
 import org.indexfs.common.IndexFsException;
 
 /**
@@ -47,11 +49,17 @@ final class HadoopErrors {
       case ALREADY_BEING_CREATED -> new RemoteException(AlreadyBeingCreatedException.class.getName(), m);
       case RECOVERY_IN_PROGRESS -> new RemoteException("org.apache.hadoop.hdfs.protocol.RecoveryInProgressException", m);
       case LEASE_EXPIRED -> new RemoteException("org.apache.hadoop.hdfs.server.namenode.LeaseExpiredException", m);
+      // The NameNode's own refusals, which DFSClient lets through as RemoteExceptions naming them.
+      case NOT_AUTHORIZED -> new RemoteException(AuthorizationException.class.getName(), m);
+      case RESERVED_NAME -> new RemoteException(HadoopIllegalArgumentException.class.getName(), m);
+      case RESERVED_PATH -> new RemoteException(InvalidPathException.class.getName(), m);
       case UNSUPPORTED -> throw new UnsupportedOperationException(m);
       // What the NameNode refuses with a plain IOException reaches HDFS clients wrapped, unchanged.
       case REFUSED, RENAME_REFUSED -> new RemoteException(IOException.class.getName(), m);
       // HDFS refuses these renames with plain IOExceptions carrying exactly such messages. Every
       // other code is the servers' business: the message says what happened, no code name.
+      // DFSClient unwraps the NameNode's SafeModeException for every mutation, so callers see it as is.
+      case SAFE_MODE -> new SafeModeException(m);
       default -> new IOException(m);
     };
     mapped.initCause(ie);

@@ -26,17 +26,26 @@ import org.apache.hadoop.fs.ParentNotDirectoryException;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.StorageStatistics;
 import org.apache.hadoop.fs.RemoteIterator;
+import org.apache.hadoop.fs.SafeMode;
+import org.apache.hadoop.fs.SafeModeAction;
 import org.apache.hadoop.fs.impl.PathCapabilitiesSupport;
+import org.apache.hadoop.fs.permission.FsAction;
 import org.apache.hadoop.fs.permission.FsPermission;
+import org.apache.hadoop.io.Text;
 import org.apache.hadoop.security.UserGroupInformation;
+import org.apache.hadoop.security.token.Token;
+import org.indexfs.hadoop.token.IndexFsTokenIdentifier;
 import org.apache.hadoop.util.Progressable;
 import org.indexfs.client.ClusterConnection;
 import org.indexfs.client.IndexFsClient;
 import org.indexfs.client.LeaseRenewer;
+import org.indexfs.client.admin.AdminClient;
 import org.indexfs.common.ConfigKey;
 import org.indexfs.common.IndexFsConfig;
-import org.indexfs.common.ObjectNames;
 import org.indexfs.proto.Caller;
+import org.indexfs.proto.Listing;
+import org.indexfs.proto.OpenResult;
+import org.indexfs.proto.SafeModeRequest;
 import org.indexfs.proto.ServerInfo;
 import org.indexfs.proto.WriteHandle;
 
@@ -50,8 +59,10 @@ import org.indexfs.proto.WriteHandle;
  * served by the metadata tier. Writers hold single-writer leases, recoverable like HDFS's
  * ({@link LeaseRecoverable}).
  */
-public class IndexFileSystem extends FileSystem implements LeaseRecoverable {
+public class IndexFileSystem extends FileSystem implements LeaseRecoverable, SafeMode {
   public static final String SCHEME = "indexfs";
+  /** Delegation tokens of cluster {@code c} have the service {@code indexfs:c}. */
+  public static final String TOKEN_SERVICE_PREFIX = "indexfs:";
 
   private URI uri;
   private Path workingDir;
@@ -76,14 +87,15 @@ public class IndexFileSystem extends FileSystem implements LeaseRecoverable {
         get(conf, IndexFsConfig.ZOOKEEPER_QUORUM));
     UserGroupInformation ugi = UserGroupInformation.getCurrentUser();
     user = ugi.getShortUserName();
+    var login = KerberosLogin.of(ugi, conf, TOKEN_SERVICE_PREFIX + cluster);
     ClusterConnection connection = get(conf, IndexFsConfig.CLIENT_PRIVATE_CONNECTION)
         ? ClusterConnection.openUnshared(zk, cluster, get(conf, IndexFsConfig.RPC_MAX_FRAME_BYTES), 30_000,
-            get(conf, IndexFsConfig.CLIENT_CACHE_ENTRIES))
+            get(conf, IndexFsConfig.CLIENT_CACHE_ENTRIES), login)
         : ClusterConnection.acquire(zk, cluster,
-            get(conf, IndexFsConfig.RPC_MAX_FRAME_BYTES), 30_000, get(conf, IndexFsConfig.CLIENT_CACHE_ENTRIES));
+            get(conf, IndexFsConfig.RPC_MAX_FRAME_BYTES), 30_000, get(conf, IndexFsConfig.CLIENT_CACHE_ENTRIES), login);
     client = new IndexFsClient(connection, caller(ugi), get(conf, IndexFsConfig.RPC_TIMEOUT_MS));
     try {
-      ServerInfo info = client.serverInfo();
+      ServerInfo info = connection.serverInfo(client::serverInfo);
       inlineMax = info.getInlineMaxBytes();
       serverDefaults = info.getServerDefaults();
       objects = new DataObjects(info.getDataUri(), conf);
@@ -91,7 +103,7 @@ public class IndexFileSystem extends FileSystem implements LeaseRecoverable {
       renewer = new LeaseRenewer(client, info.getLeaseSoftLimitMs());
     } catch (IOException e) {
       client.close();
-      throw e;
+      throw HadoopErrors.toHadoop(e);
     }
     workingDir = getHomeDirectory();
   }
@@ -199,6 +211,11 @@ public class IndexFileSystem extends FileSystem implements LeaseRecoverable {
 
   /** The absolute path the servers see. */
   String pathOf(Path p) {
+    // As DistributedFileSystem.getPathName: an absolute path of this file system is used as it is.
+    if (p.isUriPathAbsolute()) {
+      checkPath(p);
+      return p.toUri().getPath();
+    }
     return makeQualified(p).toUri().getPath();
   }
 
@@ -274,7 +291,7 @@ public class IndexFileSystem extends FileSystem implements LeaseRecoverable {
     String path = pathOf(f);
     org.indexfs.proto.FileStatus created = write(() -> client.create(path, permission.toShort(), overwrite, replication, blockSize, createParent));
     IndexOutputStream out = new IndexOutputStream(client, objects, renewer, path, created.getInodeId(), inlineMax,
-        replication, blockSize, ObjectNames.of(created.getInodeId()), IndexOutputStream.Start.empty());
+        replication, blockSize, created.getSpillObject(), IndexOutputStream.Start.empty());
     return new FSDataOutputStream(out, statistics);
   }
 
@@ -340,6 +357,21 @@ public class IndexFileSystem extends FileSystem implements LeaseRecoverable {
   @Override
   public boolean recoverLease(Path f) throws IOException {
     return write(() -> client.recoverLease(pathOf(f)));
+  }
+
+  /**
+   * The cluster's safe mode, as {@code DistributedFileSystem.setSafeMode}: true when it is on after
+   * the action. Entering and leaving need the superuser and take effect on every slot before this
+   * returns.
+   */
+  @Override
+  public boolean setSafeMode(SafeModeAction action, boolean isChecked) throws IOException {
+    SafeModeRequest.Action a = switch (action) {
+      case ENTER -> SafeModeRequest.Action.ENTER;
+      case LEAVE, FORCE_EXIT -> SafeModeRequest.Action.LEAVE;
+      case GET -> SafeModeRequest.Action.GET;
+    };
+    return write(() -> new AdminClient(client).safeMode(a).getOn());
   }
 
   @Override
@@ -479,6 +511,16 @@ public class IndexFileSystem extends FileSystem implements LeaseRecoverable {
     return new IndexFileStatus(path, s);
   }
 
+  /** Answered by the server, as HDFS's NameNode answers it (Hadoop's default guesses on the client). */
+  @Override
+  public void access(Path p, FsAction mode) throws IOException {
+    Path qualified = makeQualified(p);
+    read(() -> {
+      client.access(pathOf(qualified), mode.ordinal()); // FsAction is declared in rwx-bit order
+      return null;
+    });
+  }
+
   @Override
   public void setPermission(Path p, FsPermission permission) throws IOException {
     writeVoid(() -> client.setPermission(pathOf(p), permission.toShort()));
@@ -537,6 +579,11 @@ public class IndexFileSystem extends FileSystem implements LeaseRecoverable {
     return (short) getConf().getInt("dfs.replication", 3);
   }
 
+  /**
+   * The service of this cluster's delegation tokens, {@code indexfs:<cluster>} (HDFS HA uses
+   * {@code ha-hdfs:<nameservice>} the same way): the key under which credentials hold its token.
+   * Null without Kerberos, as there are no tokens then.
+   */
   @Override
   public short getDefaultReplication(Path path) {
     return getDefaultReplication();
@@ -562,8 +609,30 @@ public class IndexFileSystem extends FileSystem implements LeaseRecoverable {
 
   @Override
   public String getCanonicalServiceName() {
-    // No delegation tokens: the metadata servers trust the caller identity on the connection.
-    return null;
+    return UserGroupInformation.isSecurityEnabled() ? TOKEN_SERVICE_PREFIX + uri.getAuthority() : null;
+  }
+
+  /**
+   * The data tier issues tokens too: a job collecting this file system's tokens also gets the data
+   * tier's (HDFS's), so its tasks can read and write objects without tickets.
+   */
+  @Override
+  public org.apache.hadoop.security.token.DelegationTokenIssuer[] getAdditionalTokenIssuers() throws IOException {
+    if (!UserGroupInformation.isSecurityEnabled() || !objects.configured()) {
+      return null;
+    }
+    return new org.apache.hadoop.security.token.DelegationTokenIssuer[] {objects.fileSystem()};
+  }
+
+  /** HDFS {@code getDelegationToken}: asked of the servers with this FileSystem's Kerberos login. */
+  @Override
+  public Token<IndexFsTokenIdentifier> getDelegationToken(String renewer) throws IOException {
+    if (!UserGroupInformation.isSecurityEnabled()) {
+      return null;
+    }
+    org.indexfs.proto.DelegationToken t = read(() -> client.getDelegationToken(renewer == null ? "" : renewer));
+    return new Token<>(t.getIdentifier().toByteArray(), t.getPassword().toByteArray(), IndexFsTokenIdentifier.KIND,
+        new Text(getCanonicalServiceName()));
   }
 
   @Override

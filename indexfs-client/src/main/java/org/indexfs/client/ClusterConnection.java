@@ -5,8 +5,8 @@ import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import java.io.IOException;
-import java.net.InetSocketAddress;
 import java.util.HashMap;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.apache.curator.framework.CuratorFramework;
@@ -15,20 +15,26 @@ import org.apache.curator.framework.recipes.cache.ChildData;
 import org.apache.curator.framework.recipes.cache.CuratorCache;
 import org.apache.curator.framework.recipes.cache.CuratorCacheListener;
 import org.apache.curator.retry.ExponentialBackoffRetry;
-import org.apache.zookeeper.KeeperException;
 import org.indexfs.client.cache.ResolutionCache;
-import org.indexfs.common.ClusterConfig;
 import org.indexfs.common.ClusterPaths;
 import org.indexfs.common.IndexFsConfig;
 import org.indexfs.common.rpc.RpcConnection;
+import org.indexfs.common.rpc.SaslAuthenticator;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A process's link to one cluster: the ZooKeeper session used to discover servers and one
  * pipelined connection per server. Shared by every {@link IndexFsClient} of that cluster in the
  * process (Hadoop creates a FileSystem per user) and closed when the last one releases it.
+ *
+ * <p>Opening it does not wait for ZooKeeper: the session, and the watch on slot ownership, come up
+ * in the background while the first calls use the slot map this user's last client saw
+ * ({@link SlotDirectory}). Closing it does not wait either.
  */
 public final class ClusterConnection implements AutoCloseable {
   private static final Map<String, ClusterConnection> SHARED = new HashMap<>();
+  private static final Logger LOG = LoggerFactory.getLogger(ClusterConnection.class);
 
   private final String key;
   private final String cluster;
@@ -36,14 +42,16 @@ public final class ClusterConnection implements AutoCloseable {
   private final EventLoopGroup group;
   private final int maxFrameBytes;
   private final int connectTimeoutMs;
-  private final Map<Integer, RpcConnection> connections = new HashMap<>();
+  /** With Kerberos: how this process's connections prove who opened them (null: simple). */
+  private volatile SaslAuthenticator authenticator;
+  private final Map<Integer, RpcConnection> connections = new ConcurrentHashMap<>();
   private final ResolutionCache resolutions;
-  private volatile int slots;
+  private final SlotDirectory directory;
   private final CuratorCache slotWatch;
   private int references;
 
   private ClusterConnection(String key, String zkQuorum, String cluster, int maxFrameBytes, int connectTimeoutMs,
-      int cacheEntries) throws IOException {
+      int cacheEntries) {
     this.key = key;
     this.cluster = cluster;
     this.maxFrameBytes = maxFrameBytes;
@@ -54,41 +62,54 @@ public final class ClusterConnection implements AutoCloseable {
         .sessionTimeoutMs(30_000)
         .connectionTimeoutMs(connectTimeoutMs)
         .retryPolicy(new ExponentialBackoffRetry(200, 5))
+        .threadFactory(new DefaultThreadFactory("indexfs-client-zk", true))
         .build();
     curator.start();
-    try {
-      if (!curator.blockUntilConnected(connectTimeoutMs, TimeUnit.MILLISECONDS)) {
-        curator.close();
-        throw new IOException("Cannot reach ZooKeeper at " + zkQuorum + " for IndexFS cluster " + cluster);
-      }
-    } catch (InterruptedException e) {
-      curator.close();
-      Thread.currentThread().interrupt();
-      throw new java.io.InterruptedIOException("Interrupted connecting to ZooKeeper");
-    }
+    directory = new SlotDirectory(curator, zkQuorum, cluster, connectTimeoutMs);
     group = new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory("indexfs-client", true),
         NioIoHandler.newFactory());
     // Slot ownership changes (a server restarted, or another took the slot over): drop the old
     // connection at once, so the next call to that slot finds the new owner.
     slotWatch = CuratorCache.build(curator, ClusterPaths.slots(cluster));
     slotWatch.listenable().addListener(CuratorCacheListener.builder()
-        .forChanges((before, after) -> forget(after))
-        .forDeletes(this::forget)
+        .forCreates(node -> learn(node, node.getData()))
+        .forChanges((before, after) -> {
+          learn(after, after.getData());
+          forget(after);
+        })
+        .forDeletes(node -> {
+          learn(node, null);
+          forget(node);
+        })
         .build());
     slotWatch.start();
   }
 
-  private void forget(ChildData node) {
+  private static int slotOf(ChildData node) {
     String name = node.getPath().substring(node.getPath().lastIndexOf('/') + 1);
     try {
-      forget(Integer.parseInt(name));
+      return Integer.parseInt(name);
     } catch (NumberFormatException notASlot) {
-      // the /slots node itself
+      return -1; // the /slots node itself
+    }
+  }
+
+  private void learn(ChildData node, byte[] published) {
+    int slot = slotOf(node);
+    if (slot >= 0) {
+      directory.update(slot, published);
+    }
+  }
+
+  private void forget(ChildData node) {
+    int slot = slotOf(node);
+    if (slot >= 0) {
+      forget(slot);
     }
   }
 
   /** Closes the connection to {@code slot}, if any: its owner changed. */
-  private synchronized void forget(int slot) {
+  private void forget(int slot) {
     RpcConnection c = connections.remove(slot);
     if (c != null) {
       c.close();
@@ -96,7 +117,7 @@ public final class ClusterConnection implements AutoCloseable {
   }
 
   /** True while this process holds a connection to {@code slot} (tests of the slot watch). */
-  synchronized boolean connectedTo(int slot) {
+  boolean connectedTo(int slot) {
     RpcConnection c = connections.get(slot);
     return c != null && c.isOpen();
   }
@@ -111,11 +132,22 @@ public final class ClusterConnection implements AutoCloseable {
   /** As above, with a bound on the process's directory-entry cache (the first caller's setting wins). */
   public static ClusterConnection acquire(String zkQuorum, String cluster, int maxFrameBytes, int connectTimeoutMs,
       int cacheEntries) throws IOException {
-    String key = zkQuorum + "/" + cluster;
+    return acquire(zkQuorum, cluster, maxFrameBytes, connectTimeoutMs, cacheEntries, null);
+  }
+
+  /**
+   * As above, for a caller whose connections authenticate with {@code authenticator} (Kerberos):
+   * connections are shared only by callers of the same login, since the server takes the user from
+   * the connection.
+   */
+  public static ClusterConnection acquire(String zkQuorum, String cluster, int maxFrameBytes, int connectTimeoutMs,
+      int cacheEntries, SaslAuthenticator authenticator) throws IOException {
+    String key = zkQuorum + "/" + cluster + (authenticator == null ? "" : "#" + authenticator.identity());
     synchronized (SHARED) {
       ClusterConnection c = SHARED.get(key);
       if (c == null) {
         c = new ClusterConnection(key, zkQuorum, cluster, maxFrameBytes, connectTimeoutMs, cacheEntries);
+        c.authenticator = authenticator;
         SHARED.put(key, c);
       }
       c.references++;
@@ -136,8 +168,15 @@ public final class ClusterConnection implements AutoCloseable {
   /** As above, with a bound on its directory-entry cache. */
   public static ClusterConnection openUnshared(String zkQuorum, String cluster, int maxFrameBytes,
       int connectTimeoutMs, int cacheEntries) throws IOException {
+    return openUnshared(zkQuorum, cluster, maxFrameBytes, connectTimeoutMs, cacheEntries, null);
+  }
+
+  /** As above, authenticating with {@code authenticator} (Kerberos) when not null. */
+  public static ClusterConnection openUnshared(String zkQuorum, String cluster, int maxFrameBytes,
+      int connectTimeoutMs, int cacheEntries, SaslAuthenticator authenticator) throws IOException {
     ClusterConnection c = new ClusterConnection(null, zkQuorum, cluster, maxFrameBytes, connectTimeoutMs,
         cacheEntries);
+    c.authenticator = authenticator;
     c.references = 1;
     return c;
   }
@@ -151,52 +190,77 @@ public final class ClusterConnection implements AutoCloseable {
     return resolutions;
   }
 
+  /** The settings a cluster's servers share, fetched for the process's first client only. */
+  public org.indexfs.proto.ServerInfo serverInfo(ServerInfoSource fetch) throws IOException {
+    org.indexfs.proto.ServerInfo known = serverInfo;
+    if (known == null) {
+      known = fetch.get();
+      serverInfo = known;
+    }
+    return known;
+  }
+
+  /** Asks a server for its {@link org.indexfs.proto.ServerInfo}. */
+  @FunctionalInterface
+  public interface ServerInfoSource {
+    org.indexfs.proto.ServerInfo get() throws IOException;
+  }
+
+  private volatile org.indexfs.proto.ServerInfo serverInfo;
+
   /** The number of slots the cluster was formatted with. */
   public int slotCount() throws IOException {
-    int known = slots;
-    if (known > 0) {
-      return known;
-    }
-    try {
-      // Fixed at format time: read once.
-      slots = ClusterConfig.decode(curator.getData().forPath(ClusterPaths.config(cluster))).slots();
-      return slots;
-    } catch (KeeperException.NoNodeException e) {
-      throw new IOException("IndexFS cluster '" + cluster + "' is not formatted (no " + ClusterPaths.config(cluster) + ")");
-    } catch (IOException e) {
-      throw e;
-    } catch (Exception e) {
-      throw new IOException("ZooKeeper read of the cluster config failed: " + e.getMessage(), e);
-    }
+    return directory.slotCount();
+  }
+
+  /** What a call to {@code slot} names as its target, so a server reached at a stale address refuses it. */
+  public String target(int slot) {
+    return cluster + "/" + slot;
   }
 
   /** The live connection to the server of {@code slot}, (re)discovering it through ZooKeeper. */
-  public synchronized RpcConnection connection(int slot) throws IOException {
+  public RpcConnection connection(int slot) throws IOException {
     RpcConnection c = connections.get(slot);
     if (c != null && c.isOpen()) {
       return c;
     }
-    if (c != null) {
-      c.close();
-      connections.remove(slot);
+    synchronized (this) {
+      c = connections.get(slot);
+      if (c != null && c.isOpen()) {
+        return c;
+      }
+      if (c != null) {
+        c.close();
+        connections.remove(slot);
+      }
+      try {
+        c = RpcConnection.open(group, directory.address(slot), maxFrameBytes, connectTimeoutMs, authenticator);
+      } catch (IOException unreachable) {
+        // A remembered address may be out of date: ask ZooKeeper once before giving up.
+        directory.forget(slot);
+        c = RpcConnection.open(group, directory.address(slot), maxFrameBytes, connectTimeoutMs, authenticator);
+      }
+      connections.put(slot, c);
+      return c;
     }
-    c = RpcConnection.open(group, discover(slot), maxFrameBytes, connectTimeoutMs);
-    connections.put(slot, c);
-    return c;
   }
 
-  private InetSocketAddress discover(int slot) throws IOException {
-    String path = ClusterPaths.slot(cluster, slot);
-    byte[] data;
+  /** The server at {@code slot}'s remembered address serves something else now (WRONG_SERVER). */
+  public void wrongServer(int slot) {
+    directory.forget(slot);
+    forget(slot);
+  }
+
+  /** The {@code host:port} the owner of {@code slot} registered, or null while nobody serves it (admin). */
+  public String owner(int slot) throws IOException {
     try {
-      data = curator.getData().forPath(path);
-    } catch (KeeperException.NoNodeException e) {
-      throw new IOException("No server of IndexFS cluster '" + cluster + "' serves slot " + slot
-          + " (nothing registered at " + path + ")");
+      curator.blockUntilConnected(connectTimeoutMs, TimeUnit.MILLISECONDS);
+      return new String(curator.getData().forPath(ClusterPaths.slot(cluster, slot)), java.nio.charset.StandardCharsets.UTF_8);
+    } catch (org.apache.zookeeper.KeeperException.NoNodeException e) {
+      return null;
     } catch (Exception e) {
-      throw new IOException("ZooKeeper lookup of " + path + " failed: " + e.getMessage(), e);
+      throw new IOException("ZooKeeper lookup of slot " + slot + " failed: " + e.getMessage(), e);
     }
-    return ClusterPaths.address(data);
   }
 
   @Override
@@ -213,8 +277,18 @@ public final class ClusterConnection implements AutoCloseable {
       connections.values().forEach(RpcConnection::close);
       connections.clear();
     }
-    slotWatch.close();
-    group.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
-    curator.close();
+    // Nothing here is worth waiting for: the threads are daemons, and the ZooKeeper session ends
+    // by itself if its goodbye is cut short.
+    group.shutdownGracefully(0, 2, TimeUnit.SECONDS);
+    Thread closer = new Thread(() -> {
+      try {
+        slotWatch.close();
+        curator.close();
+      } catch (RuntimeException e) {
+        LOG.debug("Closing the ZooKeeper session of cluster {} failed: {}", cluster, e.toString());
+      }
+    }, "indexfs-client-zk-close");
+    closer.setDaemon(true);
+    closer.start();
   }
 }

@@ -20,7 +20,11 @@ import org.indexfs.common.rpc.RpcConnection;
 import org.indexfs.common.giga.GigaIndex;
 import org.indexfs.common.giga.PartitionBitmap;
 import org.indexfs.common.schema.NameHash;
+import org.indexfs.proto.AccessRequest;
 import org.indexfs.proto.Ancestor;
+import org.indexfs.proto.DelegationToken;
+import org.indexfs.proto.DelegationTokenRequest;
+import org.indexfs.proto.TokenRequest;
 import org.indexfs.proto.AppendRequest;
 import org.indexfs.proto.Caller;
 import org.indexfs.proto.Code;
@@ -109,6 +113,33 @@ public final class IndexFsClient implements AutoCloseable {
   public FileStatus getFileStatus(String path) throws IOException {
     return call(Request.newBuilder().setGetFileStatus(GetFileStatusRequest.newBuilder().setPath(path)), path, false)
         .getStatus();
+  }
+
+  /** HDFS checkAccess: returns if the caller may perform {@code mode} (rwx bits) on {@code path}. */
+  public void access(String path, int mode) throws IOException {
+    call(Request.newBuilder().setAccess(AccessRequest.newBuilder().setPath(path).setMode(mode)), path, false);
+  }
+
+  /** A delegation token for this caller, renewable by {@code renewer} (Kerberos callers only). */
+  public DelegationToken getDelegationToken(String renewer) throws IOException {
+    return anySlot(Request.newBuilder().setGetDelegationToken(DelegationTokenRequest.newBuilder().setRenewer(renewer)))
+        .getToken();
+  }
+
+  /** Renews a token (its renewer only); the new expiry, in ms since the epoch. */
+  public long renewDelegationToken(byte[] identifier, byte[] password) throws IOException {
+    return anySlot(Request.newBuilder().setRenewDelegationToken(TokenRequest.newBuilder()
+        .setIdentifier(ByteString.copyFrom(identifier)).setPassword(ByteString.copyFrom(password)))).getToken().getExpiryMs();
+  }
+
+  public void cancelDelegationToken(byte[] identifier, byte[] password) throws IOException {
+    anySlot(Request.newBuilder().setCancelDelegationToken(TokenRequest.newBuilder()
+        .setIdentifier(ByteString.copyFrom(identifier)).setPassword(ByteString.copyFrom(password))));
+  }
+
+  /** Calls that any server answers alike (tokens live in ZooKeeper): slot 0's. */
+  private Response anySlot(Request.Builder request) throws IOException {
+    return call(request, "/", false);
   }
 
   /**
@@ -422,13 +453,33 @@ public final class IndexFsClient implements AutoCloseable {
     return response;
   }
 
+  /** A call that names no path (an operator's request), to the server of {@code slot}; errors are thrown. */
+  public Response callSlot(int slot, Request.Builder request) throws IOException {
+    return call(request, slot);
+  }
+
+  /** The cluster this client talks to. */
+  public ClusterConnection connection() {
+    return cluster;
+  }
+
   /** A call that names no path, to one slot. */
   private Response call(Request.Builder request, int slot) throws IOException {
     return check(send(slot, request));
   }
 
   private Response send(int slot, Request.Builder request) throws IOException {
-    request.setCaller(caller);
+    request.setCaller(caller).setTarget(cluster.target(slot));
+    Response response = sendOnce(slot, request);
+    if (response.getCode() == Code.WRONG_SERVER) {
+      // The address this process remembered for the slot serves something else now: look it up again.
+      cluster.wrongServer(slot);
+      response = sendOnce(slot, request);
+    }
+    return response;
+  }
+
+  private Response sendOnce(int slot, Request.Builder request) throws IOException {
     counters.count(request.getOpCase());
     RpcConnection conn = cluster.connection(slot);
     CompletableFuture<Response> future = conn.call(request);

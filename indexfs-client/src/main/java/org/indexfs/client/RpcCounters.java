@@ -14,15 +14,27 @@ import org.indexfs.proto.Request;
 public final class RpcCounters {
   public static final String TOTAL = "rpc";
 
+  private static final String[] OP_KEYS = new String[Request.OpCase.values().length];
+
+  static {
+    for (Request.OpCase op : Request.OpCase.values()) {
+      OP_KEYS[op.ordinal()] = "rpc." + op.name().toLowerCase(java.util.Locale.ROOT);
+    }
+  }
+
   private final Map<String, LongAdder> counts = new ConcurrentHashMap<>();
 
   void count(Request.OpCase op) {
     count(TOTAL);
-    count("rpc." + op.name().toLowerCase(java.util.Locale.ROOT));
+    count(OP_KEYS[op.ordinal()]);
   }
 
   void count(String key) {
-    counts.computeIfAbsent(key, k -> new LongAdder()).increment();
+    LongAdder a = counts.get(key);
+    if (a == null) {
+      a = counts.computeIfAbsent(key, k -> new LongAdder());
+    }
+    a.increment();
   }
 
   public long get(String key) {

@@ -37,6 +37,28 @@ public final class ClusterPaths {
     return root(cluster) + "/locks/rename";
   }
 
+  /**
+   * Safe mode (bin/indexfs admin -safemode): while this node exists every server of the cluster
+   * refuses mutations. One switch for the whole cluster, since a namespace half read-only is not
+   * a maintenance state.
+   */
+  public static String safeMode(String cluster) {
+    return root(cluster) + "/safemode";
+  }
+
+  /**
+   * The keys that seal the ancestors servers hand out (DESIGN §14); readable by the servers only when
+   * {@code indexfs.security.zookeeper.digest} (or ZooKeeper SASL) protects it.
+   */
+  public static String resolutionKeys(String cluster) {
+    return root(cluster) + "/security/resolution-keys";
+  }
+
+  /** The {@code host:port} of slot k's status page (ephemeral, absent when its HTTP port is off). */
+  public static String http(String cluster, int slot) {
+    return root(cluster) + "/http/" + slot;
+  }
+
   /** The {@code host:port} a server publishes at {@link #slot}. */
   public static java.net.InetSocketAddress address(byte[] published) {
     String hostPort = new String(published, java.nio.charset.StandardCharsets.UTF_8);

@@ -8,6 +8,9 @@ import java.util.HashMap;
 import java.util.Map;
 import org.indexfs.common.IndexFsConfig;
 import org.indexfs.proto.Request.OpCase;
+import org.indexfs.server.admin.AdminContext;
+import org.indexfs.server.admin.AdminOps;
+import org.indexfs.server.admin.SafeMode;
 import org.indexfs.server.audit.AuditLog;
 import org.indexfs.server.audit.Auditor;
 import org.indexfs.server.data.DataTier;
@@ -21,10 +24,13 @@ import org.indexfs.server.lease.EntryLeases;
 import org.indexfs.server.lease.LeaseKey;
 import org.indexfs.server.lease.LeasePolicy;
 import org.indexfs.server.membership.SlotLease;
+import org.indexfs.server.http.StatusServer;
+import org.indexfs.server.metrics.LiveGauges;
 import org.indexfs.server.metrics.ServerMetrics;
 import org.indexfs.server.ns.AccessChecker;
 import org.indexfs.server.ns.Namespace;
 import org.indexfs.server.ns.PathResolver;
+import org.indexfs.server.op.AccessOp;
 import org.indexfs.server.op.AppendOp;
 import org.indexfs.server.op.CompleteOp;
 import org.indexfs.server.op.ConcatOp;
@@ -41,6 +47,7 @@ import org.indexfs.server.op.PartitionOp;
 import org.indexfs.server.op.Operation;
 import org.indexfs.server.op.RecoverLeaseOp;
 import org.indexfs.server.op.AccessTimes;
+import org.indexfs.server.op.ReferencedObjectsOp;
 import org.indexfs.server.op.CrossSlotRename;
 import org.indexfs.server.op.RenameInOp;
 import org.indexfs.server.op.RenameOp;
@@ -59,7 +66,19 @@ import org.indexfs.server.placement.HomeSync;
 import org.indexfs.server.placement.Placement;
 import org.indexfs.server.rpc.Dispatcher;
 import org.indexfs.server.rpc.RpcServer;
+import org.indexfs.server.security.AncestorSeal;
+import org.indexfs.server.security.CallerIdentity;
+import org.indexfs.server.security.ResolutionKeys;
+import org.indexfs.server.security.token.CancelDelegationTokenOp;
+import org.indexfs.server.security.token.DelegationTokens;
+import org.indexfs.server.security.token.GetDelegationTokenOp;
+import org.indexfs.server.security.token.RenewDelegationTokenOp;
+import org.indexfs.server.security.HadoopSettings;
+import org.indexfs.server.security.KerberosTransport;
+import org.indexfs.server.security.ProxyUserRule;
+import org.indexfs.server.security.ServerGroups;
 import org.indexfs.server.store.MetadataStore;
+import org.apache.hadoop.conf.Configuration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -88,6 +107,11 @@ public final class IndexFsServer implements AutoCloseable {
   private final SplitManager splits;
   private final Periodic metricsLog;
   private final InetSocketAddress address;
+  private final SafeMode safeMode = new SafeMode();
+  private final StatusServer status;
+  private final ResolutionKeys resolutionKeys;
+  private final DelegationTokens tokens;
+  private final Periodic keyRotation;
 
   private IndexFsServer(Map<String, String> conf) throws IOException {
     String dir = IndexFsConfig.SERVER_DIR.get(conf);
@@ -95,16 +119,23 @@ public final class IndexFsServer implements AutoCloseable {
       throw new IllegalArgumentException(IndexFsConfig.SERVER_DIR.name() + " must be set");
     }
     int slot = IndexFsConfig.SERVER_SLOT.get(conf);
+    Configuration hadoopConf = HadoopSettings.of(conf);
+    // With Kerberos, the server logs in from its keytab and is its principal's short name.
+    KerberosTransport kerberos = KerberosTransport.start(hadoopConf, conf, IndexFsConfig.SERVER_BIND_HOST.get(conf));
     String superuser = IndexFsConfig.SUPERUSER.get(conf);
     if (superuser.isEmpty()) {
-      superuser = System.getProperty("user.name");
+      superuser = kerberos != null ? kerberos.shortName() : System.getProperty("user.name");
     }
     String supergroup = IndexFsConfig.SUPERGROUP.get(conf);
     String dataUri = IndexFsConfig.DATA_URI.get(conf);
     store = MetadataStore.open(Path.of(dir));
     try {
-      ns = new Namespace(store, slot, IndexFsConfig.WAL_SYNC.get(conf), superuser, supergroup);
-      data = new DataTier(dataUri, slot);
+      ns = new Namespace(store, slot, IndexFsConfig.WAL_SYNC.get(conf), superuser, supergroup,
+          IndexFsConfig.SERVER_CACHE_ENTRIES.get(conf));
+      data = new DataTier(dataUri, slot, hadoopConf);
+      if (kerberos != null) {
+        data.useLogin(kerberos::as);
+      }
       reclaimer = new Reclaimer(ns, data);
       leases = new LeaseTable(ns, IndexFsConfig.LEASE_SOFT_LIMIT_MS.get(conf), IndexFsConfig.LEASE_HARD_LIMIT_MS.get(conf));
       LeaseRecovery recovery = new LeaseRecovery(ns, leases, data, reclaimer);
@@ -113,7 +144,7 @@ public final class IndexFsServer implements AutoCloseable {
           IndexFsConfig.SCRUB_GRACE_MS.get(conf));
       AccessChecker access = new AccessChecker(ns, IndexFsConfig.PERMISSIONS_ENABLED.get(conf), superuser, supergroup);
       peers = new Peers(slot, superuser, IndexFsConfig.RPC_MAX_FRAME_BYTES.get(conf),
-          IndexFsConfig.RPC_TIMEOUT_MS.get(conf));
+          IndexFsConfig.RPC_TIMEOUT_MS.get(conf), kerberos == null ? null : kerberos.toPeers());
       HomeSync homes = new HomeSync(ns, peers);
       reclaimer.useHomes(homes);
       Placement placement = new Placement(ns, peers);
@@ -124,16 +155,28 @@ public final class IndexFsServer implements AutoCloseable {
       Partitions partitions = new Partitions(ns);
       partitions.useSlotCount(peers::slotCount);
       PathResolver resolver = new PathResolver(ns, IndexFsConfig.MAX_COMPONENT_LENGTH.get(conf), partitions);
-      metrics = new ServerMetrics(IndexFsConfig.CLUSTER_NAME.get(conf), slot, store::estimatedEntries,
-          entryLeases::grants);
+      metrics = new ServerMetrics(IndexFsConfig.CLUSTER_NAME.get(conf), slot);
       splits = new SplitManager(ns, partitions, peers, data, leases, metrics, IndexFsConfig.SPLIT_THRESHOLD.get(conf));
       resolver.useLeases((parentId, name, depth) -> entryLeases.grant(new LeaseKey(parentId, name), depth));
+      // Cached entries clients present are believed only with a seal a server made (DESIGN §14).
+      resolutionKeys = new ResolutionKeys(IndexFsConfig.ZOOKEEPER_QUORUM.get(conf),
+          IndexFsConfig.ZOOKEEPER_SESSION_TIMEOUT_MS.get(conf), IndexFsConfig.CLUSTER_NAME.get(conf),
+          IndexFsConfig.SECURITY_ZOOKEEPER_DIGEST.get(conf), IndexFsConfig.SECURITY_KEY_ROTATION_MS.get(conf));
+      resolver.useSeal(new AncestorSeal(resolutionKeys, IndexFsConfig.SECURITY_RESOLUTION_GRACE_MS.get(conf)));
+      keyRotation = new Periodic("indexfs-keys-" + slot,
+          Math.max(1_000, Math.min(IndexFsConfig.SECURITY_KEY_ROTATION_MS.get(conf) / 4, 60_000)), true, () -> {
+            try {
+              resolutionKeys.refresh();
+            } catch (Exception e) {
+              LOG.warn("Could not refresh the resolution keys: {}", e.toString());
+            }
+          });
       OpContext ctx = new OpContext(ns, resolver,
           access, reclaimer, dataUri, IndexFsConfig.INLINE_MAX_BYTES.get(conf), IndexFsConfig.LIST_PAGE_SIZE.get(conf),
           leases, recovery, data, peers, homes, placement, entryLeases, partitions, splits);
       RenameIntents renames = new RenameIntents(ns);
       CrossSlotRename crossSlot = new CrossSlotRename(ctx, renames);
-      resolver.useFreeze((dirId, hash) -> splits.isFrozen(dirId, hash) || crossSlot.isMoving(dirId, hash));
+      resolver.useFreeze((dirId, name) -> splits.isFrozen(dirId, name) || crossSlot.isMoving(dirId, name));
       placementRefresh = new Periodic("indexfs-placement-" + slot, IndexFsConfig.HOME_SYNC_INTERVAL_MS.get(conf),
           true, () -> {
             placement.refresh();
@@ -145,10 +188,37 @@ public final class IndexFsServer implements AutoCloseable {
           ? AuditLog.start(IndexFsConfig.AUDIT_QUEUE.get(conf)) : AuditLog.disabled();
       metricsLog = new Periodic("indexfs-metrics-" + slot, IndexFsConfig.METRICS_LOG_INTERVAL_MS.get(conf), false,
           () -> LOG.info("{}", metrics.summary()));
-      dispatcher = new Dispatcher(operations(ctx, crossSlot, renames, conf), IndexFsConfig.SERVER_HANDLERS.get(conf),
-          IndexFsConfig.SERVER_QUEUE.get(conf), new Auditor(auditLog, ctx), metrics);
+      // Operators: admin requests, and safe mode over client mutations and background changes.
+      AdminContext admin = new AdminContext(ctx, safeMode, metrics);
+      leaseMonitor.pauseWhile(safeMode::isOn);
+      scrubber.pauseWhile(safeMode::isOn);
+      reclaimer.pauseWhile(safeMode::isOn);
+      splits.pauseWhile(safeMode::isOn);
+      Map<OpCase, Operation> ops = operations(ctx, crossSlot, renames, scrubber, conf);
+      // Delegation tokens, shared by every server through ZooKeeper: only with Kerberos (DESIGN §14).
+      if (kerberos != null) {
+        tokens = DelegationTokens.start(hadoopConf, IndexFsConfig.ZOOKEEPER_QUORUM.get(conf),
+            IndexFsConfig.CLUSTER_NAME.get(conf));
+        kerberos.useTokens(tokens);
+        ops.put(OpCase.GET_DELEGATION_TOKEN, new GetDelegationTokenOp(tokens));
+        ops.put(OpCase.RENEW_DELEGATION_TOKEN, new RenewDelegationTokenOp(tokens));
+        ops.put(OpCase.CANCEL_DELEGATION_TOKEN, new CancelDelegationTokenOp(tokens));
+      } else {
+        tokens = null;
+      }
+      AdminOps.install(ops, admin);
+      CallerIdentity identity = new CallerIdentity(new ServerGroups(hadoopConf), new ProxyUserRule(hadoopConf));
+      if (kerberos != null) {
+        identity.serversAre(kerberos.shortName());
+      }
+      dispatcher = new Dispatcher(ops, IndexFsConfig.SERVER_HANDLERS.get(conf),
+          IndexFsConfig.SERVER_QUEUE.get(conf), new Auditor(auditLog, ctx), metrics, ns,
+          IndexFsConfig.RPC_MAX_FRAME_BYTES.get(conf), IndexFsConfig.CLUSTER_NAME.get(conf) + "/" + slot,
+          identity);
       rpc = new RpcServer(dispatcher, IndexFsConfig.RPC_MAX_FRAME_BYTES.get(conf),
-          IndexFsConfig.RPC_IDLE_TIMEOUT_SECONDS.get(conf));
+          IndexFsConfig.RPC_IDLE_TIMEOUT_SECONDS.get(conf), ioThreads(IndexFsConfig.SERVER_IO_THREADS.get(conf)), slot,
+          new RpcServer.Limits(IndexFsConfig.RPC_MAX_IN_FLIGHT.get(conf), IndexFsConfig.RPC_MAX_BUFFERED_BYTES.get(conf),
+              IndexFsConfig.RPC_FRAME_DEADLINE_MS.get(conf)), kerberos);
       address = rpc.start(IndexFsConfig.SERVER_BIND_HOST.get(conf), IndexFsConfig.SERVER_PORT.get(conf));
       data.prepare();
       reclaimer.start();
@@ -159,14 +229,28 @@ public final class IndexFsServer implements AutoCloseable {
           address.getHostString() + ":" + address.getPort(), IndexFsConfig.SLOT_LEASE_WAIT_MS.get(conf),
           this::fence);
       peers.attach(lease.curator(), IndexFsConfig.CLUSTER_NAME.get(conf), lease.clusterConfig().slots());
+      scrubber.usePeers(peers);
+      safeMode.attach(lease.curator(), IndexFsConfig.CLUSTER_NAME.get(conf));
+      status = StatusServer.start(admin, IndexFsConfig.SERVER_BIND_HOST.get(conf), IndexFsConfig.HTTP_PORT.get(conf));
+      admin.listening(address.getHostString() + ":" + address.getPort(), status == null ? "" : status.hostPort());
+      if (status != null) {
+        status.publish(lease.curator(), IndexFsConfig.CLUSTER_NAME.get(conf), slot);
+      }
+      metrics.start(new LiveGauges(ns, entryLeases, leases, splits, safeMode::isOn),
+          IndexFsConfig.METRICS_WINDOW_MS.get(conf));
       placementRefresh.start();
       metricsLog.start();
+      keyRotation.start();
     } catch (Exception e) {
       closeQuietly();
       throw e instanceof IOException io ? io : new IOException("Server start failed: " + e.getMessage(), e);
     }
-    LOG.info("IndexFS server for slot {} serving {} from {} (wal.sync={})", slot, address, dir,
-        IndexFsConfig.WAL_SYNC.get(conf));
+    LOG.info("IndexFS server for slot {} serving {} from {} (wal.sync={}, status page {})", slot, address, dir,
+        IndexFsConfig.WAL_SYNC.get(conf), status == null ? "off" : "http://" + status.hostPort() + "/");
+  }
+
+  private static int ioThreads(int configured) {
+    return configured > 0 ? configured : Math.max(2, Runtime.getRuntime().availableProcessors());
   }
 
   public static IndexFsServer start(Map<String, String> conf) throws IOException {
@@ -174,7 +258,7 @@ public final class IndexFsServer implements AutoCloseable {
   }
 
   private static Map<OpCase, Operation> operations(OpContext ctx, CrossSlotRename crossSlot, RenameIntents renames,
-      Map<String, String> conf) {
+      Scrubber scrubber, Map<String, String> conf) {
     Map<OpCase, Operation> ops = new EnumMap<>(OpCase.class);
     AccessTimes accessTimes = new AccessTimes(IndexFsConfig.ACCESS_TIME_PRECISION_MS.get(conf));
     ops.put(OpCase.MKDIRS, new MkdirsOp(ctx));
@@ -198,12 +282,19 @@ public final class IndexFsServer implements AutoCloseable {
     ops.put(OpCase.RECOVER_LEASE, new RecoverLeaseOp(ctx));
     ops.put(OpCase.TRUNCATE, new TruncateOp(ctx));
     ops.put(OpCase.CONCAT, new ConcatOp(ctx));
+    ops.put(OpCase.ACCESS, new AccessOp(ctx));
     ops.put(OpCase.PARTITION, new PartitionOp(ctx));
+    ops.put(OpCase.REFERENCED, new ReferencedObjectsOp(scrubber, ctx.access()));
     return ops;
   }
 
   public InetSocketAddress address() {
     return address;
+  }
+
+  /** The transport (tests look at what it holds). */
+  public RpcServer rpc() {
+    return rpc;
   }
 
   public Namespace namespace() {
@@ -227,12 +318,26 @@ public final class IndexFsServer implements AutoCloseable {
     return metrics;
   }
 
+  /** The status page and /prom, or null when {@code indexfs.http.port=-1}. */
+  public StatusServer statusServer() {
+    return status;
+  }
+
+  public SafeMode safeMode() {
+    return safeMode;
+  }
+
   public EntryLeases entryLeases() {
     return entryLeases;
   }
 
   public Scrubber scrubber() {
     return scrubber;
+  }
+
+  /** The write leases of files open here (tests read a writer's reserved object name). */
+  public LeaseTable writeLeases() {
+    return leases;
   }
 
   public LeaseMonitor leaseMonitor() {
@@ -256,6 +361,13 @@ public final class IndexFsServer implements AutoCloseable {
     if (metricsLog != null) {
       metricsLog.close();
     }
+    if (keyRotation != null) {
+      keyRotation.close();
+    }
+    if (status != null) {
+      status.close();
+    }
+    safeMode.close();
     if (lease != null) {
       lease.close();
     }
@@ -286,6 +398,15 @@ public final class IndexFsServer implements AutoCloseable {
     }
     if (reclaimer != null) {
       reclaimer.close();
+    }
+    if (ns != null) {
+      ns.close();
+    }
+    if (resolutionKeys != null) {
+      resolutionKeys.close();
+    }
+    if (tokens != null) {
+      tokens.close();
     }
     if (data != null) {
       try {

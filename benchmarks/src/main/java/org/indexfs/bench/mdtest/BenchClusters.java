@@ -7,20 +7,32 @@ import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.hdfs.MiniDFSCluster;
+import org.apache.hadoop.security.UserGroupInformation;
+import org.apache.log4j.FileAppender;
+import org.apache.log4j.Level;
+import org.apache.log4j.Logger;
+import org.apache.log4j.PatternLayout;
 import org.indexfs.common.IndexFsConfig;
 import org.indexfs.server.local.LocalCluster;
 
 /**
  * The systems of one comparison, on this machine and in this process: a stock HDFS NameNode with
  * one DataNode (its edit log fsynced, as in production — MiniDFSCluster skips fsync unless told),
- * and IndexFS clusters whose data tier is that same HDFS.
+ * and IndexFS clusters whose data tier is that same HDFS. The workload runs as an ordinary user
+ * ({@value #USER}, owner of {@code /bench}), so both systems check permissions on every call as they
+ * would for a job; the superuser would skip them. Both write their audit log to a file, as in
+ * production ({@code <work>/audit/hdfs-audit.log}, HDFS's logger name and layout).
  */
 final class BenchClusters implements AutoCloseable {
   private final MiniDFSCluster hdfs;
   private final LocalCluster indexSync;
   private final LocalCluster indexAsync;
+  static final String USER = "bench";
+  private final UserGroupInformation user = UserGroupInformation.createRemoteUser(USER);
+  private final FileAppender audit;
 
   BenchClusters(Path work) throws IOException {
+    audit = auditToFile(work.resolve("audit/hdfs-audit.log"));
     Configuration conf = new Configuration();
     conf.set("dfs.namenode.name.dir", work.resolve("hdfs/name").toUri().toString());
     hdfs = new MiniDFSCluster.Builder(conf, work.resolve("hdfs").toFile())
@@ -33,23 +45,77 @@ final class BenchClusters implements AutoCloseable {
         .set(IndexFsConfig.WAL_SYNC.name(), "true").set(IndexFsConfig.DATA_URI.name(), dataUri).start();
     indexAsync = LocalCluster.builder(work.resolve("indexfs-async")).clusterName("bench-async")
         .set(IndexFsConfig.WAL_SYNC.name(), "false").set(IndexFsConfig.DATA_URI.name(), dataUri).start();
+    for (FileSystem admin : new FileSystem[] {superClient(hdfs.getURI(), hdfs.getConfiguration(0)),
+        superClient(URI.create(indexSync.defaultFs()), indexfsConf(indexSync)),
+        superClient(URI.create(indexAsync.defaultFs()), indexfsConf(indexAsync))}) {
+      try (admin) {
+        admin.mkdirs(new org.apache.hadoop.fs.Path("/bench"));
+        admin.setOwner(new org.apache.hadoop.fs.Path("/bench"), USER, null);
+      }
+    }
+  }
+
+  /** The HDFS audit logger at INFO into its own file, as a NameNode's log4j configuration has it. */
+  private static FileAppender auditToFile(Path file) throws IOException {
+    FileAppender appender = new FileAppender(new PatternLayout("%d{ISO8601} %p %c{2}: %m%n"), file.toString(), false);
+    Logger logger = Logger.getLogger("org.apache.hadoop.hdfs.server.namenode.FSNamesystem.audit");
+    logger.setLevel(Level.INFO);
+    logger.setAdditivity(false);
+    logger.addAppender(appender);
+    return appender;
+  }
+
+  private static FileSystem superClient(URI uri, Configuration conf) throws IOException {
+    return FileSystem.newInstance(uri, conf);
+  }
+
+  private Configuration indexfsConf(LocalCluster c) {
+    Configuration conf = new Configuration(hdfs.getConfiguration(0));
+    for (Map.Entry<String, String> e : c.clientConf().entrySet()) {
+      conf.set(e.getKey(), e.getValue());
+    }
+    return conf;
+  }
+
+  private FileSystem asUser(URI uri, Configuration conf) throws IOException {
+    try {
+      return user.doAs((java.security.PrivilegedExceptionAction<FileSystem>) () -> FileSystem.newInstance(uri, conf));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new java.io.InterruptedIOException("Interrupted opening " + uri);
+    }
   }
 
   URI hdfsUri() {
     return hdfs.getURI();
   }
 
+  /** A client of the NameNode as the benchmark's user. */
   FileSystem hdfsClient() throws IOException {
-    return FileSystem.newInstance(hdfs.getURI(), hdfs.getConfiguration(0));
+    return asUser(hdfs.getURI(), hdfs.getConfiguration(0));
   }
 
+  /** A client of IndexFS as the benchmark's user. */
   FileSystem indexfsClient(boolean sync) throws IOException {
     LocalCluster c = sync ? indexSync : indexAsync;
-    Configuration conf = new Configuration(hdfs.getConfiguration(0));
-    for (Map.Entry<String, String> e : c.clientConf().entrySet()) {
-      conf.set(e.getKey(), e.getValue());
-    }
-    return FileSystem.newInstance(URI.create(c.defaultFs()), conf);
+    return asUser(URI.create(c.defaultFs()), indexfsConf(c));
+  }
+
+  FirstCall.Opener hdfsClientFactory() {
+    return this::hdfsClient;
+  }
+
+  FirstCall.Opener indexfsClientFactory() {
+    return () -> indexfsClient(true);
+  }
+
+  /** The client settings of the IndexFS cluster ({@code -D} options for a fresh process). */
+  Map<String, String> indexfsClientConf(boolean sync) {
+    return (sync ? indexSync : indexAsync).clientConf();
+  }
+
+  URI indexfsUri(boolean sync) {
+    return URI.create((sync ? indexSync : indexAsync).defaultFs());
   }
 
   @Override
@@ -57,5 +123,7 @@ final class BenchClusters implements AutoCloseable {
     indexAsync.close();
     indexSync.close();
     hdfs.shutdown();
+    Logger.getLogger("org.apache.hadoop.hdfs.server.namenode.FSNamesystem.audit").removeAppender(audit);
+    audit.close();
   }
 }

@@ -81,6 +81,7 @@ public final class CompareMain {
     final Map<String, Histogram> micros = new LinkedHashMap<>();
     final Map<String, Double> seconds = new LinkedHashMap<>();
     final Map<String, Long> errors = new LinkedHashMap<>();
+    final Map<String, long[]> cpu = new LinkedHashMap<>(); // op -> {operations, server ns, client ns}
 
     Subject(String label, String uri) {
       this.label = label;
@@ -91,6 +92,20 @@ public final class CompareMain {
       micros.computeIfAbsent(op, k -> new Histogram(3_600_000_000L, 3)).add(r.micros());
       seconds.merge(op, r.seconds(), Double::sum);
       errors.merge(op, r.errors(), Long::sum);
+      long[] c = cpu.computeIfAbsent(op, k -> new long[3]);
+      c[0] += r.operations();
+      c[1] += r.serverCpuNanos();
+      c[2] += r.clientCpuNanos();
+    }
+
+    double serverMicros(String op) {
+      long[] c = cpu.get(op);
+      return c == null || c[0] == 0 ? 0 : c[1] / 1000.0 / c[0];
+    }
+
+    double clientMicros(String op) {
+      long[] c = cpu.get(op);
+      return c == null || c[0] == 0 ? 0 : c[2] / 1000.0 / c[0];
     }
 
     TargetRun toRun() {
@@ -119,8 +134,10 @@ public final class CompareMain {
     Subject hdfs;
     Subject sync;
     Subject async;
-    List<KvBench.Result> kv;
-    long perRound = layouts.stream().mapToLong(s -> s.totalFiles() * Phase.values().length).sum();
+    Floor floor;
+    FirstCall.Times inProcess;
+    FirstCall.Times fresh;
+    long perRound = layouts.stream().mapToLong(MdtestWorkload::calls).sum();
     AtomicLong done = new AtomicLong();
     try (BenchClusters clusters = new BenchClusters(work)) {
       hdfs = new Subject("HDFS", clusters.hdfsUri().toString());
@@ -130,7 +147,7 @@ public final class CompareMain {
           FileSystem syncFs = clusters.indexfsClient(true);
           FileSystem asyncFs = clusters.indexfsClient(false);
           ProgressBar bar = ProgressBar.open(o.progress(), "compare", perRound * 3L * o.rounds()
-              + 2L * o.threads() * o.files(), done::get)) {
+              + Floor.calls(o.threads(), o.files()), done::get)) {
         for (int round = 0; round < o.rounds(); round++) {
           for (Subject s : List.of(hdfs, sync, async)) {
             FileSystem fs = s == hdfs ? hdfsFs : s == sync ? syncFs : asyncFs;
@@ -143,14 +160,19 @@ public final class CompareMain {
             }
           }
         }
-        kv = KvBench.run(work.resolve("kv"), o.threads(), o.files(), done);
+        floor = Floor.run(work.resolve("kv"), o.threads(), o.files(), done);
+        inProcess = FirstCall.inProcess(clusters, FIRST_CALL_ROUNDS);
+        fresh = FirstCall.freshJvm(clusters, FIRST_CALL_ROUNDS, work);
       }
     }
     deleteQuietly(work);
-    return report(o, hdfs, sync, async, kv);
+    return report(o, hdfs, sync, async, floor, FirstCall.table(inProcess, fresh));
   }
 
-  static BenchReport report(Options o, Subject hdfs, Subject sync, Subject async, List<KvBench.Result> kv)
+  /** Fresh clients per system: a few JVM starts each, alternating. */
+  private static final int FIRST_CALL_ROUNDS = 5;
+
+  static BenchReport report(Options o, Subject hdfs, Subject sync, Subject async, Floor floor, Table firstCall)
       throws IOException {
     BenchReport report = new BenchReport("IndexFS vs HDFS NameNode: mdtest-style metadata workload");
     report.fact("command", "bin/indexfs bench compare " + String.join(" ", o.args()));
@@ -169,7 +191,9 @@ public final class CompareMain {
     TargetRun a = async.toRun();
     report.run(s).run(h).run(a);
     report.table(headline(h, s, a));
-    report.table(kvTable(s, a, kv));
+    report.table(cpuTable(hdfs, sync, async));
+    report.table(floor.table(s, a, sync, async));
+    report.table(firstCall);
     ReportWriter.write(report, o.out());
     if (o.publish() != null) {
       Publish.toReadme(report, o.out(), o.publish());
@@ -191,22 +215,21 @@ public final class CompareMain {
             "IndexFS async ops/s", "async / HDFS"), rows);
   }
 
-  static Table kvTable(TargetRun sync, TargetRun async, List<KvBench.Result> kv) {
+  /** Server and client CPU per operation, measured per thread ({@link org.indexfs.bench.ThreadCpu}). */
+  static Table cpuTable(Subject hdfs, Subject sync, Subject async) {
     List<List<String>> rows = new ArrayList<>();
-    KvBench.Result put = kv.get(0);
-    KvBench.Result get = kv.get(1);
-    for (String layout : List.of("shared dir", "private dirs")) {
-      OpMetrics ac = async.op("create (" + layout + ")");
-      OpMetrics as = async.op("stat (" + layout + ")");
-      OpMetrics sc = sync.op("create (" + layout + ")");
-      rows.add(List.of("create (" + layout + ")", fmt(put.opsPerSecond()), fmt(ac.opsPerSecond()),
-          pct(ac.opsPerSecond(), put.opsPerSecond()), fmt(sc.opsPerSecond()), pct(sc.opsPerSecond(), put.opsPerSecond())));
-      rows.add(List.of("stat (" + layout + ")", fmt(get.opsPerSecond()), fmt(as.opsPerSecond()),
-          pct(as.opsPerSecond(), get.opsPerSecond()), "", ""));
+    for (String op : hdfs.cpu.keySet()) {
+      rows.add(List.of(op, micros(hdfs.serverMicros(op)), micros(hdfs.clientMicros(op)),
+          micros(sync.serverMicros(op)), micros(sync.clientMicros(op)),
+          micros(async.serverMicros(op)), micros(async.clientMicros(op))));
     }
-    return new Table("IndexFS as a share of raw RocksDB on this machine (same keys, values, threads)",
-        List.of("operation", "raw KV ops/s", "IndexFS async ops/s", "% of raw KV", "IndexFS sync ops/s",
-            "% of raw KV"), rows);
+    return new Table("CPU per operation (µs, all threads of each side; create = create + close)",
+        List.of("phase", "HDFS server", "HDFS client", "IndexFS server", "IndexFS client",
+            "IndexFS async server", "IndexFS async client"), rows);
+  }
+
+  static String micros(double v) {
+    return String.format(Locale.ROOT, "%.1f", v);
   }
 
   static String fmt(double v) {

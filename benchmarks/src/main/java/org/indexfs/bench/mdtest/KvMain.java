@@ -24,9 +24,9 @@ public final class KvMain {
       }
     }
     Path dir = Files.createTempDirectory("indexfs-kv-");
-    List<KvBench.Result> results = KvBench.run(dir.resolve("db"), threads, keys, new AtomicLong());
+    java.util.Map<String, KvBench.Result> results = KvBench.run(dir.resolve("db"), threads, keys, new AtomicLong());
     Files.deleteIfExists(dir);
-    for (KvBench.Result r : results) {
+    for (KvBench.Result r : results.values()) {
       System.out.printf(Locale.ROOT, "%-18s %,12.0f ops/s   p50 %d µs   p99 %d µs%n", r.op(), r.opsPerSecond(),
           r.micros().getValueAtPercentile(50), r.micros().getValueAtPercentile(99));
     }

@@ -10,6 +10,7 @@ import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.RemoteIterator;
+import org.indexfs.bench.ThreadCpu;
 
 /**
  * The mdtest workload the IndexFS paper measures with (§III-A), through the Hadoop FileSystem API
@@ -39,10 +40,18 @@ public final class MdtestWorkload {
 
   public enum Phase { CREATE, STAT, LIST, DELETE }
 
-  /** One phase's outcome on one file system. */
-  public record PhaseResult(Phase phase, long operations, double seconds, Histogram micros, long errors) {
+  /**
+   * One phase's outcome on one file system, with the CPU time its servers used and its clients
+   * used (the calling threads plus the client's network threads), from {@link ThreadCpu}.
+   */
+  public record PhaseResult(Phase phase, long operations, double seconds, Histogram micros, long errors,
+      ThreadCpu.Sample cpu, long clientCpuNanos) {
     public double opsPerSecond() {
       return seconds > 0 ? operations / seconds : 0;
+    }
+
+    public long serverCpuNanos() {
+      return cpu.serverNanos();
     }
   }
 
@@ -57,6 +66,12 @@ public final class MdtestWorkload {
     this.root = root;
     this.settings = settings;
     this.progress = progress;
+  }
+
+  /** Calls a whole run makes: create, stat and delete one per file; list one per entry returned. */
+  public static long calls(Settings s) {
+    long listed = s.sharedDirectory() ? s.threads() * s.totalFiles() : s.totalFiles();
+    return 3 * s.totalFiles() + listed;
   }
 
   /** Creates the directory chain (not timed) and runs every phase in order. */
@@ -83,8 +98,19 @@ public final class MdtestWorkload {
     return p;
   }
 
+  /** Built once: the workload's own path arithmetic should not count as file system client cost. */
+  private Path[] directories;
+
   Path directoryOf(int thread) {
-    return settings.sharedDirectory() ? new Path(base(), "shared") : new Path(base(), "t" + thread);
+    if (directories == null) {
+      Path base = base();
+      Path[] dirs = new Path[settings.threads()];
+      for (int t = 0; t < dirs.length; t++) {
+        dirs[t] = settings.sharedDirectory() ? new Path(base, "shared") : new Path(base, "t" + t);
+      }
+      directories = dirs;
+    }
+    return directories[thread];
   }
 
   Path fileOf(int thread, int i) {
@@ -103,9 +129,12 @@ public final class MdtestWorkload {
   public PhaseResult run(Phase phase) throws IOException {
     LongAdder operations = new LongAdder();
     LongAdder errors = new LongAdder();
+    ThreadCpu before = ThreadCpu.now();
     ThreadedPhase.Timing t = ThreadedPhase.run(phase.name(), settings.threads(),
         (thread, micros) -> runThread(phase, thread, micros, operations, errors));
-    return new PhaseResult(phase, operations.sum(), t.seconds(), t.micros(), errors.sum());
+    ThreadCpu.Sample cpu = ThreadCpu.now().since(before);
+    return new PhaseResult(phase, operations.sum(), t.seconds(), t.micros(), errors.sum(), cpu,
+        t.workerCpuNanos() + cpu.clientIoNanos());
   }
 
   private void runThread(Phase phase, int thread, Histogram h, LongAdder operations, LongAdder errors)

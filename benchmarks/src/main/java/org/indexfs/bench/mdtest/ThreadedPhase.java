@@ -22,7 +22,8 @@ final class ThreadedPhase {
     void run(int thread, Histogram micros) throws Exception;
   }
 
-  record Timing(Histogram micros, double seconds) {}
+  /** The merged latencies, the wall time, and the CPU time the calling threads used. */
+  record Timing(Histogram micros, double seconds, long workerCpuNanos) {}
 
   private ThreadedPhase() {}
 
@@ -34,13 +35,19 @@ final class ThreadedPhase {
     CyclicBarrier start = new CyclicBarrier(threads + 1);
     ExecutorService pool = Executors.newFixedThreadPool(threads);
     List<Future<Histogram>> futures = new ArrayList<>();
+    java.util.concurrent.atomic.LongAdder cpu = new java.util.concurrent.atomic.LongAdder();
     try {
       for (int t = 0; t < threads; t++) {
         int thread = t;
         futures.add(pool.submit(() -> {
           Histogram h = newHistogram();
           start.await();
-          worker.run(thread, h);
+          long cpuBefore = org.indexfs.bench.ThreadCpu.currentThreadNanos();
+          try {
+            worker.run(thread, h);
+          } finally {
+            cpu.add(org.indexfs.bench.ThreadCpu.currentThreadNanos() - cpuBefore);
+          }
           return h;
         }));
       }
@@ -50,7 +57,7 @@ final class ThreadedPhase {
       for (Future<Histogram> f : futures) {
         all.add(f.get());
       }
-      return new Timing(all, (System.nanoTime() - begin) / 1e9);
+      return new Timing(all, (System.nanoTime() - begin) / 1e9, cpu.sum());
     } catch (ExecutionException e) {
       throw new IOException("Phase " + name + " failed: " + e.getCause(), e.getCause());
     } catch (InterruptedException | java.util.concurrent.BrokenBarrierException e) {

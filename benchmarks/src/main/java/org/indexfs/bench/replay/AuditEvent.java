@@ -16,9 +16,10 @@ import java.util.List;
  * @param src         the source path (concat: the {@code [a, b]} list as written, unescaped)
  * @param dst         the destination (rename) or target (concat), else null
  * @param perm        {@code owner:group:mode} of the entry after the call, or null
+ * @param raw         the line as the log holds it (for differences.tsv)
  */
 public record AuditEvent(long line, long timeMillis, boolean allowed, String user, String ugi, String ip,
-    Command command, String options, String src, String dst, String perm) {
+    Command command, String options, String src, String dst, String perm, String raw) {
 
   /** Rename through {@code FileContext}/{@code rename(src, dst, options)}: exact destination semantics. */
   public boolean renameWithOptions() {
@@ -74,7 +75,7 @@ public record AuditEvent(long line, long timeMillis, boolean allowed, String use
         ? concatSources().stream().map(s -> base + s).collect(java.util.stream.Collectors.joining(", ", "[", "]"))
         : base + (src.equals("/") ? "" : src);
     String movedDst = dst == null ? null : base + (dst.equals("/") ? "" : dst);
-    return new AuditEvent(line, timeMillis, allowed, user, ugi, ip, command, options, movedSrc, movedDst, perm);
+    return new AuditEvent(line, timeMillis, allowed, user, ugi, ip, command, options, movedSrc, movedDst, perm, raw);
   }
 
   /** Every path this call reads or changes (for ordering calls on the same paths). */

@@ -16,7 +16,10 @@ import org.apache.commons.text.StringEscapeUtils;
  *
  * Optional {@code trackingId=} and {@code callerContext=} fields are accepted; {@code src} and
  * {@code dst} are Java-unescaped (HDFS escapes them). A line it cannot use comes back as a
- * {@link Result} with a reason, never silently dropped.
+ * {@link Result} with a reason, never silently dropped. Records on HDFS's reserved names are not
+ * replayed (and so never pre-created), on every target alike: snapshot paths ({@code .snapshot},
+ * which HBase probes on every cluster; HDFS refuses to create the name) and {@code /.reserved}
+ * (inode-id and raw paths, which name one cluster's inodes).
  */
 public final class AuditLogParser {
   private static final DateTimeFormatter LOG4J_ISO8601 = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss,SSS");
@@ -80,6 +83,10 @@ public final class AuditLogParser {
     if ((command == Command.RENAME || command == Command.CONCAT) && (dst == null || !dst.startsWith("/"))) {
       return Result.unusable(cmd + " without an absolute dst");
     }
+    String reserved = reservedName(src, dst);
+    if (reserved != null) {
+      return Result.unusable(reserved);
+    }
     String user = shortUserName(ugi);
     if (user.isEmpty()) {
       return Result.unusable("malformed ugi=");
@@ -88,7 +95,23 @@ public final class AuditLogParser {
     return new Result(new AuditEvent(lineNumber, timestamp(line, start), allowed.equals("true"), user, ugi,
         fields.get("ip"), command, options, src,
         command == Command.RENAME || command == Command.CONCAT ? dst : null,
-        perm == null || perm.equals("null") ? null : perm), null);
+        perm == null || perm.equals("null") ? null : perm, line), null);
+  }
+
+  /** Why a record's paths are not replayed, or null. */
+  static String reservedName(String src, String dst) {
+    for (String p : new String[] {src, dst}) {
+      if (p == null) {
+        continue;
+      }
+      if (p.equals("/.reserved") || p.startsWith("/.reserved/") || p.startsWith("[/.reserved/")) {
+        return "reserved name: /.reserved (inode-id and raw paths are not replayed)";
+      }
+      if (p.contains("/.snapshot/") || p.endsWith("/.snapshot") || p.contains("/.snapshot,") || p.contains("/.snapshot]")) {
+        return "reserved name: .snapshot (snapshot paths are not replayed)";
+      }
+    }
+    return null;
   }
 
   private static String unescape(String value) {

@@ -55,7 +55,7 @@ final class CallRunner {
     }
   }
 
-  private static Outcome outcome(Throwable t) {
+  static Outcome outcome(Throwable t) {
     Throwable c = t;
     // UserGroupInformation.doAs wraps checked exceptions it cannot rethrow.
     while (c instanceof java.lang.reflect.UndeclaredThrowableException && c.getCause() != null) {
@@ -154,16 +154,5 @@ final class CallRunner {
       out[i] = Options.Rename.valueOf(names[i].trim());
     }
     return out;
-  }
-
-  /** Whether {@code outcome} is what the record implies: success when allowed, a refusal when not. */
-  static boolean expected(AuditEvent e, String outcome) {
-    if (e.allowed()) {
-      return outcome.equals(OK);
-    }
-    if (e.command() == Command.DELETE) {
-      return outcome.equals(FALSE) || outcome.equals("AccessControlException"); // HDFS logs "nothing deleted" as false
-    }
-    return outcome.equals("AccessControlException");
   }
 }

@@ -6,7 +6,8 @@ import org.HdrHistogram.Histogram;
 
 /**
  * What one command did in one replay: latencies (microseconds, HdrHistogram) and outcomes split
- * by what the trace implies — records it shows succeeding, and records it shows refused.
+ * by what the trace implies — records it shows succeeding, and records it shows refused — and how
+ * many differ from the {@link Expectation} of the pre-create plan.
  * One instance per worker thread, merged at the end, so recording never contends.
  */
 public final class CommandStats {
@@ -16,10 +17,10 @@ public final class CommandStats {
   private long unexpected;
   private long expectedFailures;
 
-  void record(AuditEvent e, String outcome, long micros) {
+  void record(AuditEvent e, Expectation expected, String outcome, long micros) {
     latencyMicros.recordValue(Math.max(0, Math.min(micros, latencyMicros.getHighestTrackableValue())));
     (e.allowed() ? outcomesWhenAllowed : outcomesWhenRefused).merge(outcome, 1L, Long::sum);
-    if (!CallRunner.expected(e, outcome)) {
+    if (!expected.matches(e.command(), outcome)) {
       unexpected++;
     } else if (!e.allowed()) {
       expectedFailures++;
@@ -42,7 +43,10 @@ public final class CommandStats {
     return latencyMicros;
   }
 
-  /** Outcomes of records the trace shows succeeding ({@code allowed=true}): "ok", "false" or an exception name. */
+  /**
+   * Outcomes of records the trace shows allowed ({@code allowed=true}): "ok", "false" or an
+   * exception name (FileNotFoundException is expected where getfileinfo/listStatus probed a missing path).
+   */
   public Map<String, Long> outcomesWhenAllowed() {
     return outcomesWhenAllowed;
   }
@@ -52,7 +56,7 @@ public final class CommandStats {
     return outcomesWhenRefused;
   }
 
-  /** Records whose outcome differs from what the trace implies. */
+  /** Records whose outcome differs from what the trace and the plan imply. */
   public long unexpected() {
     return unexpected;
   }

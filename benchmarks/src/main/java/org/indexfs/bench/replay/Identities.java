@@ -5,6 +5,7 @@ import java.net.URI;
 import java.security.PrivilegedExceptionAction;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
@@ -12,7 +13,8 @@ import org.apache.hadoop.security.UserGroupInformation;
 
 /**
  * The users a replay acts as on one target, each with its own FileSystem opened as that user and
- * closed by {@link #close}.
+ * closed by {@link #close}. Users the trace shows acting as superusers (they gave entries away)
+ * act as the replaying user, the target's superuser.
  */
 final class Identities implements AutoCloseable {
   /** One user's view of the target. */
@@ -39,20 +41,43 @@ final class Identities implements AutoCloseable {
   private final Configuration conf;
   private final Impersonation mode;
   private final String singleUser;
+  private final Set<String> superusers;
   private final UserGroupInformation login;
   private final ConcurrentHashMap<String, Caller> callers = new ConcurrentHashMap<>();
   private Caller loginCaller;
 
   Identities(URI uri, Configuration conf, Impersonation mode, String singleUser) throws IOException {
+    this(uri, conf, mode, singleUser, Set.of());
+  }
+
+  Identities(URI uri, Configuration conf, Impersonation mode, String singleUser, Set<String> superusers)
+      throws IOException {
     this.uri = uri;
     this.conf = conf;
     this.mode = mode;
     this.singleUser = singleUser;
+    this.superusers = Set.copyOf(superusers);
     this.login = UserGroupInformation.getLoginUser();
+  }
+
+  /** The login user's short name. */
+  String loginUser() {
+    return login.getShortUserName();
+  }
+
+  URI uri() {
+    return uri;
+  }
+
+  Impersonation mode() {
+    return mode;
   }
 
   /** The caller for a trace user (opened on first use). */
   Caller forUser(String traceUser) throws IOException {
+    if (mode != Impersonation.SINGLE && superusers.contains(traceUser)) {
+      return superuser();
+    }
     String user = mode == Impersonation.SINGLE ? singleUser : traceUser;
     Caller c = callers.get(user);
     if (c != null) {

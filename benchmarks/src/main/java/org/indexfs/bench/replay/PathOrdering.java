@@ -21,12 +21,19 @@ final class PathOrdering {
   /** One call in flight. */
   static final class Call {
     final AuditEvent event;
+    /** Its place among the calls of one replay (0, 1, 2 ... in trace order). */
+    final int ordinal;
     final AtomicInteger waitingFor = new AtomicInteger(1); // 1 until registration finishes
     private List<Call> dependents;
     private boolean done;
 
     Call(AuditEvent event) {
+      this(event, 0);
+    }
+
+    Call(AuditEvent event, int ordinal) {
       this.event = event;
+      this.ordinal = ordinal;
     }
   }
 

@@ -13,15 +13,19 @@ final class ReplayOptions {
       Usage: indexfs replay [TRACE ...] [options]
              indexfs replay --generate N [--trace-out FILE] [options]
 
-      Replays HDFS NameNode audit logs (plain or .gz) against any Hadoop FileSystem: first
-      pre-creates the namespace the trace expects, then re-issues its calls, and reports
-      throughput, latency percentiles and outcomes against what the trace implies.
+      Replays HDFS NameNode audit logs (plain or .gz) against any Hadoop FileSystem: checks each
+      target can run it, pre-creates the namespace the trace expects (inferred from the whole
+      trace), then re-issues its calls: a warm-up, then rounds that alternate the targets. Reports
+      throughput, latency percentiles and outcomes against what the trace implies; every record
+      that differs is written to <out>/differences.tsv.
 
       Trace:
         TRACE ...                 audit log files, replayed in the order given
         --generate N              generate an N-line synthetic trace (seeded) instead
         --seed S                  generator seed (default 1)
-        --mix SPEC                generator mix, e.g. getfileinfo=48,open=26,... (default: LinkedIn mix)
+        --mix SPEC                generator mix, e.g. getfileinfo=48,open=26,...,put=0.5 (default: the
+                                  LinkedIn mix plus put=0.5,snapshotProbe=0.5,refused=0.5: hadoop fs
+                                  -put, HBase .snapshot probes, refused calls)
         --users U                 generator users (default 16)
         --trace-out FILE          where --generate writes (default: <out>/trace.log.gz); without
                                   --target, --generate only writes the trace
@@ -41,15 +45,27 @@ final class ReplayOptions {
         --prefix DIR              replay below DIR instead of / (a file:// target, a shared cluster)
         --create-bytes N, --append-bytes N, --truncate-to N, --set-replication N
                                   what audit logs do not record (defaults 0, 0, 0, 2)
+      Measuring:
+        --warmup N                records every target replays first, not measured
+                                  (default: a tenth of the trace, at most 50,000)
+        --rounds R                measured rounds (default 6); each target replays each round's
+                                  stretch of the trace, the order alternating A B, B A, ...
+        --min-round-seconds S     rounds last at least S s on the faster target, judged from the
+                                  warm-up; the trace repeats (as copies below /replay-copy-K) if
+                                  one pass is too short (default 5; 0: the trace once)
+        --duration S              instead: size the rounds so they take about S s together
+        --min-calls N             per-command ratios only where both targets ran at least N calls
+                                  of it (per round for the spread; default 100)
       Output:
         --out DIR                 report directory (default: replay-report)
         --progress / --no-progress   progress bar on stderr (default: when stderr is a terminal)
       """;
 
+  List<String> args = List.of();
   final List<Path> traces = new ArrayList<>();
   long generate = -1;
   long seed = 1;
-  String mix = TraceGenerator.LINKEDIN_MIX;
+  String mix = TraceGenerator.DEFAULT_MIX;
   int users = 16;
   Path traceOut;
   ZoneId zone = ZoneId.systemDefault();
@@ -66,12 +82,18 @@ final class ReplayOptions {
   int appendBytes;
   long truncateTo;
   short replication = 2;
+  long warmup = -1;
+  int rounds = 6;
+  double minRoundSeconds = 5;
+  double duration;
+  long minCalls = 100;
   Path out = Path.of("replay-report");
   boolean progress = System.console() != null;
   String prefix;
 
   static ReplayOptions parse(String[] args) {
     ReplayOptions o = new ReplayOptions();
+    o.args = List.of(args);
     String target = null;
     String compare = null;
     for (int i = 0; i < args.length; i++) {
@@ -129,6 +151,11 @@ final class ReplayOptions {
         case "--append-bytes" -> o.appendBytes = Integer.parseInt(v);
         case "--truncate-to" -> o.truncateTo = Long.parseLong(v);
         case "--set-replication" -> o.replication = Short.parseShort(v);
+        case "--warmup" -> o.warmup = Long.parseLong(v.replace("_", ""));
+        case "--rounds" -> o.rounds = Integer.parseInt(v);
+        case "--min-round-seconds" -> o.minRoundSeconds = Double.parseDouble(v);
+        case "--duration" -> o.duration = Double.parseDouble(v);
+        case "--min-calls" -> o.minCalls = Long.parseLong(v);
         case "--out" -> o.out = Path.of(v);
         case "--prefix" -> {
           if (!v.startsWith("/")) {
@@ -160,7 +187,14 @@ final class ReplayOptions {
     if (o.threads < 1 || o.rate < 0) {
       throw new UsageException("--threads must be at least 1 and --rate at least 0");
     }
+    if (o.rounds < 1 || o.duration < 0 || o.minRoundSeconds < 0 || o.minCalls < 0) {
+      throw new UsageException("--rounds must be at least 1; --duration, --min-round-seconds and --min-calls at least 0");
+    }
     return o;
+  }
+
+  ReplayRounds.Options measuring() {
+    return new ReplayRounds.Options(warmup, rounds, duration, minRoundSeconds);
   }
 
   ReplayPolicy policy() {

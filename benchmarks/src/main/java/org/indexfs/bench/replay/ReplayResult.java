@@ -1,11 +1,12 @@
 package org.indexfs.bench.replay;
 
 import java.util.EnumMap;
+import java.util.List;
 import java.util.Map;
 
-/** One target's replay: per-command stats, wall time, and the pre-create phase's size and time. */
+/** One target's replay of a whole trace: per-command stats, wall time, the pre-create, and every record that differed. */
 public record ReplayResult(String label, String uri, Map<Command, CommandStats> byCommand, double seconds,
-    long precreated, double precreateSeconds) {
+    Precreator.Result precreate, List<Difference> differences) {
 
   public long calls() {
     return byCommand.values().stream().mapToLong(CommandStats::count).sum();

@@ -3,43 +3,47 @@ package org.indexfs.bench.replay;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.EnumMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.Queue;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Phase two of a replay (IndexFS paper §III-B): re-issues a trace's records against one target
  * with T worker threads, as fast as possible or at the trace's own pace times a rate factor,
  * keeping the order of calls on related paths ({@link PathOrdering}). At most {@code window}
- * calls are registered but unfinished at once, which bounds memory on traces of any length.
+ * calls are registered but unfinished at once, which bounds memory on traces of any length. Each
+ * outcome is checked against the plan's {@link Expectation}; a call that fails in an unexpected
+ * way (even opening the caller's FileSystem) is a {@link Difference}, never the end of the run.
  */
 final class Replayer {
-  private static final Logger LOG = LoggerFactory.getLogger(Replayer.class);
   private static final PathOrdering.Call STOP = new PathOrdering.Call(null);
-  /** Outcomes that differ from the trace are logged with their line, up to this many per replay. */
-  private static final int REPORTED_DIFFERENCES = 20;
+
+  /** One run over (part of) a trace: per-command stats, wall time, and every record that differed. */
+  record Segment(Map<Command, CommandStats> stats, long calls, double seconds, List<Difference> differences) {}
 
   private final Identities identities;
   private final CallRunner runner;
+  private final PrecreatePlan plan;
   private final int threads;
   private final double rate;
   private final int window;
   private final AtomicLong completed = new AtomicLong();
-  private final AtomicLong reported = new AtomicLong();
 
   /** @param rate 0 for as fast as possible; otherwise trace time is divided by it (2 = twice as fast) */
-  Replayer(Identities identities, ReplayPolicy policy, int threads, double rate) {
+  Replayer(Identities identities, ReplayPolicy policy, PrecreatePlan plan, int threads, double rate) {
     this.identities = identities;
     this.runner = new CallRunner(policy);
+    this.plan = plan;
     this.threads = threads;
     this.rate = rate;
     this.window = Math.max(1024, threads * 512);
@@ -49,25 +53,32 @@ final class Replayer {
     return completed.get();
   }
 
-  Map<Command, CommandStats> replay(Iterator<AuditEvent> events) throws IOException {
+  /**
+   * Replays up to {@code limit} records of {@code events}. Outcomes go to {@code log} at
+   * {@code ordinalOffset} + the record's place; differences carry {@code copy}.
+   */
+  Segment replay(Iterator<AuditEvent> events, long limit, int copy, OutcomeLog log, int ordinalOffset)
+      throws IOException {
     BlockingQueue<PathOrdering.Call> ready = new LinkedBlockingQueue<>();
     PathOrdering ordering = new PathOrdering(ready::add);
     Semaphore inFlight = new Semaphore(window);
     AtomicReference<Throwable> failure = new AtomicReference<>();
+    Queue<Difference> differences = new ConcurrentLinkedQueue<>();
     List<Map<Command, CommandStats>> perWorker = new ArrayList<>();
     List<Thread> workers = new ArrayList<>();
     for (int i = 0; i < threads; i++) {
       Map<Command, CommandStats> stats = new EnumMap<>(Command.class);
       perWorker.add(stats);
-      Thread t = new Thread(() -> work(ready, ordering, inFlight, stats, failure), "replay-" + i);
+      Thread t = new Thread(() -> work(ready, ordering, inFlight, stats, failure, copy, log, differences), "replay-" + i);
       t.setDaemon(true);
       workers.add(t);
       t.start();
     }
+    long wallStart = System.nanoTime();
+    long registered = 0;
     try {
       long traceStart = -1;
-      long wallStart = System.nanoTime();
-      while (events.hasNext() && failure.get() == null) {
+      while (registered < limit && events.hasNext() && failure.get() == null) {
         AuditEvent e = events.next();
         if (rate > 0 && e.timeMillis() > 0) {
           if (traceStart < 0) {
@@ -83,7 +94,8 @@ final class Replayer {
         if (failure.get() != null) {
           break;
         }
-        ordering.register(new PathOrdering.Call(e));
+        ordering.register(new PathOrdering.Call(e, ordinalOffset + (int) registered));
+        registered++;
       }
       // Every permit back means every registered call has finished.
       while (!inFlight.tryAcquire(window, 100, TimeUnit.MILLISECONDS)) {
@@ -106,10 +118,13 @@ final class Replayer {
         }
       }
     }
+    double seconds = (System.nanoTime() - wallStart) / 1e9;
     if (failure.get() != null) {
       throw new IOException("Replay worker failed: " + failure.get(), failure.get());
     }
-    return ReplayResult.merge(perWorker);
+    List<Difference> sorted = new ArrayList<>(differences);
+    sorted.sort(Comparator.comparingInt(Difference::ordinal));
+    return new Segment(ReplayResult.merge(perWorker), registered, seconds, sorted);
   }
 
   private static void pace(long wallStart, long offsetNanos) throws InterruptedException {
@@ -120,7 +135,8 @@ final class Replayer {
   }
 
   private void work(BlockingQueue<PathOrdering.Call> ready, PathOrdering ordering, Semaphore inFlight,
-      Map<Command, CommandStats> stats, AtomicReference<Throwable> failure) {
+      Map<Command, CommandStats> stats, AtomicReference<Throwable> failure, int copy, OutcomeLog log,
+      Queue<Difference> differences) {
     try {
       while (true) {
         PathOrdering.Call call = ready.take();
@@ -129,15 +145,20 @@ final class Replayer {
         }
         try {
           AuditEvent e = call.event;
-          Identities.Caller caller = identities.forUser(e.user());
           long t0 = System.nanoTime();
-          CallRunner.Outcome outcome = runner.run(caller, e);
+          CallRunner.Outcome outcome;
+          try {
+            outcome = runner.run(identities.forUser(e.user()), e);
+          } catch (IOException | RuntimeException ex) {
+            outcome = CallRunner.outcome(ex); // the caller's FileSystem would not open
+          }
           long micros = (System.nanoTime() - t0) / 1000;
-          stats.computeIfAbsent(e.command(), c -> new CommandStats()).record(e, outcome.name(), micros);
-          if (!CallRunner.expected(e, outcome.name()) && reported.incrementAndGet() <= REPORTED_DIFFERENCES) {
-            LOG.warn("Trace line {} ({} {}{} as {}, allowed={}) replayed as {}{}", e.line(), e.command().auditName(),
-                e.src(), e.dst() == null ? "" : " -> " + e.dst(), e.user(), e.allowed(), outcome.name(),
-                outcome.message() == null ? "" : ": " + outcome.message());
+          Expectation expected = plan.expected(e);
+          stats.computeIfAbsent(e.command(), c -> new CommandStats()).record(e, expected, outcome.name(), micros);
+          log.record(call.ordinal, outcome.name());
+          if (!expected.matches(e.command(), outcome.name())) {
+            differences.add(new Difference(copy, call.ordinal, e, expected, outcome.name(),
+                outcome.message() == null ? "" : outcome.message(), plan.note(e.line())));
           }
         } finally {
           ordering.completed(call);
@@ -147,9 +168,8 @@ final class Replayer {
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-    } catch (IOException | RuntimeException e) {
-      // Opening a caller's FileSystem failed: the target is unusable, stop the replay loudly.
-      failure.compareAndSet(null, e);
+    } catch (Throwable t) {
+      failure.compareAndSet(null, t); // a bug here, not a failed call: stop the replay loudly
     }
   }
 }

@@ -5,13 +5,16 @@ import java.net.URI;
 import java.nio.file.Path;
 import java.time.ZoneId;
 import java.util.List;
-import java.util.Map;
+import java.util.Set;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.security.UserGroupInformation;
 
 /**
  * A whole replay of one trace against one target: derive the namespace the trace expects
- * ({@link PrecreatePlan}, one pass over the trace), build it ({@link Precreator}), then replay
- * ({@link Replayer}, a second pass). Usable from code and tests as well as from the command line.
+ * ({@link PrecreatePlan}, one pass over the trace), check the target can run it
+ * ({@link Preflight}), build it ({@link Precreator}), then replay ({@link Replayer}, a second
+ * pass). Usable from code and tests as well as from the command line; {@link ReplayRounds} runs
+ * the side-by-side comparison on the same pieces.
  */
 public final class TraceReplay {
   private final List<Path> trace;
@@ -28,17 +31,30 @@ public final class TraceReplay {
   public TraceReplay(List<Path> trace, ZoneId zone, String prefix) {
     this.trace = List.copyOf(trace);
     this.zone = zone;
-    this.prefix = prefix;
+    this.prefix = prefix == null || prefix.equals("/") ? null : prefix;
   }
 
-  /** Phase one's analysis (reads the trace once; cached for further targets). */
-  public PrecreatePlan plan() throws IOException {
+  List<Path> files() {
+    return trace;
+  }
+
+  ZoneId zone() {
+    return zone;
+  }
+
+  String prefix() {
+    return prefix;
+  }
+
+  /** Phase one's analysis (reads the trace once; cached for further targets). The plan is finished. */
+  public synchronized PrecreatePlan plan() throws IOException {
     if (plan == null) {
-      PrecreatePlan p = new PrecreatePlan();
-      try (TraceReader reader = new TraceReader(trace, zone, prefix)) {
+      PrecreatePlan p = new PrecreatePlan(Set.of(UserGroupInformation.getLoginUser().getShortUserName()));
+      try (TraceReader reader = new TraceReader(trace, zone)) {
         reader.forEachRemaining(p::add);
         counts = reader.counts();
       }
+      p.entries(); // decide what the trace left open, once, before any replay reads the plan
       plan = p;
     }
     return plan;
@@ -70,33 +86,17 @@ public final class TraceReplay {
     }
   }
 
-  /** Runs both phases against one target. */
+  /** Checks the target, pre-creates, and replays the whole trace once. */
   public ReplayResult run(Settings s) throws IOException {
-    PrecreatePlan p = plan();
-    Configuration conf = replayConf(s.conf());
-    try (Identities identities = new Identities(s.uri(), conf, s.mode(), s.singleUser())) {
-      long precreated = 0;
-      double precreateSeconds = 0;
-      if (s.precreate()) {
-        List<PrecreatePlan.Entry> entries = p.entries();
-        Precreator builder = new Precreator(identities, s.threads());
-        long t0 = System.nanoTime();
-        try (ProgressBar bar = ProgressBar.open(s.progress(), s.label() + " precreate", entries.size(), builder::done)) {
-          builder.build(entries);
-        }
-        precreateSeconds = (System.nanoTime() - t0) / 1e9;
-        precreated = entries.size();
-      }
-      Replayer replayer = new Replayer(identities, s.policy(), s.threads(), s.rate());
-      long t0 = System.nanoTime();
-      Map<Command, CommandStats> stats;
-      try (TraceReader reader = new TraceReader(trace, zone, prefix);
-          ProgressBar bar = ProgressBar.open(s.progress(), s.label() + " replay", counts.usableTotal(),
-              replayer::completed)) {
-        stats = replayer.replay(reader);
-      }
-      double seconds = (System.nanoTime() - t0) / 1e9;
-      return new ReplayResult(s.label(), s.uri().toString(), stats, seconds, precreated, precreateSeconds);
+    plan();
+    try (TargetSession target = new TargetSession(this, s)) {
+      Preflight.check(List.of(target), plan);
+      target.startCopy();
+      long n = counts.usableTotal();
+      OutcomeLog log = new OutcomeLog((int) Math.min(Integer.MAX_VALUE - 8, n));
+      Replayer.Segment segment = target.replay(n, log, "replay");
+      return new ReplayResult(s.label(), s.uri().toString(), segment.stats(), segment.seconds(),
+          target.precreates().get(0), segment.differences());
     }
   }
 }

@@ -19,7 +19,9 @@ public final class BenchReport {
   private final List<TargetRun> runs = new ArrayList<>();
   private final List<Table> tables = new ArrayList<>();
   private final List<Curve> curves = new ArrayList<>();
+  private final Map<String, String> attachments = new LinkedHashMap<>();
   private boolean mixed;
+  private long minCallsForRatio;
 
   public BenchReport(String title) {
     this.title = title;
@@ -47,6 +49,25 @@ public final class BenchReport {
 
   public boolean mixed() {
     return mixed;
+  }
+
+  /**
+   * Ratios between the two targets are shown only for operations both ran at least {@code calls}
+   * times: a ratio of a handful of calls measures noise.
+   */
+  public BenchReport minCallsForRatio(long calls) {
+    this.minCallsForRatio = calls;
+    return this;
+  }
+
+  /** A file written beside the report (e.g. a TSV of every difference), linked from it. */
+  public BenchReport attachment(String file, String description) {
+    attachments.put(file, description);
+    return this;
+  }
+
+  public Map<String, String> attachments() {
+    return attachments;
   }
 
   public BenchReport table(Table table) {
@@ -113,6 +134,9 @@ public final class BenchReport {
       if (ratios) {
         OpMetrics a = runs.get(0).op(op);
         OpMetrics b = runs.get(1).op(op);
+        if (a != null && b != null && (a.count() < minCallsForRatio || b.count() < minCallsForRatio)) {
+          a = null; // too few calls on one side for a ratio
+        }
         boolean total = op.equals(names.get(names.size() - 1));
         row.add(a == null || b == null || (mixed && !total) ? "-" : ratio(a.opsPerSecond(), b.opsPerSecond()));
         row.add(a == null || b == null ? "-" : ratio(a.p50(), b.p50()));
@@ -123,6 +147,9 @@ public final class BenchReport {
     String vs = ratios ? " (ratios: " + runs.get(0).label() + " / " + runs.get(1).label() + ")" : "";
     if (mixed) {
       vs += "; in one mixed run an operation's ops/s is its share of the total";
+    }
+    if (ratios && minCallsForRatio > 0) {
+      vs += String.format(Locale.ROOT, "; ratios only where both ran at least %,d calls", minCallsForRatio);
     }
     return new Table("Throughput and latency per operation" + vs, headers, rows);
   }

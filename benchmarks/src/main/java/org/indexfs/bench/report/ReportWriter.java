@@ -48,7 +48,9 @@ public final class ReportWriter {
       });
       j.endObject().endObject();
     }
-    j.endArray().name("tables").beginArray();
+    j.endArray().name("attachments").beginObject();
+    report.attachments().forEach((file, what) -> j.name(file).value(what));
+    j.endObject().name("tables").beginArray();
     for (Table t : report.tables()) {
       j.beginObject().name("title").value(t.title()).name("headers").beginArray();
       t.headers().forEach(j::value);
@@ -76,6 +78,8 @@ public final class ReportWriter {
     for (Map.Entry<String, String> f : report.facts().entrySet()) {
       sb.append("- **").append(f.getKey()).append("**: ").append(f.getValue()).append('\n');
     }
+    report.attachments().forEach((file, what) -> sb.append("- **").append(file).append("**: [").append(file)
+        .append("](").append(file).append(") — ").append(what).append('\n'));
     sb.append('\n').append(report.comparison().toMarkdown());
     for (String c : charts) {
       sb.append("![").append(c).append("](").append(c).append(")\n\n");
@@ -92,6 +96,9 @@ public final class ReportWriter {
         .append("<h1>").append(Html.escape(report.title())).append("</h1>\n<ul>\n");
     report.facts().forEach((k, v) -> sb.append("<li><b>").append(Html.escape(k)).append("</b>: ")
         .append(Html.escape(v)).append("</li>\n"));
+    report.attachments().forEach((file, what) -> sb.append("<li><b>").append(Html.escape(file))
+        .append("</b>: <a href=\"").append(Html.escape(file)).append("\">").append(Html.escape(file)).append("</a> — ")
+        .append(Html.escape(what)).append("</li>\n"));
     sb.append("</ul>\n").append(report.comparison().toHtml());
     for (String c : charts) {
       sb.append("<p><img src=\"").append(c).append("\" alt=\"").append(c).append("\"></p>\n");

@@ -12,8 +12,9 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
+import org.indexfs.bench.ThreadCpu;
 import org.indexfs.bench.WorkDirs;
-import org.indexfs.bench.mdtest.KvBench;
+import org.indexfs.bench.mdtest.Floor;
 import org.indexfs.bench.mdtest.MdtestWorkload.Phase;
 import org.indexfs.bench.mdtest.MdtestWorkload.PhaseResult;
 import org.indexfs.bench.mdtest.MdtestWorkload;
@@ -56,7 +57,11 @@ public final class ScaleMain {
       List<String> args) {}
 
   /** One timed phase at one slot count, with the CPU its threads used and the RPCs the client sent. */
-  record PhaseRun(int slots, String op, PhaseResult result, ThreadCpu.Sample cpu, long rpcs) {}
+  record PhaseRun(int slots, String op, PhaseResult result, long rpcs) {
+    ThreadCpu.Sample cpu() {
+      return result.cpu();
+    }
+  }
 
   /** Entries each slot gained in a layout's create phase (RocksDB's estimate). */
   record SlotEntries(int slots, String layout, long[] perSlot) {}
@@ -119,18 +124,18 @@ public final class ScaleMain {
     try {
       List<PhaseRun> phases = new ArrayList<>();
       List<SlotEntries> entries = new ArrayList<>();
-      List<KvBench.Result> kv = List.of();
+      Floor floor = null;
       if (o.runClusters()) {
         AtomicLong done = new AtomicLong();
         try (ProgressBar bar = ProgressBar.open(o.progress(), "scale", totalCalls(o), done::get)) {
           for (int n : o.slots()) {
             runSlots(o, n, work.resolve("slots-" + n), phases, entries, done);
           }
-          kv = KvBench.run(work.resolve("kv"), o.threads(), o.files(), done);
+          floor = Floor.run(work.resolve("kv"), o.threads(), o.files(), done);
         }
       }
       List<BalancePrediction.Row> balance = predict(o, work);
-      return ScaleReport.build(o, phases, entries, kv, balance);
+      return ScaleReport.build(o, phases, entries, floor, balance);
     } finally {
       WorkDirs.deleteTree(work);
     }
@@ -142,7 +147,7 @@ public final class ScaleMain {
     long t = o.threads();
     long privateDirs = 4 * t * perThread;
     long sharedDir = 3 * t * perThread + t * t * perThread;
-    return o.slots().size() * (privateDirs + sharedDir) + 2 * t * perThread;
+    return o.slots().size() * (privateDirs + sharedDir) + Floor.calls(o.threads(), o.files());
   }
 
   private static void runSlots(Options o, int n, Path dir, List<PhaseRun> phases, List<SlotEntries> entries,
@@ -163,10 +168,8 @@ public final class ScaleMain {
         for (Phase phase : Phase.values()) {
           long[] before = entries(cluster);
           long rpcsBefore = rpcs(fs);
-          ThreadCpu cpuBefore = ThreadCpu.now();
           PhaseResult r = w.run(phase);
-          ThreadCpu.Sample cpu = ThreadCpu.now().since(cpuBefore);
-          phases.add(new PhaseRun(n, phase.name().toLowerCase(Locale.ROOT) + " (" + s.layout() + ")", r, cpu,
+          phases.add(new PhaseRun(n, phase.name().toLowerCase(Locale.ROOT) + " (" + s.layout() + ")", r,
               rpcs(fs) - rpcsBefore));
           if (phase == Phase.CREATE) {
             long[] after = entries(cluster);

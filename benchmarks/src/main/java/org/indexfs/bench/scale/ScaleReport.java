@@ -8,7 +8,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import org.HdrHistogram.Histogram;
-import org.indexfs.bench.mdtest.KvBench;
+import org.indexfs.bench.mdtest.Floor;
 import org.indexfs.bench.mdtest.Machine;
 import org.indexfs.bench.report.BenchReport;
 import org.indexfs.bench.report.Curve;
@@ -24,7 +24,7 @@ import org.indexfs.bench.scale.ScaleMain.SlotEntries;
 final class ScaleReport {
   private ScaleReport() {}
 
-  static BenchReport build(Options o, List<PhaseRun> phases, List<SlotEntries> entries, List<KvBench.Result> kv,
+  static BenchReport build(Options o, List<PhaseRun> phases, List<SlotEntries> entries, Floor floor,
       List<BalancePrediction.Row> balance) throws IOException {
     BenchReport report = new BenchReport("IndexFS scaling over metadata slots, and load-balance prediction");
     report.fact("command", "bin/indexfs bench scale " + String.join(" ", o.args()));
@@ -55,8 +55,10 @@ final class ScaleReport {
           + " fsync); 'server' = handlers + the servers' Netty I/O threads (framing, protobuf) and background"
           + " threads; 'process' = the whole JVM, also the client and benchmark threads, ZooKeeper, and what no"
           + " Java thread accounts for (RocksDB's native flush/compaction threads, GC, JIT)");
-      report.fact("raw KV", "RocksDB alone, same keys, values and threads, WAL not fsynced (bench kv): the % of raw"
-          + " KV column compares IndexFS with fsync against KV without, as bench compare's 'sync' column does");
+      report.fact("floor", "raw RocksDB doing the same reads and writes as the server, same keys, values and"
+          + " threads, WAL not fsynced (bench kv), plus the bare RPCs each operation needs through IndexFS's"
+          + " framing: the % of floor column compares IndexFS with fsync against a floor without, as bench"
+          + " compare's 'sync' column does. 'client CPU' = the calling threads and the client's network thread");
     }
     report.fact("prediction", "no servers and no network: the calls of each workload fed through the servers' own"
         + " power-of-two-choices placement (Placement.choose, over entry counts refreshed every "
@@ -71,7 +73,7 @@ final class ScaleReport {
     phases.forEach(p -> bySlots.computeIfAbsent(p.slots(), k -> new ArrayList<>()).add(p));
     bySlots.forEach((n, runs) -> report.run(targetRun(n, runs)));
     if (!phases.isEmpty()) {
-      report.table(scalingTable(phases, kv));
+      report.table(scalingTable(phases, floor));
       report.table(entriesTable(entries));
       report.curve(speedupCurve(bySlots));
       report.curve(cpuCurve(bySlots));
@@ -101,7 +103,7 @@ final class ScaleReport {
         seconds, ops, OpMetrics.of("all phases", all, seconds, errors));
   }
 
-  static Table scalingTable(List<PhaseRun> phases, List<KvBench.Result> kv) {
+  static Table scalingTable(List<PhaseRun> phases, Floor floor) {
     Map<String, Double> baseline = new LinkedHashMap<>();
     int first = phases.get(0).slots();
     phases.stream().filter(p -> p.slots() == first).forEach(p -> baseline.put(p.op(), p.result().opsPerSecond()));
@@ -116,22 +118,20 @@ final class ScaleReport {
         Histogram h = p.result().micros();
         rows.add(List.of(op, String.valueOf(p.slots()), num(ops), ratio(ops, baseline.get(op)),
             h.getValueAtPercentile(50) + " / " + h.getValueAtPercentile(99),
-            micros(p.cpu().serverNanos(), n), micros(p.cpu().handlerNanos(), n), micros(p.cpu().processNanos(), n),
-            String.format(Locale.ROOT, "%.2f", p.rpcs() / (double) n), ofRawKv(op, ops, kv)));
+            micros(p.cpu().serverNanos(), n), micros(p.cpu().handlerNanos(), n),
+            micros(p.result().clientCpuNanos(), n), micros(p.cpu().processNanos(), n),
+            String.format(Locale.ROOT, "%.2f", p.rpcs() / (double) n), ofFloor(op, ops, floor)));
       }
     }
     return new Table("Throughput, speedup over " + label(first) + ", latency, CPU time and RPCs per operation",
         List.of("phase", "slots", "ops/s", "speedup", "p50 / p99 µs", "server CPU µs/op", "handler CPU µs/op",
-            "process CPU µs/op", "RPCs/op", "% of raw KV"), rows);
+            "client CPU µs/op", "process CPU µs/op", "RPCs/op", "% of floor"), rows);
   }
 
-  private static String ofRawKv(String op, double ops, List<KvBench.Result> kv) {
-    if (kv.size() < 2) {
-      return "";
-    }
-    KvBench.Result raw = op.startsWith("create") ? kv.get(0) : op.startsWith("stat") ? kv.get(1) : null;
-    return raw == null || raw.opsPerSecond() <= 0 ? ""
-        : String.format(Locale.ROOT, "%.1f %% of %s", 100 * ops / raw.opsPerSecond(), num(raw.opsPerSecond()));
+  private static String ofFloor(String op, double ops, Floor floor) {
+    Double f = floor == null ? null : floor.opsPerSecondOf(op);
+    return f == null || f <= 0 ? ""
+        : String.format(Locale.ROOT, "%.1f %% of %s", 100 * ops / f, num(f));
   }
 
   static Table entriesTable(List<SlotEntries> entries) {

@@ -31,6 +31,11 @@ final class MiniHdfs implements AutoCloseable {
   }
 
   MiniHdfs(String name) throws IOException {
+    this(name, java.util.Map.of());
+  }
+
+  /** A cluster with {@code overrides} applied last (a test of a misconfigured target). */
+  MiniHdfs(String name, java.util.Map<String, String> overrides) throws IOException {
     Path base = Path.of(System.getProperty("test.build.data", "target/test-data"));
     Files.createDirectories(base);
     Configuration conf = new Configuration();
@@ -42,6 +47,7 @@ final class MiniHdfs implements AutoCloseable {
     String login = UserGroupInformation.getLoginUser().getShortUserName();
     conf.set("hadoop.proxyuser." + login + ".hosts", "*");
     conf.set("hadoop.proxyuser." + login + ".groups", "*");
+    overrides.forEach(conf::set);
     cluster = new MiniDFSCluster.Builder(conf).numDataNodes(1).format(true)
         .skipFsyncForTesting(false).build();
     cluster.waitActive();

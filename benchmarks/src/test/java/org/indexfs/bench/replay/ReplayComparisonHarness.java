@@ -8,9 +8,10 @@ import org.indexfs.server.local.LocalCluster;
 
 /**
  * The {@code bin/indexfs replay --generate N --target indexfs://… --compare hdfs://…} comparison
- * on one machine, with both systems started here: an embedded IndexFS cluster and a stock HDFS
- * MiniDFSCluster (until {@code bin/indexfs local --hdfs} provides the HDFS side). Not a test:
- * benchmarks are run, not asserted. From the repository root:
+ * on one machine, with both systems started in this JVM: an embedded IndexFS cluster and a stock
+ * HDFS MiniDFSCluster ({@code bin/indexfs local --hdfs} gives the same pair as a separate process,
+ * which is what the README's numbers use). Not a test: benchmarks are run, not asserted. From the
+ * repository root:
  *
  * <pre>
  * mvn -B -o -q package -DskipTests -pl benchmarks -am dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile=target/test-cp.txt
@@ -27,7 +28,7 @@ public final class ReplayComparisonHarness {
     Path work = Files.createDirectories(Path.of("target", "replay-comparison"));
     Path indexfsDir = Files.createTempDirectory(work, "indexfs-");
     MiniHdfs hdfs = new MiniHdfs("hdfs");
-    try (LocalCluster indexfs = LocalCluster.builder(indexfsDir).start()) {
+    try (LocalCluster indexfs = ServerIdentities.with(LocalCluster.builder(indexfsDir)).start()) {
       Path conf = indexfs.writeClientConf(indexfsDir.resolve("conf"));
       List<String> cli = new ArrayList<>(List.of("--generate", String.valueOf(lines),
           "--target", indexfs.defaultFs(), "--compare", hdfs.uri() + "/",

@@ -36,8 +36,11 @@ class ReplayerPacingTest {
     String me = UserGroupInformation.getLoginUser().getShortUserName();
     try (Identities ids = new Identities(URI.create("file:///"), TraceReplay.replayConf(new Configuration()),
         Impersonation.SINGLE, me)) {
+      PrecreatePlan plan = new PrecreatePlan();
+      trace(root).forEach(plan::add);
       long t0 = System.nanoTime();
-      Map<Command, CommandStats> stats = new Replayer(ids, ReplayPolicy.DEFAULT, 2, rate).replay(trace(root).iterator());
+      Map<Command, CommandStats> stats = new Replayer(ids, ReplayPolicy.DEFAULT, plan, 2, rate)
+          .replay(trace(root).iterator(), Long.MAX_VALUE, 1, new OutcomeLog(3), 0).stats();
       double seconds = (System.nanoTime() - t0) / 1e9;
       assertEquals(0, stats.get(Command.MKDIRS).unexpected());
       assertEquals(3, stats.get(Command.MKDIRS).count());

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.io.IOException;
 import java.io.StringWriter;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
@@ -21,7 +22,7 @@ class TraceGeneratorTest {
 
   private static String generate(long seed, long lines) throws IOException {
     StringWriter w = new StringWriter();
-    new TraceGenerator(seed, 8, TraceGenerator.LINKEDIN_MIX).write(w, lines);
+    new TraceGenerator(seed, 8, TraceGenerator.DEFAULT_MIX).write(w, lines);
     return w.toString();
   }
 
@@ -32,7 +33,7 @@ class TraceGeneratorTest {
   }
 
   @Test
-  void theDefaultMixIsTheLinkedInMixAndEveryLineIsUsable(@TempDir Path dir) throws IOException {
+  void theLinkedInMixIsKeptAndEveryLineIsUsable(@TempDir Path dir) throws IOException {
     Path file = dir.resolve("trace.log.gz");
     new TraceGenerator(3, 8, TraceGenerator.LINKEDIN_MIX).write(file, 20_000);
     Map<Command.Kind, Long> kinds = new EnumMap<>(Command.Kind.class);
@@ -55,12 +56,50 @@ class TraceGeneratorTest {
   }
 
   @Test
+  void theDefaultMixAddsPutsSnapshotProbesAndRefusalsThePlanFullyExplains() throws IOException {
+    List<AuditEvent> events = new ArrayList<>();
+    TraceCounts counts;
+    PrecreatePlan plan = new PrecreatePlan();
+    Path file = Files.createTempFile("trace", ".log");
+    try {
+      Files.writeString(file, generate(11, 30_000));
+      try (TraceReader r = new TraceReader(List.of(file), ZoneOffset.UTC)) {
+        r.forEachRemaining(e -> {
+          events.add(e);
+          plan.add(e);
+        });
+        counts = r.counts();
+      }
+    } finally {
+      Files.delete(file);
+    }
+    // hadoop fs -put: create NAME._COPYING_ then rename it onto NAME, after a getfileinfo of NAME.
+    List<AuditEvent> renames = events.stream().filter(e -> e.command() == Command.RENAME
+        && e.src().endsWith("._COPYING_")).toList();
+    assertThat(renames).hasSizeGreaterThan(50).anyMatch(e -> e.dst().endsWith("/_SUCCESS"));
+    assertThat(counts.unusableByReason()).containsOnlyKeys("reserved name: .snapshot (snapshot paths are not replayed)");
+    assertThat(counts.unusableByReason().values().iterator().next()).isGreaterThan(50);
+    assertThat(events).filteredOn(e -> !e.allowed()).extracting(AuditEvent::command).contains(Command.GETFILEINFO,
+        Command.LIST_STATUS, Command.OPEN, Command.MKDIRS, Command.SET_PERMISSION, Command.DELETE);
+    // Every probe of a put's destination finds nothing; every refusal is reproduced.
+    for (AuditEvent r : renames) {
+      AuditEvent probe = events.stream().filter(e -> e.command() == Command.GETFILEINFO && e.src().equals(r.dst())
+          && e.line() < r.line()).reduce((a, b) -> b).orElseThrow();
+      assertEquals(Expectation.NOT_FOUND, plan.expected(probe), probe.raw());
+    }
+    assertThat(plan.inconsistencies()).isEmpty();
+    assertThat(plan.inferences()).doesNotContainKeys(plan.inferences().keySet().stream()
+        .filter(k -> k.startsWith("refusals not reproducible")).toArray(String[]::new));
+    assertThat(plan.inferences().get("refusals reproduced by pre-created owners and modes")).isGreaterThan(50);
+  }
+
+  @Test
   void directorySizesAreHeavyTailed() throws IOException {
     Map<String, Integer> perDir = new HashMap<>();
     AuditLogParser parser = new AuditLogParser(ZoneOffset.UTC);
     for (String line : generate(5, 30_000).split("\n")) {
-      AuditEvent e = parser.parse(line, 1).event();
-      if (e.command() == Command.CREATE || e.command() == Command.OPEN || e.command() == Command.GETFILEINFO) {
+      AuditEvent e = parser.parse(line, 1).event(); // null for the .snapshot probes
+      if (e != null && (e.command() == Command.CREATE || e.command() == Command.OPEN || e.command() == Command.GETFILEINFO)) {
         perDir.merge(PrecreatePlan.parentOf(e.src()), 1, Integer::sum);
       }
     }
@@ -72,9 +111,9 @@ class TraceGeneratorTest {
   }
 
   @Test
-  void aMixNamesOnlyGeneratedCommands() {
+  void aMixNamesOnlyGeneratedCommandsAndPatterns() {
     assertThrows(IllegalArgumentException.class, () -> TraceGenerator.parseMix("append=5"));
     assertThrows(IllegalArgumentException.class, () -> TraceGenerator.parseMix("open"));
-    assertEquals(Map.of(Command.OPEN, 60.0, Command.CREATE, 40.0), TraceGenerator.parseMix("open=60, create=40"));
+    assertEquals(Map.of("open", 60.0, "create", 40.0, "put", 1.0), TraceGenerator.parseMix("open=60, create=40,put=1"));
   }
 }

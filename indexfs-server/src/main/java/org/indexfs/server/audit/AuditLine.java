@@ -48,8 +48,11 @@ public final class AuditLine {
 
   /** {@code owner:group:rwxr-xr-x}, HDFS's {@code perm=} field for an entry's status. */
   public static String perm(FileStatus status) {
-    return status.getOwner() + ":" + status.getGroup() + ":"
-        + Permission.symbolic(status.getType() == FileType.DIRECTORY, status.getPermission()).substring(1);
+    return perm(status.getOwner(), status.getGroup(), status.getType() == FileType.DIRECTORY, status.getPermission());
+  }
+
+  public static String perm(String owner, String group, boolean directory, int permission) {
+    return owner + ":" + group + ":" + Permission.symbolic(directory, permission).substring(1);
   }
 
   /** A user name cannot add fields or lines to a record. */

@@ -37,6 +37,7 @@ public final class Auditor {
    * with it unchanged).
    */
   public String beforeApply(Request request) {
+    AuditNote.take(); // whatever a call that never finished noted on this thread
     if (log.enabled() && request.getOpCase() == Request.OpCase.RENAME
         && request.getRename().getMode() == RenameRequest.Mode.LEGACY) {
       return permOf(request.getResolution(), request.getRename().getSrc());
@@ -45,6 +46,7 @@ public final class Auditor {
   }
 
   public void record(Request request, SocketAddress remote, Response response, String before) {
+    String noted = AuditNote.take();
     if (!log.enabled()) {
       return;
     }
@@ -60,7 +62,7 @@ public final class Auditor {
       case MKDIRS -> {
         cmd = "mkdirs";
         src = request.getMkdirs().getPath();
-        perm = ok ? permOf(request.getResolution(), src) : null;
+        perm = !ok ? null : noted != null ? noted : permOf(request.getResolution(), src);
       }
       case CREATE -> {
         cmd = "create";
@@ -146,7 +148,7 @@ public final class Auditor {
         return; // internal calls (complete, flush, lease renewal, serverInfo) are not in HDFS's audit log
       }
     }
-    log.append(new AuditLog.Record(ok, AuditLine.ugi(request.getCaller()), addressOf(remote), cmd, src, dst, perm));
+    log.append(new AuditLog.Record(ok, request.getCaller(), addressOf(remote), cmd, src, dst, perm));
   }
 
   private static InetAddress addressOf(SocketAddress remote) {

@@ -35,12 +35,18 @@ public final class Reclaimer implements AutoCloseable {
   private volatile HomeSync homes;
   private long objectsReclaimed;
   private long entriesReclaimed;
+  private volatile java.util.function.BooleanSupplier paused = () -> false;
 
   public Reclaimer(Namespace ns, DataTier data) {
     this.ns = ns;
     this.data = data;
     this.thread = new Thread(this::run, "indexfs-reclaimer-" + ns.slot());
     thread.setDaemon(true);
+  }
+
+  /** While {@code condition} holds (safe mode), start no background change. */
+  public void pauseWhile(java.util.function.BooleanSupplier condition) {
+    this.paused = condition;
   }
 
   public void start() {
@@ -107,6 +113,28 @@ public final class Reclaimer implements AutoCloseable {
     return out;
   }
 
+  /** Detached directories whose entries are still being reclaimed (fsck counts what is below them as garbage). */
+  public List<Long> pendingDirectories() {
+    List<Long> out = new ArrayList<>();
+    try (RocksIterator it = ns.store().iterator(ns.store().meta(), null)) {
+      for (it.seek(DIR_PREFIX); it.isValid() && Bytes.startsWith(it.key(), DIR_PREFIX); it.next()) {
+        out.add(ByteBuffer.wrap(it.key(), DIR_PREFIX.length, 8).getLong());
+      }
+    }
+    return out;
+  }
+
+  /** Data objects recorded for removal and not yet removed. */
+  public List<String> pendingObjects() {
+    List<String> out = new ArrayList<>();
+    try (RocksIterator it = ns.store().iterator(ns.store().meta(), null)) {
+      for (it.seek(OBJ_PREFIX); it.isValid() && Bytes.startsWith(it.key(), OBJ_PREFIX); it.next()) {
+        out.add(new String(it.key(), OBJ_PREFIX.length, it.key().length - OBJ_PREFIX.length, StandardCharsets.UTF_8));
+      }
+    }
+    return out;
+  }
+
   /** Removes up to BATCH children of a detached directory; drops the record once it is empty. */
   private void reclaimDirectory(byte[] record, long dirId) throws IOException {
     List<Long> remoteChildren = new ArrayList<>();
@@ -116,10 +144,11 @@ public final class Reclaimer implements AutoCloseable {
       try (RocksIterator it = ns.store().iterator(ns.store().entries(), null)) {
         for (it.seek(prefix); it.isValid() && Bytes.startsWith(it.key(), prefix) && n < BATCH; it.next(), n++) {
           Inode child = Inode.decode(it.value());
+          String name = EntryKey.decode(it.key()).name();
           if (child.isDirectory() && homes != null
               && (child.zerothSlot != ns.slot() || ns.bitmap(child.inodeId).count() > 1)) {
             // Its entries live on its home slot: that slot drops them once told the entry is gone.
-            homes.record(batch, child.inodeId, child.zerothSlot, dirId, EntryKey.decode(it.key()).name());
+            homes.record(batch, child.inodeId, child.zerothSlot, dirId, name);
             remoteChildren.add(child.inodeId);
           } else if (child.isDirectory()) {
             reclaimSubtree(batch, child.inodeId);
@@ -127,7 +156,7 @@ public final class Reclaimer implements AutoCloseable {
           } else if (child.dataObject != null) {
             reclaimObject(batch, child.dataObject);
           }
-          ns.deleteEntry(batch, dirId, EntryKey.decode(it.key()).name());
+          ns.deleteEntry(batch, dirId, name);
         }
       }
       if (n < BATCH) {
@@ -163,7 +192,7 @@ public final class Reclaimer implements AutoCloseable {
   private void run() {
     while (running) {
       try {
-        boolean idle = runOnce();
+        boolean idle = paused.getAsBoolean() || runOnce(); // safe mode: reclaim later
         if (idle) {
           synchronized (this) {
             if (running) {

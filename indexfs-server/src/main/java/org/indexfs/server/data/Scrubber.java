@@ -8,7 +8,10 @@ import java.util.Set;
 import org.indexfs.common.schema.Inode;
 import org.indexfs.server.filelease.FileLease;
 import org.indexfs.server.filelease.LeaseTable;
+import org.indexfs.proto.ReferencedRequest;
+import org.indexfs.proto.Request;
 import org.indexfs.server.ns.Namespace;
+import org.indexfs.server.peer.Peers;
 import org.rocksdb.ReadOptions;
 import org.rocksdb.RocksIterator;
 import org.rocksdb.Snapshot;
@@ -28,7 +31,15 @@ import org.slf4j.LoggerFactory;
  * ({@link org.indexfs.common.ObjectNames}). If the reservation existed at the snapshot, the object
  * is kept; if it was made after the snapshot, the object cannot have existed yet when it was
  * listed. The grace period ({@code indexfs.scrub.grace-ms}) only adds distance from objects being
- * written right now; correctness does not rest on clocks.
+ * written right now.
+ *
+ * <p>On several slots an object's entry (and an open file's lease) can live on another slot than
+ * the one that named the object: cross-slot renames and GIGA+ splits move entries, never objects.
+ * So an object unreferenced here is only a candidate: every other slot is asked whether it refers
+ * to it ({@link #referenced}), twice, and only what no slot referred to in either round goes. An
+ * entry moving between two slots is always on at least one of them; a round can still miss it if
+ * it moves from a slot not yet asked to one already asked, so the second round must miss it again
+ * moving the same way.
  */
 public final class Scrubber implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(Scrubber.class);
@@ -39,7 +50,9 @@ public final class Scrubber implements AutoCloseable {
   private final long intervalMs;
   private final long graceMs;
   private final Periodic loop;
+  private volatile Peers peers;
   private long removed;
+  private volatile java.util.function.BooleanSupplier paused = () -> false;
 
   public Scrubber(Namespace ns, DataTier data, LeaseTable leases, long intervalMs, long graceMs) {
     this.ns = ns;
@@ -48,6 +61,16 @@ public final class Scrubber implements AutoCloseable {
     this.intervalMs = intervalMs;
     this.graceMs = graceMs;
     this.loop = new Periodic("indexfs-scrubber-" + ns.slot(), intervalMs, false, this::runOnce);
+  }
+
+  /** Lets passes ask the other slots about candidates (a cluster of several slots). */
+  public void usePeers(Peers peers) {
+    this.peers = peers;
+  }
+
+  /** While {@code condition} holds (safe mode), start no background change. */
+  public void pauseWhile(java.util.function.BooleanSupplier condition) {
+    this.paused = condition;
   }
 
   /** Starts periodic passes unless disabled ({@code indexfs.scrub.interval-ms=0}) or there is no data tier. */
@@ -65,18 +88,27 @@ public final class Scrubber implements AutoCloseable {
   /** One pass leaving alone objects modified within {@code grace} ms; returns what it removed. */
   public synchronized List<String> runOnce(long grace) throws IOException {
     List<String> deleted = new ArrayList<>();
+    if (paused.getAsBoolean()) {
+      return deleted; // safe mode: the data tier is not touched
+    }
     if (!data.configured()) {
       return deleted;
     }
     List<DataTier.StoredObject> stored = data.listObjects();
     long cutoff = System.currentTimeMillis() - grace;
-    Set<String> live = liveObjects();
+    Set<String> candidates = new java.util.TreeSet<>();
     for (DataTier.StoredObject object : stored) {
-      if (live.contains(object.name()) || object.modificationTime() > cutoff) {
-        continue;
+      if (object.modificationTime() <= cutoff) {
+        candidates.add(object.name());
       }
-      if (data.delete(object.name())) {
-        deleted.add(object.name());
+    }
+    for (int round = 0; round < 2 && !candidates.isEmpty(); round++) {
+      candidates.removeAll(referenced(candidates));
+      candidates.removeAll(referencedElsewhere(candidates));
+    }
+    for (String name : candidates) {
+      if (data.delete(name)) {
+        deleted.add(name);
       }
     }
     removed += deleted.size();
@@ -85,6 +117,32 @@ public final class Scrubber implements AutoCloseable {
           deleted.size() <= 10 ? deleted : deleted.subList(0, 10) + "...");
     }
     return deleted;
+  }
+
+  /** Which of {@code names} the other slots refer to (none on a single slot). */
+  private Set<String> referencedElsewhere(Set<String> names) throws IOException {
+    Set<String> out = new HashSet<>();
+    Peers p = peers;
+    if (p == null || names.isEmpty()) {
+      return out;
+    }
+    for (int slot = 0; slot < p.slotCount(); slot++) {
+      if (slot != ns.slot()) {
+        out.addAll(p.call(slot, Request.newBuilder().setReferenced(ReferencedRequest.newBuilder()
+            .addAllObjects(names))).getNames().getNamesList());
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Which of {@code names} an entry of this slot refers to or a writer's lease here reserves, in
+   * one consistent snapshot.
+   */
+  public Set<String> referenced(Set<String> names) throws IOException {
+    Set<String> live = liveObjects();
+    live.retainAll(names);
+    return live;
   }
 
   /** Objects referenced by an entry or reserved by a writer, in one consistent snapshot. */

@@ -12,7 +12,9 @@ import org.slf4j.LoggerFactory;
  * The background half of file leases (HDFS {@code LeaseManager.Monitor}): recovers the files of
  * holders silent past the hard limit, finishes recoveries the data tier is still working on,
  * rolls back or forward concats that died with a previous server process, and drops leases whose
- * file was deleted or replaced under its writer.
+ * file was deleted or replaced under its writer. Each tick visits only the leases of silent holders
+ * and the server's own (the lease table indexes them); the sweep for orphaned leases, a safety net
+ * for files removed with a whole subtree, looks at every lease once per soft limit.
  */
 public final class LeaseMonitor implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(LeaseMonitor.class);
@@ -22,7 +24,10 @@ public final class LeaseMonitor implements AutoCloseable {
   private final LeaseRecovery recovery;
   private final DataTier data;
   private final long tickMs;
+  private final long sweepEveryTicks;
+  private long ticks;
   private final Periodic loop;
+  private volatile java.util.function.BooleanSupplier paused = () -> false;
 
   public LeaseMonitor(Namespace ns, LeaseTable leases, LeaseRecovery recovery, DataTier data) {
     this.ns = ns;
@@ -30,16 +35,28 @@ public final class LeaseMonitor implements AutoCloseable {
     this.recovery = recovery;
     this.data = data;
     this.tickMs = Math.max(50, Math.min(2000, leases.softLimitMs() / 4));
+    this.sweepEveryTicks = Math.max(1, leases.softLimitMs() / tickMs);
     this.loop = new Periodic("indexfs-lease-monitor-" + ns.slot(), tickMs, true, this::runOnce);
+  }
+
+  /** While {@code condition} holds (safe mode), start no background change. */
+  public void pauseWhile(java.util.function.BooleanSupplier condition) {
+    this.paused = condition;
   }
 
   public void start() {
     loop.start();
   }
 
-  /** One look at every lease. Visible for tests. */
+  /** One tick; every {@link #sweepEveryTicks}-th one looks at every lease. Visible for tests. */
   public void runOnce() {
-    for (FileLease lease : leases.all()) {
+    if (paused.getAsBoolean()) {
+      return; // safe mode: no recovery, as HDFS's lease monitor waits out safe mode
+    }
+    boolean sweep = ticks++ % sweepEveryTicks == 0;
+    java.util.Set<FileLease> due = new java.util.LinkedHashSet<>(leases.internal());
+    due.addAll(sweep ? leases.all() : leases.ofHoldersPastHardLimit());
+    for (FileLease lease : due) {
       try {
         check(lease);
       } catch (IOException | RuntimeException e) {

@@ -24,8 +24,10 @@ import org.rocksdb.WriteBatch;
  *
  * <p>Leases are durable records ({@code lease/<inode id>} in the meta column family), written in
  * the same batch as the entry change that opens, moves or closes the file, so a restart still
- * refuses a second writer. Renewal times are soft state: after a restart every holder starts a
- * fresh period, as in HDFS.
+ * refuses a second writer. They are mirrored in memory (loaded at start, updated once each batch
+ * is written), indexed by holder, so a writer's calls read no lease from RocksDB and the monitor
+ * visits only the holders that went silent. Renewal times are soft state: after a restart every
+ * holder starts a fresh period, as in HDFS.
  */
 public final class LeaseTable {
   /** Holder of a file the server is recovering (HDFS: the NameNode's own lease holder). */
@@ -40,6 +42,8 @@ public final class LeaseTable {
   private final long startNanos = System.nanoTime();
   private final Map<String, Long> lastRenewal = new ConcurrentHashMap<>();
   private final Set<Long> concatsRunning = ConcurrentHashMap.newKeySet();
+  private final Map<Long, FileLease> byInode = new ConcurrentHashMap<>();
+  private final Map<String, Set<Long>> byHolder = new ConcurrentHashMap<>();
 
   public LeaseTable(Namespace ns, long softLimitMs, long hardLimitMs) {
     if (softLimitMs <= 0 || hardLimitMs < softLimitMs) {
@@ -49,6 +53,31 @@ public final class LeaseTable {
     this.ns = ns;
     this.softLimitNanos = TimeUnit.MILLISECONDS.toNanos(softLimitMs);
     this.hardLimitNanos = TimeUnit.MILLISECONDS.toNanos(hardLimitMs);
+    for (FileLease lease : all(null)) {
+      remember(lease);
+    }
+  }
+
+  private void remember(FileLease lease) {
+    FileLease old = byInode.put(lease.inodeId(), lease);
+    if (old != null && !old.holder().equals(lease.holder())) {
+      unindex(old);
+    }
+    byHolder.computeIfAbsent(lease.holder(), h -> ConcurrentHashMap.newKeySet()).add(lease.inodeId());
+  }
+
+  private void forget(long inodeId) {
+    FileLease old = byInode.remove(inodeId);
+    if (old != null) {
+      unindex(old);
+    }
+  }
+
+  private void unindex(FileLease lease) {
+    byHolder.computeIfPresent(lease.holder(), (h, ids) -> {
+      ids.remove(lease.inodeId());
+      return ids.isEmpty() ? null : ids;
+    });
   }
 
   public long softLimitMs() {
@@ -60,9 +89,8 @@ public final class LeaseTable {
   }
 
   /** The lease on {@code inodeId}, or null when nobody is writing it. */
-  public FileLease get(long inodeId) throws IOException {
-    byte[] v = ns.store().get(ns.store().meta(), key(inodeId));
-    return v == null ? null : FileLease.decode(v);
+  public FileLease get(long inodeId) {
+    return byInode.get(inodeId);
   }
 
   /** Gives {@code lease} to its holder in the caller's batch; the holder counts as alive. */
@@ -78,6 +106,7 @@ public final class LeaseTable {
     } catch (RocksDBException e) {
       throw new IOException(e);
     }
+    ns.afterWrite(() -> remember(lease));
   }
 
   /** Removes the lease on {@code inodeId} in the caller's batch: the file is closed or gone. */
@@ -87,14 +116,47 @@ public final class LeaseTable {
     } catch (RocksDBException e) {
       throw new IOException(e);
     }
+    ns.afterWrite(() -> forget(inodeId));
   }
 
-  /** Every lease, for the monitor. */
+  /** Every lease, in inode order. */
   public List<FileLease> all() {
-    return all(null);
+    List<FileLease> out = new ArrayList<>(byInode.values());
+    out.sort(java.util.Comparator.comparingLong(FileLease::inodeId));
+    return out;
   }
 
-  /** Every lease as {@code readOptions} see them (the scrubber reads them from a snapshot). */
+  /** The leases of every holder silent past the hard limit: what the monitor must recover. */
+  public List<FileLease> ofHoldersPastHardLimit() {
+    List<FileLease> out = new ArrayList<>();
+    byHolder.forEach((holder, ids) -> {
+      if (hardLimitExpired(holder)) {
+        for (long id : ids) {
+          FileLease lease = byInode.get(id);
+          if (lease != null) {
+            out.add(lease);
+          }
+        }
+      }
+    });
+    return out;
+  }
+
+  /** Leases the server itself holds (recoveries and concats in progress): the monitor drives them. */
+  public List<FileLease> internal() {
+    List<FileLease> out = new ArrayList<>();
+    for (String holder : List.of(RECOVERY_HOLDER, CONCAT_HOLDER)) {
+      for (long id : byHolder.getOrDefault(holder, Set.of())) {
+        FileLease lease = byInode.get(id);
+        if (lease != null) {
+          out.add(lease);
+        }
+      }
+    }
+    return out;
+  }
+
+  /** Every durable lease as {@code readOptions} see them (the scrubber reads them from a snapshot). */
   public List<FileLease> all(ReadOptions readOptions) {
     List<FileLease> out = new ArrayList<>();
     try (RocksIterator it = ns.store().iterator(ns.store().meta(), readOptions)) {
@@ -103,6 +165,17 @@ public final class LeaseTable {
       }
     }
     return out;
+  }
+
+  /** How many leases are held (files open for writing here). */
+  public long count() {
+    long n = 0;
+    try (RocksIterator it = ns.store().iterator(ns.store().meta(), null)) {
+      for (it.seek(PREFIX); it.isValid() && Bytes.startsWith(it.key(), PREFIX); it.next()) {
+        n++;
+      }
+    }
+    return n;
   }
 
   /** The holder is alive: every one of its leases starts a new period (HDFS renewLease). */

@@ -132,6 +132,14 @@ public final class EntryLeases {
     long expiry = stripe.beginRevocation(key);
     long deadline = graceUntilNanos - expiry > 0 ? graceUntilNanos : expiry;
     long start = clock.getAsLong();
+    if (deadline - start > 0) {
+      try {
+        org.indexfs.server.Blocking.check("wait for leases on " + key);
+      } catch (RuntimeException e) {
+        stripe.endRevocation(key);
+        throw e;
+      }
+    }
     try {
       for (long left = deadline - start; left > 0; left = deadline - clock.getAsLong()) {
         sleeper.sleepNanos(left);

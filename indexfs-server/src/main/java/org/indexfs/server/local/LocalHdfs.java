@@ -10,13 +10,15 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.apache.hadoop.hdfs.HdfsConfiguration;
 import org.apache.hadoop.hdfs.MiniDFSCluster;
+import org.apache.hadoop.security.UserGroupInformation;
 
 /**
  * A real, unmodified HDFS in this process for the embedded cluster's data tier: HDFS's own
  * {@link MiniDFSCluster}, one NameNode and (by default) three DataNodes keeping their storage under
  * one directory. Restarted on the same directory it keeps its blocks (the NameNode is formatted only
- * the first time), like the rest of the embedded cluster. Used by {@code bin/indexfs local --hdfs}
- * and by the tests.
+ * the first time), like the rest of the embedded cluster. The user running it may impersonate
+ * anyone ({@code hadoop.proxyuser.<login>.hosts/groups=*}), as {@code bin/indexfs replay} does to
+ * act as each user of an audit log. Used by {@code bin/indexfs local --hdfs} and by the tests.
  */
 public final class LocalHdfs implements AutoCloseable {
   public static final int DEFAULT_DATANODES = 3;
@@ -43,6 +45,10 @@ public final class LocalHdfs implements AutoCloseable {
     Configuration conf = new HdfsConfiguration();
     // Block recovery (truncate, lease recovery) and re-replication ride on heartbeats: keep them short.
     conf.setLong("dfs.heartbeat.interval", 1);
+    // bin/indexfs replay acts as each user of an audit log through proxy users of the login user.
+    String login = UserGroupInformation.getLoginUser().getShortUserName();
+    conf.set("hadoop.proxyuser." + login + ".hosts", "*");
+    conf.set("hadoop.proxyuser." + login + ".groups", "*");
     settings.forEach(conf::set);
     // A kept HDFS comes back on the port it had, so the hdfs:// URI scripts were given stays valid.
     Path portFile = dir.resolve(PORT_FILE);

@@ -46,6 +46,10 @@ public final class LocalMain {
       int formatted = slots > 0 ? slots : servers;
       builder.slots(formatted).servers(servers > 0 ? servers : formatted);
     }
+    // A development cluster lets the user who runs it act for anyone from this machine (the replay
+    // tool's proxy users), as a NameNode with hadoop.proxyuser.<you>.hosts=localhost would; -D overrides.
+    String me = System.getProperty("user.name");
+    builder.set("hadoop.proxyuser." + me + ".hosts", "127.0.0.1").set("hadoop.proxyuser." + me + ".groups", "*");
     for (String[] kv : settings) {
       builder.set(kv[0], kv.length > 1 ? kv[1] : "");
     }
@@ -102,6 +106,10 @@ public final class LocalMain {
       System.out.println("  " + e.getKey() + "=" + e.getValue());
     }
     System.out.println("In another terminal:  bin/indexfs fs -ls /");
+    if (cluster.hdfs() != null) {
+      System.out.println("Side by side with HDFS:  bin/indexfs replay AUDIT-LOG --target " + cluster.defaultFs()
+          + " --compare " + cluster.hdfs().uri() + "/");
+    }
     System.out.println("Press Ctrl-C to stop.");
     System.out.flush();
     stopped.await();

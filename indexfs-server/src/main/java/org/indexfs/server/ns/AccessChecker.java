@@ -33,6 +33,11 @@ public final class AccessChecker {
     return supergroup;
   }
 
+  /** False when permission checking is off ({@code indexfs.permissions.enabled=false}). */
+  public boolean enabled() {
+    return enabled;
+  }
+
   public boolean isSuperuser(Caller caller) {
     return caller.getUser().equals(superuser) || caller.getGroupsList().contains(supergroup);
   }

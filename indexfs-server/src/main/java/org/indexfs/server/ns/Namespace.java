@@ -2,6 +2,7 @@ package org.indexfs.server.ns;
 
 import java.io.IOException;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 import com.google.common.cache.Cache;
 import com.google.common.cache.CacheBuilder;
@@ -20,62 +21,96 @@ import org.rocksdb.RocksDBException;
 import org.rocksdb.WriteBatch;
 
 /**
- * What every operation works on: one slot's tables, its lock, ids, principals and durability.
+ * What every operation works on: one slot's tables, their locks and caches, ids, principals and
+ * durability (DESIGN §10).
  *
- * <p>Concurrency follows the HDFS NameNode: a mutation validates and writes its batch under the
- * write lock, releases it, then waits for the WAL sync outside the lock, so concurrent writers
- * share fsyncs. Reads take the read lock, so a multi-key read never sees half a rename.
+ * <p>Concurrency: reads and ordinary mutations share the namespace; a mutation locks only the
+ * directories whose entries it changes ({@link Mutation}). Operations that change the shape of the
+ * namespace — renaming, deleting or re-permissioning a directory, splitting a partition — run
+ * alone ({@link #mutate}, {@link #exclusively}). So while a shared operation runs, every existing
+ * directory on this slot keeps its place and attributes, and a walk needs no locks at all. RocksDB
+ * writes happen under the directory locks only; durability (the WAL fsync) comes afterwards from
+ * {@link GroupCommit}, outside every lock, and the reply of a dispatched call waits for it without
+ * holding a thread ({@link #deferDurability}).
+ *
+ * <p>Directory entries and partition records are cached in memory (the root permanently), so a walk
+ * of a warm path reads RocksDB only for its last component. Writers publish the new value after
+ * their batch is written and before they unlock; a reader fills a missing entry from RocksDB and
+ * drops it again if a writer of that entry ran meanwhile, so the cache never holds a stale value.
  */
-public final class Namespace {
+public final class Namespace implements AutoCloseable {
+  static final int STRIPES = 1024;
+
   private final MetadataStore store;
   private final Principals principals;
   private final InodeAllocator inodes;
   private final GroupCommit groupCommit;
-  private final boolean walSync;
   private final int slot;
-  private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
+  private final ReentrantReadWriteLock shape = new ReentrantReadWriteLock();
+  private final ReentrantLock[] stripes = new ReentrantLock[STRIPES];
+  private final ThreadLocal<Mutation> current = new ThreadLocal<>();
+  private final ThreadLocal<Deferral> deferral = new ThreadLocal<>();
   private final AtomicLong mutations = new AtomicLong();
+  private final EntryCache cache;
+  private volatile Inode root;
 
   public Namespace(MetadataStore store, int slot, boolean walSync, String rootOwner, String rootGroup)
       throws IOException {
+    this(store, slot, walSync, rootOwner, rootGroup, 200_000);
+  }
+
+  public Namespace(MetadataStore store, int slot, boolean walSync, String rootOwner, String rootGroup,
+      int cacheEntries) throws IOException {
     this.store = store;
     this.slot = slot;
-    this.walSync = walSync;
     this.principals = new Principals(store);
     this.inodes = new InodeAllocator(store, slot);
-    this.groupCommit = new GroupCommit(store);
+    for (int i = 0; i < STRIPES; i++) {
+      stripes[i] = new ReentrantLock();
+    }
+    this.cache = new EntryCache(cacheEntries);
     if (slot == 0) {
       ensureRoot(rootOwner, rootGroup);
     }
+    this.groupCommit = new GroupCommit(store, walSync, slot);
+  }
+
+  static int stripeOf(long dirId) {
+    long h = dirId * 0x9E3779B97F4A7C15L;
+    return (int) (h >>> 54) & (STRIPES - 1);
   }
 
   private void ensureRoot(String owner, String group) throws IOException {
     byte[] key = rootKey();
     byte[] existing = store.get(store.entries(), key);
     if (existing != null) {
-      if (partition(InodeIds.ROOT) == null) {
+      root = Inode.decode(existing);
+      if (store.get(store.meta(), partitionKey(InodeIds.ROOT)) == null) {
         try (WriteBatch batch = new WriteBatch()) {
-          putPartition(batch, Inode.decode(existing));
+          batch.put(store.meta(), partitionKey(InodeIds.ROOT), partitionRecord(root).encode());
           store.writeDurably(batch);
+        } catch (RocksDBException e) {
+          throw new IOException("Cannot record the root's partition", e);
         }
       }
       return;
     }
-    Inode root = new Inode();
-    root.type = Inode.TYPE_DIRECTORY;
-    root.inodeId = InodeIds.ROOT;
-    root.permission = Permission.DEFAULT_DIR;
-    root.ownerId = principals.idOf(owner);
-    root.groupId = principals.idOf(group);
-    root.mtime = root.atime = System.currentTimeMillis();
-    root.zerothSlot = 0;
+    Inode r = new Inode();
+    r.type = Inode.TYPE_DIRECTORY;
+    r.inodeId = InodeIds.ROOT;
+    r.permission = Permission.DEFAULT_DIR;
+    r.ownerId = principals.idOf(owner);
+    r.groupId = principals.idOf(group);
+    r.mtime = r.atime = System.currentTimeMillis();
+    r.zerothSlot = 0;
     try (WriteBatch batch = new WriteBatch()) {
-      batch.put(store.entries(), key, root.encode());
-      putPartition(batch, root);
+      batch.put(store.entries(), key, r.encode());
+      batch.put(store.meta(), partitionKey(InodeIds.ROOT), partitionRecord(r).encode());
       store.writeDurably(batch);
     } catch (RocksDBException e) {
       throw new IOException("Cannot create the root", e);
     }
+    root = r;
   }
 
   private static byte[] rootKey() {
@@ -106,19 +141,26 @@ public final class Namespace {
     return groupCommit;
   }
 
-  /** The root directory's inode. */
-  public Inode root() throws IOException {
-    byte[] v = store.get(store.entries(), rootKey());
-    if (v == null) {
-      throw new IOException("Root entry missing on slot " + slot);
-    }
-    return Inode.decode(v);
+  /** Directory entries held in memory (metrics). */
+  public long cachedEntries() {
+    return cache.size();
   }
 
-  /** The entry {@code name} in directory {@code parentId}, or null. */
+  /** The root directory's inode (only slot 0 holds it). */
+  public Inode root() throws IOException {
+    Inode r = root;
+    if (r == null) {
+      throw new IOException("Root entry missing on slot " + slot);
+    }
+    return r;
+  }
+
+  /** The entry {@code name} in directory {@code parentId}, or null. Shared: copy before changing it. */
   public Inode lookup(long parentId, String name) throws IOException {
-    byte[] v = store.get(store.entries(), EntryKey.of(parentId, name).encode());
-    return v == null ? null : Inode.decode(v);
+    return cache.entry(parentId, name, () -> {
+      byte[] v = store.get(store.entries(), EntryKey.of(parentId, name).encode());
+      return v == null ? null : Inode.decode(v);
+    });
   }
 
   /**
@@ -126,6 +168,21 @@ public final class Namespace {
    * same batch, so the record's access attributes never lag behind the entry's.
    */
   public void putEntry(WriteBatch batch, long parentId, String name, Inode inode) throws IOException {
+    writeEntry(batch, parentId, name, inode);
+    if (inode.isDirectory() && inode.zerothSlot == slot) {
+      putPartition(batch, inode);
+    }
+  }
+
+  /**
+   * Rewrites an entry whose times alone changed (a directory's mtime when an entry comes or
+   * goes): its partition record keeps only access attributes, so it is left as it is.
+   */
+  public void putTimes(WriteBatch batch, long parentId, String name, Inode inode) throws IOException {
+    writeEntry(batch, parentId, name, inode);
+  }
+
+  private void writeEntry(WriteBatch batch, long parentId, String name, Inode inode) throws IOException {
     try {
       byte[] key = parentId == InodeIds.NO_PARENT ? rootKey() : EntryKey.of(parentId, name).encode();
       batch.put(store.entries(), key, inode.encode());
@@ -135,31 +192,47 @@ public final class Namespace {
     if (parentId != InodeIds.NO_PARENT) {
       store.nameIndex().put(batch, parentId, name, inode);
     }
-    if (inode.isDirectory() && inode.zerothSlot == slot) {
-      putPartition(batch, inode);
+    mutation().noteEntry(parentId, name, inode.isDirectory() ? inode.copy() : null);
+  }
+
+  public void deleteEntry(WriteBatch batch, long parentId, String name) throws IOException {
+    try {
+      batch.delete(store.entries(), EntryKey.of(parentId, name).encode());
+    } catch (RocksDBException e) {
+      throw new IOException(e);
     }
+    store.nameIndex().delete(batch, parentId, name);
+    mutation().noteEntry(parentId, name, null);
   }
 
   /**
    * The partition record of directory {@code dirId} if this slot is its home: the directory's
    * attributes (a copy of its entry, which may live on another slot) for local permission checks
-   * (DESIGN §3). Null when this slot holds no partition of it.
+   * (DESIGN §3). Null when this slot holds no partition of it. Shared: copy before changing it.
    */
   public Inode partition(long dirId) throws IOException {
-    byte[] v = store.get(store.meta(), partitionKey(dirId));
-    return v == null ? null : Inode.decode(v);
+    return cache.partition(dirId, () -> {
+      byte[] v = store.get(store.meta(), partitionKey(dirId));
+      return v == null ? null : Inode.decode(v);
+    });
   }
 
-  public void putPartition(WriteBatch batch, Inode dir) throws IOException {
+  private static Inode partitionRecord(Inode dir) {
     Inode record = dir.copy();
     record.flags = dir.flags & Inode.FLAG_SEALED;
     record.inlineData = null;
     record.dataObject = null;
+    return record;
+  }
+
+  public void putPartition(WriteBatch batch, Inode dir) throws IOException {
+    Inode record = partitionRecord(dir);
     try {
       batch.put(store.meta(), partitionKey(dir.inodeId), record.encode());
     } catch (RocksDBException e) {
       throw new IOException(e);
     }
+    mutation().notePartition(dir.inodeId, record);
   }
 
   public void deletePartition(WriteBatch batch, long dirId) throws IOException {
@@ -168,12 +241,22 @@ public final class Namespace {
     } catch (RocksDBException e) {
       throw new IOException(e);
     }
+    mutation().notePartition(dirId, null);
+  }
+
+  /**
+   * Forgets what is cached of directory {@code dirId}'s entries: call after a range of them moved
+   * in or out in bulk (a split's deleteRange or ingest), which bypasses per-entry bookkeeping.
+   */
+  public void forgetDirectory(long dirId) {
+    cache.forgetDirectory(dirId);
   }
 
   /**
    * The GIGA+ bitmap this slot knows for directory {@code dirId} (DESIGN §4): exact for the
    * partitions this slot split off itself, possibly missing later splits made elsewhere (a
-   * lookup then lands on a slot that redirects). Cached; only splits and ingests change it.
+   * lookup then lands on a slot that redirects). Cached; only splits and ingests change it, and
+   * they run alone in the namespace.
    */
   public PartitionBitmap bitmap(long dirId) throws IOException {
     PartitionBitmap cached = bitmaps.getIfPresent(dirId);
@@ -223,71 +306,187 @@ public final class Namespace {
 
   private static final byte[] PARTITION_PREFIX = {'p', 'a', 'r', 't', '/'};
 
-  public void deleteEntry(WriteBatch batch, long parentId, String name) throws IOException {
-    try {
-      batch.delete(store.entries(), EntryKey.of(parentId, name).encode());
-    } catch (RocksDBException e) {
-      throw new IOException(e);
-    }
-    store.nameIndex().delete(batch, parentId, name);
+  /**
+   * Runs {@code action} once the current mutation's batch is written, still under its locks (or
+   * never, if the batch is discarded): for in-memory state that mirrors what the batch records.
+   */
+  public void afterWrite(Runnable action) {
+    mutation().afterWrite(action);
   }
 
-  /** Runs {@code work} under the write lock, writing nothing (a GIGA+ split's freeze point). */
+  /** Key prefixes of partition records and of bitmaps in the meta column family (admin reads them raw). */
+  public static byte[] partitionRecordPrefix() {
+    return PARTITION_PREFIX.clone();
+  }
+
+  public static byte[] bitmapPrefix() {
+    return BITMAP_PREFIX.clone();
+  }
+
+  private Mutation mutation() {
+    Mutation m = current.get();
+    if (m == null) {
+      throw new IllegalStateException("Entries are written inside Namespace.mutate only");
+    }
+    return m;
+  }
+
+  /** Runs {@code work} alone in the namespace, writing nothing (a GIGA+ split's freeze point). */
   public void exclusively(Exclusive work) throws IOException {
-    lock.writeLock().lock();
+    shape.writeLock().lock();
     try {
       work.run();
     } finally {
-      lock.writeLock().unlock();
+      shape.writeLock().unlock();
     }
   }
 
-  /** True inside {@link #mutate} (a lookup made for a mutation). */
+  /** True inside a mutation (a lookup made for a mutation). */
   public boolean mutating() {
-    return lock.isWriteLockedByCurrentThread();
+    return current.get() != null;
   }
 
-  /** Work done under the write lock that writes nothing itself. */
+  /** Work done alone in the namespace that writes nothing itself. */
   @FunctionalInterface
   public interface Exclusive {
     void run() throws IOException;
   }
 
-  /** Reads under the read lock. */
+  /** Reads alongside other reads and ordinary mutations; never beside a change of the namespace's shape. */
   public <T> T read(Work<T> work) throws IOException {
-    lock.readLock().lock();
+    shape.readLock().lock();
     try {
       return work.run(null);
     } finally {
-      lock.readLock().unlock();
+      shape.readLock().unlock();
     }
   }
 
   /**
-   * Validates and applies a mutation under the write lock, then waits (outside the lock) until
-   * it is durable. {@code work} adds its changes to the batch; an exception discards them.
+   * A mutation that runs alone in the namespace (renames, directory permission changes, splits,
+   * recovery): {@code work} adds its changes to the batch; an exception discards them. Waits until
+   * the batch is durable before returning, so multi-step operations never run ahead of their log.
    */
   public <T> T mutate(Work<T> work) throws IOException {
-    long ticket;
-    T result;
-    try (WriteBatch batch = new WriteBatch()) {
-      lock.writeLock().lock();
-      try {
-        result = work.run(batch);
-        if (batch.count() == 0) {
-          return result;
-        }
-        store.write(batch);
-        ticket = groupCommit.ticket();
-        mutations.incrementAndGet();
-      } finally {
-        lock.writeLock().unlock();
-      }
-    }
-    if (walSync) {
-      groupCommit.awaitDurable(ticket);
-    }
+    T result = run(m -> work.run(m.batch()), true, false);
     return result;
+  }
+
+  /**
+   * A mutation that locks only the directories it changes ({@link Mutation#lock}), or escalates to
+   * running alone ({@link Mutation#exclusive}). {@code work} may be run more than once, so it must
+   * not act outside the batch before it returns. Inside {@link #deferDurability} the caller's reply
+   * waits for the fsync instead of this thread.
+   */
+  public <T> T mutateLocked(LockedWork<T> work) throws IOException {
+    return run(work, false, true);
+  }
+
+  private <T> T run(LockedWork<T> work, boolean exclusive, boolean deferrable) throws IOException {
+    if (current.get() != null) {
+      throw new IllegalStateException("Nested namespace mutation");
+    }
+    if (!deferrable && groupCommit.syncs()) {
+      // Waits for its fsync before returning: not on an I/O thread.
+      org.indexfs.server.Blocking.check("a mutation that waits for its fsync");
+    }
+    int[] prelocked = null;
+    boolean restartAlone = exclusive;
+    while (true) {
+      boolean alone = restartAlone;
+      if (alone) {
+        shape.writeLock().lock();
+      } else {
+        shape.readLock().lock();
+      }
+      Mutation m = null;
+      long ticket = 0;
+      T result;
+      try {
+        m = new Mutation(stripes, alone, prelocked);
+        current.set(m);
+        result = work.run(m);
+        WriteBatch batch = m.batch();
+        if (batch.count() > 0) {
+          store.write(batch);
+          ticket = groupCommit.ticket();
+          mutations.incrementAndGet();
+          for (Mutation.CacheUpdate u : m.updates()) {
+            if (u.partition()) {
+              cache.publishPartition(u.parentId(), u.inode());
+            } else if (u.parentId() == InodeIds.NO_PARENT) {
+              root = u.inode();
+            } else {
+              cache.publishEntry(u.parentId(), u.name(), u.inode());
+            }
+          }
+          for (Runnable action : m.afterWriteActions()) {
+            action.run();
+          }
+        }
+      } catch (Mutation.Restart restart) {
+        restartAlone |= restart.exclusive;
+        prelocked = restart.stripes;
+        continue;
+      } finally {
+        current.remove();
+        if (m != null) {
+          m.release();
+        }
+        if (alone) {
+          shape.writeLock().unlock();
+        } else {
+          shape.readLock().unlock();
+        }
+      }
+      if (ticket > 0) {
+        Deferral d = deferral.get();
+        if (deferrable && d != null) {
+          d.ticket = Math.max(d.ticket, ticket);
+        } else {
+          groupCommit.awaitDurable(ticket);
+        }
+      }
+      return result;
+    }
+  }
+
+  /**
+   * Lets the mutations this thread makes until {@link Deferral#close} return before they are
+   * durable; the caller then waits with {@link GroupCommit#whenDurable}({@link Deferral#ticket}).
+   */
+  public Deferral deferDurability() {
+    if (deferral.get() != null) {
+      throw new IllegalStateException("Durability is already deferred on this thread");
+    }
+    Deferral d = new Deferral();
+    deferral.set(d);
+    return d;
+  }
+
+  /**
+   * Waits until what this thread wrote under {@link #deferDurability} is durable: for the step of
+   * an operation that tells another server about it. Not on an I/O thread.
+   */
+  public void awaitDeferred() throws IOException {
+    Deferral d = deferral.get();
+    if (d != null && d.ticket > 0) {
+      groupCommit.awaitDurable(d.ticket);
+    }
+  }
+
+  /** The newest write a call made while its durability was deferred (0: none). */
+  public final class Deferral implements AutoCloseable {
+    private long ticket;
+
+    public long ticket() {
+      return ticket;
+    }
+
+    @Override
+    public void close() {
+      deferral.remove();
+    }
   }
 
   /** The HDFS-style status of an entry. */
@@ -312,9 +511,20 @@ public final class Namespace {
     return b.build();
   }
 
+  @Override
+  public void close() {
+    groupCommit.close();
+  }
+
   /** A unit of work run under the namespace lock; {@code batch} is null for reads. */
   @FunctionalInterface
   public interface Work<T> {
     T run(WriteBatch batch) throws IOException;
+  }
+
+  /** A mutation's work, given the {@link Mutation} to lock directories in and fill the batch of. */
+  @FunctionalInterface
+  public interface LockedWork<T> {
+    T run(Mutation m) throws IOException;
   }
 }

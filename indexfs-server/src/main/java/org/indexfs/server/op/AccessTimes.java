@@ -39,8 +39,9 @@ public final class AccessTimes {
       return;
     }
     try {
-      ctx.ns().mutate(batch -> {
-        ResolvedPath p = ctx.resolver().resolve(request.getResolution(), path);
+      // Locks only the file's directory; inside a call, the reply waits for it to be durable.
+      ctx.ns().mutateLocked(m -> {
+        ResolvedPath p = ctx.resolver().resolveForUpdate(m, request.getResolution(), path);
         Inode current = p.last();
         if (current == null || current.inodeId != seen.inodeId || !p.entryIsLocal(p.depth())
             || now <= current.atime + precisionMs) {
@@ -48,7 +49,7 @@ public final class AccessTimes {
         }
         Inode updated = current.copy();
         updated.atime = now;
-        Entries.put(ctx.ns(), batch, p, p.depth(), updated);
+        Entries.put(ctx.ns(), m.batch(), p, p.depth(), updated);
         return null;
       });
     } catch (IndexFsException moved) {

@@ -7,6 +7,7 @@ import org.indexfs.proto.CompleteRequest;
 import org.indexfs.proto.Request;
 import org.indexfs.proto.Response;
 import org.indexfs.server.filelease.FileLease;
+import org.rocksdb.WriteBatch;
 
 /**
  * Closing an output stream: records the file's final length, mtime and where its bytes are
@@ -22,14 +23,20 @@ public final class CompleteOp implements Operation {
   }
 
   @Override
+  public boolean mayRunOnIoThread(Request request) {
+    return true;
+  }
+
+  @Override
   public Response.Builder apply(Request request) throws IOException {
     CompleteRequest req = request.getComplete();
     boolean inline = !req.getInlineData().isEmpty() || req.getDataObject().isEmpty();
     if (inline) {
       Writers.checkInlineBytes(ctx, req.getInlineData().size(), req.getLength());
     }
-    ctx.ns().mutate(batch -> {
-      Writers.Writing w = Writers.requireLease(ctx, req.getInodeId(), request.getCaller(), req.getPath(),
+    ctx.ns().mutateLocked(m -> {
+      WriteBatch batch = m.batch();
+      Writers.Writing w = Writers.requireLease(ctx, m, req.getInodeId(), request.getCaller(), req.getPath(),
           request.getResolution());
       FileLease lease = w.lease();
       Inode file = w.file();

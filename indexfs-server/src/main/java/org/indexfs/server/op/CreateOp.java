@@ -2,6 +2,7 @@ package org.indexfs.server.op;
 
 import java.io.IOException;
 import org.indexfs.common.IndexFsException;
+import org.indexfs.common.ReservedNames;
 import org.indexfs.common.ObjectNames;
 import org.indexfs.common.Permission;
 import org.indexfs.common.schema.Inode;
@@ -12,6 +13,7 @@ import org.indexfs.proto.Response;
 import org.indexfs.server.filelease.FileLease;
 import org.indexfs.server.ns.ResolvedPath;
 import org.indexfs.server.rpc.CallerAddress;
+import org.rocksdb.WriteBatch;
 
 /**
  * {@code create}: makes a new, empty file visible at once (its length arrives with
@@ -29,8 +31,16 @@ public final class CreateOp implements Operation {
   }
 
   @Override
+  public boolean mayRunOnIoThread(Request request) {
+    return true;
+  }
+
+  @Override
   public Response.Builder apply(Request request) throws IOException {
     CreateRequest req = request.getCreate();
+    java.util.List<String> names = ctx.resolver().parse(req.getPath());
+    ReservedNames.refuseReservedPath(names, req.getPath());
+    ReservedNames.checkCreatable(names);
     if (req.getReplication() == 0 || req.getReplication() > Short.MAX_VALUE) {
       throw IndexFsException.invalidArgument("Invalid replication " + req.getReplication());
     }
@@ -45,8 +55,10 @@ public final class CreateOp implements Operation {
     String holder = Writers.holder(request.getCaller());
     long[] parentOf = {0};
     DirectoryTouches touches = new DirectoryTouches();
-    Writers.Outcome<Inode> outcome = ctx.ns().mutate(batch -> {
-      ResolvedPath p = ctx.resolver().resolve(request.getResolution(), req.getPath());
+    String[] spill = {""};
+    Writers.Outcome<Inode> outcome = ctx.ns().mutateLocked(m -> {
+      WriteBatch batch = m.batch();
+      ResolvedPath p = ctx.resolver().resolveForUpdate(m, request.getResolution(), req.getPath());
       if (p.isRoot()) {
         throw new IndexFsException(Code.FILE_ALREADY_EXISTS, "/ already exists as a directory");
       }
@@ -67,6 +79,7 @@ public final class CreateOp implements Operation {
           IndexFsException exists = new IndexFsException(Code.FILE_ALREADY_EXISTS,
               p.path() + " for client " + CallerAddress.ip() + " already exists");
           if (old.isUnderConstruction()) {
+            m.exclusive();
             // HDFS recovers an abandoned file before refusing: the refusal must not undo that.
             boolean recovering = ctx.recovery().preempt(batch, p.parent().inodeId, p.lastName(), old, holder,
                 p.path(), "CREATE_FILE").recovering();
@@ -78,6 +91,7 @@ public final class CreateOp implements Operation {
         }
         ctx.access().checkSelf(request.getCaller(), p, Permission.WRITE);
         if (old.isUnderConstruction()) {
+          m.exclusive();
           ctx.leases().release(batch, old.inodeId);
         }
       }
@@ -112,9 +126,9 @@ public final class CreateOp implements Operation {
       file.zerothSlot = ctx.ns().slot();
       ctx.ns().putEntry(batch, parent.inodeId, p.lastName(), file);
       parentOf[0] = parent.inodeId;
-      // A new file's first object is named by its inode id (ObjectNames).
-      ctx.leases().grant(batch, new FileLease(file.inodeId, holder, parent.inodeId, p.lastName(),
-          ObjectNames.of(file.inodeId)));
+      // The object this writer creates if the file outgrows the inline limit (ObjectNames).
+      spill[0] = ObjectNames.fresh(ctx.ns().slot());
+      ctx.leases().grant(batch, new FileLease(file.inodeId, holder, parent.inodeId, p.lastName(), spill[0]));
       return Writers.Outcome.of(file);
     });
     if (outcome.error() != null) {
@@ -123,7 +137,8 @@ public final class CreateOp implements Operation {
     Inode created = outcome.get();
     touches.send(ctx);
     ctx.splits().noteInsert(parentOf[0]);
-    return Response.newBuilder().setStatus(ctx.ns().toStatus(lastName(req.getPath()), created));
+    return Response.newBuilder().setStatus(ctx.ns().toStatus(lastName(req.getPath()), created).toBuilder()
+        .setSpillObject(spill[0]));
   }
 
   /** A create that may not make parents needs its parent, a directory (HDFS FSDirectory.verifyParentDir). */

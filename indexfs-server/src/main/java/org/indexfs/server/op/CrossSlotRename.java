@@ -71,6 +71,11 @@ public final class CrossSlotRename {
     return !leaving.isEmpty() && leaving.contains(new Moving(dirId, hash));
   }
 
+  /** As above, by name: hashed only while some entry is leaving (a walk asks for every component). */
+  public boolean isMoving(long dirId, String name) {
+    return !leaving.isEmpty() && leaving.contains(new Moving(dirId, NameHash.of(name)));
+  }
+
   Response.Builder run(Request request, Resolution dstKnown) throws IOException {
     RenameRequest req = request.getRename();
     // A directory rename waits for the cluster's rename lock before it claims its source entry,

@@ -3,6 +3,7 @@ package org.indexfs.server.op;
 import java.io.IOException;
 import java.util.ArrayList;
 import org.indexfs.common.IndexFsException;
+import org.indexfs.common.ReservedNames;
 import org.indexfs.common.Permission;
 import org.indexfs.common.schema.Inode;
 import org.indexfs.proto.BoolResult;
@@ -12,6 +13,7 @@ import org.indexfs.proto.DeleteRequest;
 import org.indexfs.proto.PartitionRequest;
 import org.indexfs.proto.Request;
 import org.indexfs.proto.Response;
+import org.indexfs.server.Blocking;
 import org.indexfs.server.lease.EntryLeases;
 import org.indexfs.server.ns.ResolvedPath;
 import org.rocksdb.WriteBatch;
@@ -28,12 +30,57 @@ public final class DeleteOp implements Operation {
     this.ctx = ctx;
   }
 
+  /** Files are deleted in one step; a directory's delete starts by asking to leave the I/O thread. */
+  @Override
+  public boolean mayRunOnIoThread(Request request) {
+    return true;
+  }
+
   @Override
   public Response.Builder apply(Request request) throws IOException {
+    ReservedNames.refuseReservedPath(ctx.resolver().parse(request.getDelete().getPath()), request.getDelete().getPath());
+    Boolean deleted = deleteFile(request);
+    if (deleted != null) {
+      return Response.newBuilder().setBool(BoolResult.newBuilder().setValue(deleted));
+    }
+    // A directory: it may wait for leases and call peers, so not on an I/O thread.
+    Blocking.check("delete of a directory");
     // A directory's entry changes: clients caching it must have let go first (DESIGN §5).
     try (EntryLeases.Revocation revoked = DirectoryLeases.revoke(ctx, request.getResolution(), request.getDelete().getPath())) {
       return applyRevoked(request);
     }
+  }
+
+  /**
+   * The common case in one step, locking only the file's directory: whether the path named a
+   * file (or nothing) and was deleted; null when it names a directory.
+   */
+  private Boolean deleteFile(Request request) throws IOException {
+    DeleteRequest req = request.getDelete();
+    Caller caller = request.getCaller();
+    boolean[] reclaim = {false};
+    DirectoryTouches touches = new DirectoryTouches();
+    Boolean deleted = ctx.ns().mutateLocked(m -> {
+      ResolvedPath p = ctx.resolver().resolveForUpdate(m, request.getResolution(), req.getPath());
+      ctx.access().checkTraverse(caller, p);
+      Inode target = p.last();
+      if (target == null) {
+        return false;
+      }
+      if (target.isDirectory()) {
+        return null;
+      }
+      ctx.access().checkParent(caller, p, Permission.WRITE);
+      ctx.access().checkStickyBit(caller, p);
+      unlink(m.batch(), p, target, touches);
+      reclaim[0] = target.dataObject != null;
+      return true;
+    });
+    touches.send(ctx);
+    if (reclaim[0]) {
+      ctx.reclaimer().wake();
+    }
+    return deleted;
   }
 
   private Response.Builder applyRevoked(Request request) throws IOException {

@@ -6,6 +6,7 @@ import java.util.List;
 import org.indexfs.common.schema.NameHash;
 import org.indexfs.proto.PartitionRequest;
 import org.indexfs.proto.Request;
+import org.indexfs.server.Blocking;
 import org.indexfs.server.ns.ResolvedPath;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -25,9 +26,15 @@ final class DirectoryTouches {
 
   /** The directory at {@code depth} of {@code p} changed at {@code now}; its entry is not on this slot. */
   void add(OpContext ctx, ResolvedPath p, int depth, long now) throws IOException {
+    // Telling the other slot waits for it: not on an I/O thread. Checked here, inside the
+    // mutation, so the call moves to the pool before anything is written.
+    Blocking.check("raising the mtime of a directory whose entry is on another slot");
     long parentId = Entries.parentIdAt(p, depth);
     String name = Entries.nameAt(p, depth);
     int slot = depth == 0 ? 0 : ctx.partitions().ownerOf(p.inodeAt(depth - 1), NameHash.of(name));
+    long dirId = p.inodeAt(depth).inodeId;
+    // A mutation's work may run again (locks widened): its second pass replaces the first's touch.
+    pending.removeIf(t -> t.request().getDirId() == dirId);
     pending.add(new Touch(slot, PartitionRequest.newBuilder().setAction(PartitionRequest.Action.TOUCH)
         .setDirId(p.inodeAt(depth).inodeId).setEntryParent(parentId).setEntryName(name).setMtime(now)
         .setPath(p.pathAt(depth)).build()));

@@ -56,7 +56,7 @@ final class Entries {
     }
     Inode dir = p.inodeAt(depth).copy();
     dir.mtime = now;
-    put(ns, batch, p, depth, dir);
+    ns.putTimes(batch, parentIdAt(p, depth), nameAt(p, depth), dir);
   }
 
   static Inode newDirectory(Namespace ns, Caller caller, Inode parent, int permission, long now, int home)

@@ -29,6 +29,11 @@ public final class ListStatusOp implements Operation {
   }
 
   @Override
+  public boolean mayRunOnIoThread(Request request) {
+    return true;
+  }
+
+  @Override
   public Response.Builder apply(Request request) throws IOException {
     ListStatusRequest req = request.getListStatus();
     int limit = req.getLimit() == 0 ? ctx.listPageSize() : Math.min(req.getLimit(), ctx.listPageSize());

@@ -2,6 +2,7 @@ package org.indexfs.server.op;
 
 import java.io.IOException;
 import org.indexfs.common.IndexFsException;
+import org.indexfs.common.ReservedNames;
 import org.indexfs.common.Permission;
 import org.indexfs.common.schema.Inode;
 import org.indexfs.proto.BoolResult;
@@ -9,7 +10,9 @@ import org.indexfs.proto.Code;
 import org.indexfs.proto.MkdirsRequest;
 import org.indexfs.proto.Request;
 import org.indexfs.proto.Response;
+import org.indexfs.server.audit.AuditNote;
 import org.indexfs.server.ns.ResolvedPath;
+import org.rocksdb.WriteBatch;
 
 /** {@code mkdirs}: creates a directory and any missing parents; true if it exists afterwards. */
 public final class MkdirsOp implements Operation {
@@ -19,20 +22,34 @@ public final class MkdirsOp implements Operation {
     this.ctx = ctx;
   }
 
+  private void noteForAudit(Inode dir) {
+    AuditNote.perm(ctx.ns().principals().nameOf(dir.ownerId), ctx.ns().principals().nameOf(dir.groupId), true,
+        dir.permission);
+  }
+
+  /** On one slot a mkdir never calls a peer; on several it may tell a new home slot. */
+  @Override
+  public boolean mayRunOnIoThread(Request request) {
+    return ctx.partitions().slotCount() == 1;
+  }
+
   @Override
   public Response.Builder apply(Request request) throws IOException {
     MkdirsRequest req = request.getMkdirs();
+    ReservedNames.checkCreatable(ctx.resolver().parse(req.getPath()));
     long[] synced = {-1};
     long[] parentOf = {0};
     DirectoryTouches touches = new DirectoryTouches();
-    boolean created = ctx.ns().mutate(batch -> {
-      ResolvedPath p = ctx.resolver().resolve(request.getResolution(), req.getPath());
+    boolean created = ctx.ns().mutateLocked(m -> {
+      WriteBatch batch = m.batch();
+      ResolvedPath p = ctx.resolver().resolveForUpdate(m, request.getResolution(), req.getPath());
       ctx.access().checkTraverse(request.getCaller(), p);
       if (p.ancestorIsFile()) {
         throw IndexFsException.parentNotDirectory(p.pathAt(p.existingCount() - 1));
       }
       if (p.last() != null) {
         if (p.last().isDirectory()) {
+          noteForAudit(p.last());
           return true;
         }
         throw new IndexFsException(Code.FILE_ALREADY_EXISTS, "Path is not a directory: " + p.path());
@@ -45,13 +62,18 @@ public final class MkdirsOp implements Operation {
       Inode dir = Entries.createDirectories(ctx, batch, request.getCaller(), p, p.depth(), req.getPermission(),
           true, System.currentTimeMillis(), home, touches);
       synced[0] = HomeChanges.record(ctx, batch, p, p.depth(), dir);
+      noteForAudit(dir);
       parentOf[0] = p.inodeAt(p.existingCount() - 1).inodeId;
       return true;
     });
     if (parentOf[0] != 0) {
       ctx.splits().noteInsert(parentOf[0]);
     }
-    HomeChanges.drive(ctx, synced[0]);
+    if (synced[0] != -1) {
+      // The new home is told after the entry is durable (on a handler thread: see mayRunOnIoThread).
+      ctx.ns().awaitDeferred();
+      HomeChanges.drive(ctx, synced[0]);
+    }
     touches.send(ctx);
     return Response.newBuilder().setBool(BoolResult.newBuilder().setValue(created));
   }

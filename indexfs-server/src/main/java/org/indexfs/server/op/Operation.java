@@ -10,4 +10,13 @@ import org.indexfs.proto.Response;
  */
 public interface Operation {
   Response.Builder apply(Request request) throws IOException;
+
+  /**
+   * True when this call may run on the network I/O thread that read it (DESIGN §10): it changes
+   * at most one batch, with {@link org.indexfs.server.ns.Namespace#mutateLocked}, and every step
+   * that may wait comes before that change and asks {@link org.indexfs.server.Blocking#check}.
+   */
+  default boolean mayRunOnIoThread(Request request) {
+    return false;
+  }
 }

@@ -43,10 +43,11 @@ public final class PartitionOp implements Operation {
       }
       case SEAL -> {
         ctx.ns().mutate(batch -> {
-          Inode dir = ctx.ns().partition(dirId);
-          if (dir == null) {
+          Inode record = ctx.ns().partition(dirId);
+          if (record == null) {
             return null;
           }
+          Inode dir = record.copy();
           if (!SubtreeWalk.isEmpty(ctx, dirId)) {
             throw new IndexFsException(Code.DIRECTORY_NOT_EMPTY, req.getPath() + " is not empty");
           }
@@ -209,6 +210,7 @@ public final class PartitionOp implements Operation {
       return null;
     });
     ctx.ns().invalidateBitmap(dirId);
+    ctx.ns().forgetDirectory(dirId);
     org.indexfs.server.FaultPoints.at("ingest.recorded");
   }
 }

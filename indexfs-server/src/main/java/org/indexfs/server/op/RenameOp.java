@@ -2,6 +2,7 @@ package org.indexfs.server.op;
 
 import java.io.IOException;
 import org.indexfs.common.IndexFsException;
+import org.indexfs.common.ReservedNames;
 import org.indexfs.common.ResolveElsewhereException;
 import org.indexfs.common.PathNames;
 import org.indexfs.common.Permission;
@@ -14,6 +15,7 @@ import org.indexfs.proto.Request;
 import org.indexfs.proto.Response;
 import org.indexfs.server.filelease.FileLease;
 import org.indexfs.server.lease.EntryLeases;
+import org.indexfs.server.ns.Mutation;
 import org.indexfs.server.ns.ResolvedPath;
 import org.rocksdb.WriteBatch;
 
@@ -38,8 +40,18 @@ public final class RenameOp implements Operation {
     this.crossSlot = crossSlot;
   }
 
+  /** On one slot a rename never calls a peer; on several it may become a two-phase commit. */
+  @Override
+  public boolean mayRunOnIoThread(Request request) {
+    return ctx.partitions().slotCount() == 1;
+  }
+
   @Override
   public Response.Builder apply(Request request) throws IOException {
+    RenameRequest names = request.getRename();
+    java.util.List<String> dstNames = ctx.resolver().parse(names.getDst());
+    ReservedNames.refuseReservedRename(ctx.resolver().parse(names.getSrc()), dstNames);
+    ReservedNames.checkCreatable(dstNames);
     // A directory's entry changes: clients caching it must have let go first (DESIGN §5).
     try (EntryLeases.Revocation revoked = DirectoryLeases.revoke(ctx, request.getResolution(), request.getRename().getSrc())) {
       return applyRevoked(request);
@@ -53,8 +65,8 @@ public final class RenameOp implements Operation {
     long sealed = sealReplacedDirectory(request, req);
     DirectoryTouches touches = new DirectoryTouches();
     try {
-      renamed = ctx.ns().mutate(batch -> req.getMode() == RenameRequest.Mode.EXACT
-          ? exact(batch, caller, request, req, sealed, touches) : legacy(batch, caller, request, req, touches));
+      renamed = ctx.ns().mutateLocked(m -> req.getMode() == RenameRequest.Mode.EXACT
+          ? exact(m, caller, request, req, sealed, touches) : legacy(m, caller, request, req, touches));
     } catch (ResolveElsewhereException e) {
       if (!e.destination()) {
         throw e;
@@ -72,15 +84,27 @@ public final class RenameOp implements Operation {
     return Response.newBuilder().setBool(BoolResult.newBuilder().setValue(renamed));
   }
 
-  private boolean legacy(WriteBatch batch, Caller caller, Request request, RenameRequest req,
+  /**
+   * Resolves the source for a rename, locking its directory; a directory moving changes the
+   * shape of the namespace, so that rename runs alone (see {@link Mutation}).
+   */
+  private ResolvedPath source(Mutation m, Request request, RenameRequest req) throws IOException {
+    ResolvedPath src = ctx.resolver().resolveForUpdate(m, request.getResolution(), req.getSrc());
+    if (src.last() != null && src.last().isDirectory()) {
+      m.exclusive();
+    }
+    return src;
+  }
+
+  private boolean legacy(Mutation m, Caller caller, Request request, RenameRequest req,
       DirectoryTouches touches) throws IOException {
-    ResolvedPath src = ctx.resolver().resolve(request.getResolution(), req.getSrc());
+    ResolvedPath src = source(m, request, req);
     ctx.access().checkTraverse(caller, src);
-    ResolvedPath dst = ctx.resolver().resolveDestination(request.getDstResolution(), req.getDst());
+    ResolvedPath dst = ctx.resolver().resolveDestinationForUpdate(m, request.getDstResolution(), req.getDst());
     ctx.access().checkTraverse(caller, dst);
     if (src.last() != null && dst.last() != null && dst.last().isDirectory()) {
       String into = (dst.isRoot() ? "" : PathNames.join(dst.names(), dst.depth())) + "/" + src.lastName();
-      dst = ctx.resolver().resolveDestination(request.getDstResolution(), into);
+      dst = ctx.resolver().resolveDestinationForUpdate(m, request.getDstResolution(), into);
       ctx.access().checkTraverse(caller, dst);
     }
     checkAccess(caller, src, dst);
@@ -95,7 +119,7 @@ public final class RenameOp implements Operation {
         || dst.isRoot() || dst.parent() == null || dst.existingCount() < dst.depth()) {
       return false;
     }
-    move(batch, src, dst, null, touches);
+    move(m.batch(), src, dst, null, touches);
     return true;
   }
 
@@ -131,11 +155,14 @@ public final class RenameOp implements Operation {
     return old.inodeId;
   }
 
-  private boolean exact(WriteBatch batch, Caller caller, Request request, RenameRequest req, long sealed,
+  private boolean exact(Mutation m, Caller caller, Request request, RenameRequest req, long sealed,
       DirectoryTouches touches) throws IOException {
-    ResolvedPath src = ctx.resolver().resolve(request.getResolution(), req.getSrc());
+    ResolvedPath src = source(m, request, req);
     ctx.access().checkTraverse(caller, src);
-    ResolvedPath dst = ctx.resolver().resolveDestination(request.getDstResolution(), req.getDst());
+    ResolvedPath dst = ctx.resolver().resolveDestinationForUpdate(m, request.getDstResolution(), req.getDst());
+    if (dst.last() != null && dst.last().isDirectory()) {
+      m.exclusive(); // replacing a directory
+    }
     ctx.access().checkTraverse(caller, dst);
     checkAccess(caller, src, dst);
     if (src.last() == null) {
@@ -183,7 +210,7 @@ public final class RenameOp implements Operation {
     if (old != null) {
       ctx.access().checkStickyBit(caller, dst);
     }
-    move(batch, src, dst, old, touches);
+    move(m.batch(), src, dst, old, touches);
     return true;
   }
 

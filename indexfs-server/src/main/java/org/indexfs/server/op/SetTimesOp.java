@@ -20,14 +20,23 @@ public final class SetTimesOp implements Operation {
   }
 
   @Override
+  public boolean mayRunOnIoThread(Request request) {
+    return true;
+  }
+
+  @Override
   public Response.Builder apply(Request request) throws IOException {
     SetTimesRequest req = request.getSetTimes();
     accessTimes.checkSettable(req.getAtime());
-    ctx.ns().mutate(batch -> {
-      ResolvedPath p = ctx.resolver().resolve(request.getResolution(), req.getPath());
+    ctx.ns().mutateLocked(m -> {
+      ResolvedPath p = ctx.resolver().resolveForUpdate(m, request.getResolution(), req.getPath());
       ctx.access().checkTraverse(request.getCaller(), p);
       if (p.last() == null) {
         throw IndexFsException.notFound(req.getPath());
+      }
+      if (p.last().isDirectory()) {
+        // A directory's own entry is written under its lock, not its parent's: run alone.
+        m.exclusive();
       }
       ctx.access().checkSelf(request.getCaller(), p, Permission.WRITE);
       Inode updated = p.last().copy();
@@ -37,7 +46,7 @@ public final class SetTimesOp implements Operation {
       if (req.getAtime() >= 0) {
         updated.atime = req.getAtime();
       }
-      Entries.put(ctx.ns(), batch, p, p.depth(), updated);
+      Entries.put(ctx.ns(), m.batch(), p, p.depth(), updated);
       return null;
     });
     return Response.newBuilder();

@@ -8,6 +8,7 @@ import org.indexfs.proto.Caller;
 import org.indexfs.proto.Code;
 import org.indexfs.proto.Resolution;
 import org.indexfs.server.filelease.FileLease;
+import org.indexfs.server.ns.Mutation;
 import org.rocksdb.WriteBatch;
 
 /** The single-writer rules that the write-path operations share (HDFS {@code checkLease}). */
@@ -30,9 +31,20 @@ final class Writers {
    * follows the file, not the path: a file renamed while being written is still found (the
    * lease record knows its entry); a deleted or replaced one is not.
    */
-  static Writing requireLease(OpContext ctx, long inodeId, Caller caller, String path, Resolution known)
-      throws IOException {
+  static Writing requireLease(OpContext ctx, Mutation m, long inodeId, Caller caller, String path,
+      Resolution known) throws IOException {
     FileLease lease = ctx.leases().get(inodeId);
+    while (lease != null && !m.isExclusive()) {
+      // Leases change under their file's directory lock (a rename holds both directories'): read it
+      // again once that is held, until it stays in a directory held.
+      m.lock(lease.parentId());
+      FileLease again = ctx.leases().get(inodeId);
+      if (again == null || again.parentId() == lease.parentId()) {
+        lease = again;
+        break;
+      }
+      lease = again;
+    }
     if (lease == null) {
       // A GIGA+ split may have moved the file (and its lease) to another slot: if the path does not
       // resolve here, the resolver says where to go on; if it does, the lease is really gone.

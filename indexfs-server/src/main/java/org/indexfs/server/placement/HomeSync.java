@@ -141,6 +141,24 @@ public final class HomeSync {
     return pending.size();
   }
 
+  /** A recorded, not yet driven sync: directory {@code dirId}, entry {@code name} in {@code parentId}, home {@code home}. */
+  public record Intent(long dirId, int home, long parentId, String name) {}
+
+  /** Every intent not driven yet (fsck: a home that disagrees with its entry is still being synced). */
+  public List<Intent> pending() {
+    List<Intent> out = new ArrayList<>();
+    try (RocksIterator it = ns.store().iterator(ns.store().meta(), null)) {
+      for (it.seek(PREFIX); it.isValid() && Bytes.startsWith(it.key(), PREFIX); it.next()) {
+        ByteBuffer b = ByteBuffer.wrap(it.value());
+        int home = b.getInt();
+        long parentId = b.getLong();
+        String name = new String(it.value(), 12, it.value().length - 12, StandardCharsets.UTF_8);
+        out.add(new Intent(ByteBuffer.wrap(it.key(), PREFIX.length, 8).getLong(), home, parentId, name));
+      }
+    }
+    return out;
+  }
+
   /** Asks {@code home} to seal directory {@code dirId} for removal: refused when it holds entries. */
   public void seal(int home, long dirId, String path) throws IOException {
     try {

@@ -11,32 +11,58 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import org.indexfs.common.IndexFsException;
 import org.indexfs.common.ResolveElsewhereException;
+import org.indexfs.common.rpc.Framing;
 import org.indexfs.proto.Code;
 import org.indexfs.proto.Request;
 import org.indexfs.proto.Response;
+import org.indexfs.server.Blocking;
 import org.indexfs.server.audit.Auditor;
 import org.indexfs.server.metrics.ServerMetrics;
+import org.indexfs.server.ns.Namespace;
 import org.indexfs.server.op.Operation;
+import org.indexfs.server.security.CallerIdentity;
+import org.indexfs.server.security.ConnectionUser;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Routes each request to its {@link Operation} on a bounded handler pool and turns the outcome
- * into a response. It only dispatches: every rule lives in the operation classes.
+ * Routes each request to its {@link Operation} and turns the outcome into a response; it holds no
+ * rule of its own. The life of a call (DESIGN §10):
+ * <ol>
+ *   <li>an operation that never waits runs right here, on the I/O thread that read it; anything
+ *       else, or a call that finds it must wait ({@link Blocking}), goes to the handler pool;</li>
+ *   <li>the operation applies its batch without waiting for the fsync;</li>
+ *   <li>the reply is sent at once when nothing was written (or {@code wal.sync=false}), otherwise
+ *       by the WAL syncer right after the fsync that covers it ({@link
+ *       org.indexfs.server.store.GroupCommit#whenDurable}).</li>
+ * </ol>
  */
 public final class Dispatcher implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(Dispatcher.class);
+
+  /** Calls only servers make to each other (DESIGN §7): with Kerberos, only a server's principal may. */
+  private static final java.util.Set<Request.OpCase> SERVER_ONLY = java.util.EnumSet.of(
+      Request.OpCase.PARTITION, Request.OpCase.RENAME_IN, Request.OpCase.REFERENCED);
 
   private final Map<Request.OpCase, Operation> operations;
   private final ThreadPoolExecutor handlers;
   private final Auditor auditor;
   private final ServerMetrics metrics;
+  private final Namespace ns;
+  private final int maxFrameBytes;
+  private final String target;
+  private final CallerIdentity identity;
 
+  /** {@code target}: {@code <cluster>/<slot>}, what clients name in the calls meant for this server. */
   public Dispatcher(Map<Request.OpCase, Operation> operations, int threads, int queueSize, Auditor auditor,
-      ServerMetrics metrics) {
+      ServerMetrics metrics, Namespace ns, int maxFrameBytes, String target, CallerIdentity identity) {
+    this.target = target;
+    this.identity = identity;
     this.operations = new EnumMap<>(operations);
     this.auditor = auditor;
     this.metrics = metrics;
+    this.ns = ns;
+    this.maxFrameBytes = maxFrameBytes;
     this.handlers = new ThreadPoolExecutor(threads, threads, 60, TimeUnit.SECONDS,
         new ArrayBlockingQueue<>(queueSize), r -> {
           Thread t = new Thread(r, "indexfs-handler");
@@ -47,36 +73,99 @@ public final class Dispatcher implements AutoCloseable {
 
   /**
    * Runs {@code request}, a call from {@code remote} (the audit log's {@code ip=}), and hands its
-   * response to {@code reply} (possibly on another thread).
+   * response to {@code reply} (possibly later, on another thread). Called on an I/O thread.
    */
-  public void submit(Request request, SocketAddress remote, Consumer<Response> reply) {
+  public void dispatch(Request request, SocketAddress remote, Consumer<Response> reply) {
+    dispatch(request, remote, null, reply);
+  }
+
+  /**
+   * As above, for a call on a connection that authenticated as {@code authenticated} (the short
+   * name of its Kerberos principal or token owner; null on a connection without authentication).
+   */
+  public void dispatch(Request request, SocketAddress remote, ConnectionUser authenticated, Consumer<Response> reply) {
     Operation op = operations.get(request.getOpCase());
     if (op == null) {
       reply.accept(error(request, Code.BAD_REQUEST, "Unknown or missing operation in call " + request.getCallId()));
       return;
     }
-    if (request.getCaller().getUser().isEmpty()) {
-      reply.accept(error(request, Code.BAD_REQUEST, "Request carries no caller identity"));
+    if (!request.getTarget().isEmpty() && !request.getTarget().equals(target)) {
+      reply.accept(error(request, Code.WRONG_SERVER, "This server serves " + target + ", not " + request.getTarget()));
       return;
     }
+    long queued = System.nanoTime();
+    if (op.mayRunOnIoThread(request)) {
+      Blocking.onIoThread(true);
+      try {
+        execute(op, request, remote, authenticated, reply, queued);
+        return;
+      } catch (Blocking.MustNotBlock e) {
+        // Nothing was changed yet: start over on a handler thread.
+      } finally {
+        Blocking.onIoThread(false);
+      }
+    }
     try {
-      handlers.execute(() -> {
-        Response response;
-        try {
-          response = runAudited(op, request, remote);
-        } catch (RuntimeException | LinkageError e) {
-          // Never leave a caller waiting for its timeout: whatever broke, it gets an answer.
-          LOG.error("{} failed for call {} outside the operation", request.getOpCase(), request.getCallId(), e);
-          response = error(request, Code.INTERNAL_ERROR, request.getOpCase() + " failed: " + e);
-        }
-        reply.accept(response);
-      });
+      handlers.execute(() -> execute(op, request, remote, authenticated, reply, queued));
     } catch (RejectedExecutionException e) {
       reply.accept(error(request, Code.SERVER_BUSY, "Server is overloaded; retry later"));
     }
   }
 
-  private Response runAudited(Operation op, Request request, SocketAddress remote) {
+  private void execute(Operation op, Request claimed, SocketAddress remote, ConnectionUser authenticated,
+      Consumer<Response> reply, long queued) {
+    // Who the call is from is decided here, once, before any operation sees it (DESIGN §14).
+    Request request;
+    try {
+      request = claimed.toBuilder().setCaller(identity.admit(claimed.getCaller(), authenticated, remote)).build();
+      if (SERVER_ONLY.contains(claimed.getOpCase())) {
+        identity.requireServer(request.getCaller(), authenticated);
+      }
+    } catch (IndexFsException refused) {
+      reply.accept(error(claimed, refused.code(), refused.getMessage()));
+      return;
+    }
+    Response response;
+    long ticket;
+    try (Namespace.Deferral deferred = ns.deferDurability()) {
+      try {
+        response = runAudited(op, request, remote, queued);
+      } catch (Blocking.MustNotBlock e) {
+        if (deferred.ticket() > 0) {
+          // An operation that waits after changing something must not claim the I/O thread.
+          LOG.error("{} waited on an I/O thread after its change ({}); answering with an error",
+              request.getOpCase(), e.getMessage());
+          response = error(request, Code.INTERNAL_ERROR, request.getOpCase() + " failed: it must not run on an I/O thread");
+        } else {
+          throw e;
+        }
+      } catch (RuntimeException | LinkageError e) {
+        // Never leave a caller waiting for its timeout: whatever broke, it gets an answer.
+        LOG.error("{} failed for call {} outside the operation", request.getOpCase(), request.getCallId(), e);
+        response = error(request, Code.INTERNAL_ERROR, request.getOpCase() + " failed: " + e);
+      }
+      ticket = deferred.ticket();
+    }
+    Response answer = fitting(request, response);
+    if (ticket == 0) {
+      reply.accept(answer);
+    } else {
+      ns.groupCommit().whenDurable(ticket, failure -> reply.accept(failure == null ? answer
+          : error(request, Code.INTERNAL_ERROR, "Could not make " + request.getOpCase() + " durable: " + failure)));
+    }
+  }
+
+  private Response fitting(Request request, Response response) {
+    if (response.getSerializedSize() + Framing.LENGTH_BYTES > maxFrameBytes) {
+      LOG.error("Reply to call {} ({}) is {} bytes, over the frame limit", request.getCallId(),
+          request.getOpCase(), response.getSerializedSize());
+      return error(request, Code.INTERNAL_ERROR, "Reply exceeds indexfs.rpc.max-frame-bytes");
+    }
+    return response;
+  }
+
+  private Response runAudited(Operation op, Request request, SocketAddress remote, long queued) {
+    long started = System.nanoTime();
     String before = auditor.beforeApply(request);
     Response response;
     CallerAddress.set(remote);
@@ -85,11 +174,7 @@ public final class Dispatcher implements AutoCloseable {
     } finally {
       CallerAddress.clear();
     }
-    if (response.getCode() == Code.RESOLVE_ELSEWHERE) {
-      metrics.redirected();
-    } else {
-      metrics.operationServed();
-    }
+    metrics.served(request.getOpCase(), response.getCode(), started - queued, System.nanoTime() - started);
     auditor.record(request, remote, response, before);
     return response;
   }
@@ -102,6 +187,8 @@ public final class Dispatcher implements AutoCloseable {
           .setResolved(e.resolution()).setResolvedDst(e.destination()).build();
     } catch (IndexFsException e) {
       return error(request, e.code(), e.getMessage());
+    } catch (Blocking.MustNotBlock e) {
+      throw e;
     } catch (IOException | RuntimeException e) {
       LOG.error("{} failed for call {}", request.getOpCase(), request.getCallId(), e);
       return error(request, Code.INTERNAL_ERROR, request.getOpCase() + " failed: " + e);

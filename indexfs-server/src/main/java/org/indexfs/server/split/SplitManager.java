@@ -27,6 +27,7 @@ import org.indexfs.server.data.DataTier;
 import org.indexfs.server.filelease.FileLease;
 import org.indexfs.server.filelease.LeaseTable;
 import org.indexfs.server.metrics.ServerMetrics;
+import org.indexfs.server.metrics.SplitHistory;
 import org.indexfs.server.ns.Namespace;
 import org.indexfs.server.peer.Peers;
 import org.rocksdb.RocksDBException;
@@ -68,6 +69,7 @@ public final class SplitManager implements AutoCloseable {
   private final Set<Long> queued = ConcurrentHashMap.newKeySet();
   private final Set<Long> running = ConcurrentHashMap.newKeySet();
   private final Map<Long, Integer> frozen = new ConcurrentHashMap<>();
+  private volatile java.util.function.BooleanSupplier paused = () -> false;
 
   public SplitManager(Namespace ns, Partitions partitions, Peers peers, DataTier data, LeaseTable leases,
       ServerMetrics metrics, int threshold) {
@@ -90,10 +92,15 @@ public final class SplitManager implements AutoCloseable {
     }
   }
 
+  /** While {@code condition} holds (safe mode), start no background change. */
+  public void pauseWhile(java.util.function.BooleanSupplier condition) {
+    this.paused = condition;
+  }
+
   /** An entry was added to directory {@code dirId} here: now and then, see whether it should split. */
   public void noteInsert(long dirId) {
-    if (threshold <= 0 || partitions.slotCount() <= 1) {
-      return;
+    if (threshold <= 0 || partitions.slotCount() <= 1 || paused.getAsBoolean()) {
+      return; // (safe mode: a later insert splits)
     }
     long n = inserts.computeIfAbsent(dirId, k -> new AtomicLong()).incrementAndGet();
     if (n % Math.max(1, threshold / 8) == 0 && queued.add(dirId)) {
@@ -106,6 +113,12 @@ public final class SplitManager implements AutoCloseable {
         }
       });
     }
+  }
+
+  /** True when a mutation of {@code name} in {@code dirId} must wait for a split to end. */
+  public boolean isFrozen(long dirId, String name) {
+    Integer child = frozen.get(dirId);
+    return child != null && GigaIndex.movesTo(org.indexfs.common.schema.NameHash.of(name), child);
   }
 
   /** True when a mutation of a name hashing to {@code hash} in {@code dirId} must wait for a split to end. */
@@ -149,6 +162,7 @@ public final class SplitManager implements AutoCloseable {
 
   private void split(Inode dir, PartitionBitmap bitmap, int child) throws IOException {
     long dirId = dir.inodeId;
+    long startNanos = System.nanoTime();
     int receiver = GigaIndex.slotOf(dir.zerothSlot, child, partitions.slotCount());
     ns.mutate(batch -> {
       try {
@@ -199,7 +213,8 @@ public final class SplitManager implements AutoCloseable {
       }
       FaultPoints.at("split.ingested");
       finish(dirId, child);
-      metrics.splitDone();
+      metrics.splitDone(new SplitHistory.Split(dirId, child, moved, ns.slot(), receiver, System.currentTimeMillis(),
+          (System.nanoTime() - startNanos) / 1_000_000));
       LOG.info("Split directory {}: partition {} moved {} entries from slot {} to slot {}",
           Long.toUnsignedString(dirId), child, moved, ns.slot(), receiver);
     } finally {
@@ -288,6 +303,7 @@ public final class SplitManager implements AutoCloseable {
       return null;
     });
     ns.invalidateBitmap(dirId);
+    ns.forgetDirectory(dirId);
     frozen.remove(dirId);
   }
 
@@ -321,6 +337,20 @@ public final class SplitManager implements AutoCloseable {
       return null;
     });
     frozen.remove(dirId);
+  }
+
+  /** Splits recorded here and not yet finished (a running one, or one a restart must settle). */
+  public int inFlight() {
+    return intents().size();
+  }
+
+  /** The directories with a split recorded here and not finished. */
+  public List<Long> pendingSplits() {
+    List<Long> out = new ArrayList<>();
+    for (long[] intent : intents()) {
+      out.add(intent[0]);
+    }
+    return out;
   }
 
   /** After a restart: finish splits whose child exists, forget the others. */

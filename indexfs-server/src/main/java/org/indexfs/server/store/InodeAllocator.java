@@ -31,6 +31,12 @@ public final class InodeAllocator {
     next = highWater;
   }
 
+  /** The stored high-water mark of a slot's store: every sequence it handed out is below it. */
+  public static long storedHighWater(MetadataStore store) throws IOException {
+    byte[] v = store.get(store.meta(), HIGH_WATER_KEY);
+    return v == null ? FIRST_SEQUENCE : ByteBuffer.wrap(v).getLong();
+  }
+
   public synchronized long next() throws IOException {
     if (next >= highWater) {
       long newHighWater = next + BLOCK;

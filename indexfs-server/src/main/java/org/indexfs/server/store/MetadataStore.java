@@ -20,6 +20,7 @@ import org.rocksdb.SstFileWriter;
 import org.rocksdb.RocksDBException;
 import org.rocksdb.RocksIterator;
 import org.rocksdb.Snapshot;
+import org.rocksdb.Statistics;
 import org.rocksdb.WriteBatch;
 import org.rocksdb.WriteOptions;
 
@@ -39,6 +40,7 @@ public final class MetadataStore implements AutoCloseable {
   }
 
   private final DBOptions dbOptions;
+  private final Statistics statistics;
   private final ColumnFamilyOptions entryOptions;
   private final ColumnFamilyOptions plainOptions;
   private final List<ColumnFamilyHandle> handles = new ArrayList<>();
@@ -52,8 +54,10 @@ public final class MetadataStore implements AutoCloseable {
 
   private MetadataStore(Path dir) throws IOException {
     Files.createDirectories(dir);
+    // RocksDB's own counters (compactions, stalls, block cache), read by the server's metrics.
+    statistics = new Statistics();
     dbOptions = new DBOptions().setCreateIfMissing(true).setCreateMissingColumnFamilies(true)
-        .setMaxBackgroundJobs(2);
+        .setMaxBackgroundJobs(2).setStatistics(statistics);
     BlockBasedTableConfig table = new BlockBasedTableConfig()
         .setFilterPolicy(new BloomFilter(10, false))
         .setWholeKeyFiltering(true);
@@ -209,10 +213,29 @@ public final class MetadataStore implements AutoCloseable {
     }
   }
 
+  /** RocksDB's statistics of this store (tickers and histograms since open). */
+  public Statistics statistics() {
+    return statistics;
+  }
+
+  /** An integer DB property summed over the column families ({@code rocksdb.num-running-compactions}); -1 if unknown. */
+  public long property(String name) {
+    try {
+      return db.getAggregatedLongProperty(name);
+    } catch (RocksDBException perColumnFamilyOnly) {
+      try {
+        return db.getLongProperty(name);
+      } catch (RocksDBException e) {
+        return -1;
+      }
+    }
+  }
+
   private void closeOptions() {
     plainOptions.close();
     entryOptions.close();
     dbOptions.close();
+    statistics.close();
   }
 
   @Override

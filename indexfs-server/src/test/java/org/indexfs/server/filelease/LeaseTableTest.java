@@ -23,8 +23,8 @@ class LeaseTableTest {
 
   @Test
   void leasesAreDurableAcrossARestartAndReleasedWithTheirBatch() throws Exception {
-    try (MetadataStore store = MetadataStore.open(dir)) {
-      Namespace ns = new Namespace(store, 0, true, "root", "supergroup");
+    try (MetadataStore store = MetadataStore.open(dir);
+          Namespace ns = new Namespace(store, 0, true, "root", "supergroup")) {
       LeaseTable leases = new LeaseTable(ns, 60_000, 600_000);
       ns.mutate(batch -> {
         leases.grant(batch, lease(17, "client-a"));
@@ -37,8 +37,8 @@ class LeaseTableTest {
         return null;
       });
     }
-    try (MetadataStore store = MetadataStore.open(dir)) {
-      Namespace ns = new Namespace(store, 0, true, "root", "supergroup");
+    try (MetadataStore store = MetadataStore.open(dir);
+          Namespace ns = new Namespace(store, 0, true, "root", "supergroup")) {
       LeaseTable leases = new LeaseTable(ns, 60_000, 600_000);
       assertEquals(List.of(new FileLease(17, "client-a", 99, "renamed", "0/1017")), leases.all());
       assertNull(leases.get(18));
@@ -49,8 +49,8 @@ class LeaseTableTest {
 
   @Test
   void aHolderThatStopsRenewingPassesTheSoftThenTheHardLimit() throws Exception {
-    try (MetadataStore store = MetadataStore.open(dir)) {
-      Namespace ns = new Namespace(store, 0, true, "root", "supergroup");
+    try (MetadataStore store = MetadataStore.open(dir);
+          Namespace ns = new Namespace(store, 0, true, "root", "supergroup")) {
       LeaseTable leases = new LeaseTable(ns, 100, 300);
       leases.renew("writer");
       assertFalse(leases.softLimitExpired("writer"));
@@ -69,8 +69,8 @@ class LeaseTableTest {
 
   @Test
   void aConcatLeaseIsAbandonedOnlyWhenNoRunningConcatOwnsIt() throws Exception {
-    try (MetadataStore store = MetadataStore.open(dir)) {
-      Namespace ns = new Namespace(store, 0, true, "root", "supergroup");
+    try (MetadataStore store = MetadataStore.open(dir);
+          Namespace ns = new Namespace(store, 0, true, "root", "supergroup")) {
       LeaseTable leases = new LeaseTable(ns, 60_000, 600_000);
       FileLease concat = lease(5, LeaseTable.CONCAT_HOLDER);
       assertTrue(leases.abandonedConcat(concat));

@@ -1,0 +1,84 @@
+package org.indexfs.hadoop.admin;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.util.Arrays;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.conf.Configured;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.util.Tool;
+import org.apache.hadoop.util.ToolRunner;
+import org.indexfs.client.admin.AdminClient;
+import org.indexfs.hadoop.IndexFileSystem;
+
+/**
+ * {@code bin/indexfs admin}: the cluster's operator commands, in the manner of
+ * {@code hdfs dfsadmin} — the cluster is {@code fs.defaultFS} (or {@code -fs indexfs://name/}),
+ * the caller is the Hadoop user, errors print as {@code <command>: <message>} and exit -1. The
+ * generic options ({@code -D}, {@code -conf}, {@code -fs}) work as for every Hadoop tool.
+ */
+public final class IndexFsAdmin extends Configured implements Tool {
+  static final String USAGE = """
+      Usage: indexfs admin [generic options]
+      \t[-report]
+      \t[-safemode <enter | leave | get | wait | forceExit>]
+      \t[-balance [-top <n>]]
+      \t[-fsck [<path>]]
+      \t[-help]
+      """;
+
+  private final PrintStream out;
+  private final PrintStream err;
+
+  public IndexFsAdmin(Configuration conf) {
+    this(conf, System.out, System.err);
+  }
+
+  IndexFsAdmin(Configuration conf, PrintStream out, PrintStream err) {
+    super(conf);
+    this.out = out;
+    this.err = err;
+  }
+
+  @Override
+  public int run(String[] args) throws Exception {
+    if (args.length == 0 || args[0].equals("-help")) {
+      (args.length == 0 ? err : out).print(USAGE);
+      return args.length == 0 ? -1 : 0;
+    }
+    String cmd = args[0];
+    String[] rest = Arrays.copyOfRange(args, 1, args.length);
+    FileSystem fs = FileSystem.get(getConf());
+    if (!(fs instanceof IndexFileSystem ifs)) {
+      err.println("FileSystem " + fs.getUri() + " is not an IndexFS file system");
+      return -1;
+    }
+    AdminClient admin = new AdminClient(ifs.client());
+    try {
+      return switch (cmd) {
+        case "-report" -> new ReportCommand(admin, ifs, out).run();
+        case "-safemode" -> new SafeModeCommand(admin, out).run(rest);
+        case "-balance" -> new BalanceCommand(admin, out).run(rest);
+        case "-fsck" -> new FsckCommand(admin, ifs, getConf(), out).run(rest.length == 0 ? "/" : rest[0]);
+        default -> {
+          err.println(cmd.substring(cmd.startsWith("-") ? 1 : 0) + ": Unknown command");
+          err.print(USAGE);
+          yield -1;
+        }
+      };
+    } catch (IllegalArgumentException e) {
+      err.println(cmd.substring(1) + ": " + e.getMessage());
+      err.print(USAGE);
+      return -1;
+    } catch (IOException e) {
+      // dfsadmin prints the first line of the server's message after the command's name.
+      String m = String.valueOf(e.getLocalizedMessage());
+      err.println(cmd.substring(1) + ": " + m.split("\n", 2)[0]);
+      return -1;
+    }
+  }
+
+  public static void main(String[] args) throws Exception {
+    System.exit(ToolRunner.run(new IndexFsAdmin(new Configuration()), args));
+  }
+}

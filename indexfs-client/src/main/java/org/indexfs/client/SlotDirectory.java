@@ -1,0 +1,177 @@
+package org.indexfs.client;
+
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.zookeeper.KeeperException;
+import org.indexfs.common.ClusterConfig;
+import org.indexfs.common.ClusterPaths;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Where each slot of a cluster is served (DESIGN §8). ZooKeeper is the authority; a copy of the
+ * last map this user's clients saw is kept in a small local file, so a new client's first call
+ * goes straight to the server without waiting for a ZooKeeper session (an HDFS client's first
+ * call costs one connection too). Every call names the slot it means ({@code Request.target}), so
+ * an address that went stale answers WRONG_SERVER and is looked up again in ZooKeeper.
+ */
+final class SlotDirectory {
+  private static final Logger LOG = LoggerFactory.getLogger(SlotDirectory.class);
+
+  private final CuratorFramework curator;
+  private final String cluster;
+  private final long waitMs;
+  private final Path cacheFile;
+  private final Map<Integer, InetSocketAddress> addresses = new ConcurrentHashMap<>();
+  private volatile int slots;
+
+  SlotDirectory(CuratorFramework curator, String zkQuorum, String cluster, long waitMs) {
+    this.curator = curator;
+    this.cluster = cluster;
+    this.waitMs = waitMs;
+    this.cacheFile = cacheFileOf(zkQuorum, cluster);
+    load();
+  }
+
+  /** The number of slots the cluster was formatted with (fixed at format time). */
+  int slotCount() throws IOException {
+    int known = slots;
+    if (known > 0) {
+      return known;
+    }
+    try {
+      slots = ClusterConfig.decode(read(ClusterPaths.config(cluster))).slots();
+      save();
+      return slots;
+    } catch (KeeperException.NoNodeException e) {
+      throw new IOException("IndexFS cluster '" + cluster + "' is not formatted (no " + ClusterPaths.config(cluster) + ")");
+    }
+  }
+
+  /** The address of {@code slot}'s server: remembered, or looked up in ZooKeeper. */
+  InetSocketAddress address(int slot) throws IOException {
+    InetSocketAddress known = addresses.get(slot);
+    if (known != null) {
+      return known;
+    }
+    String path = ClusterPaths.slot(cluster, slot);
+    try {
+      InetSocketAddress a = ClusterPaths.address(read(path));
+      addresses.put(slot, a);
+      save();
+      return a;
+    } catch (KeeperException.NoNodeException e) {
+      throw new IOException("No server of IndexFS cluster '" + cluster + "' serves slot " + slot
+          + " (nothing registered at " + path + ")");
+    }
+  }
+
+  /** ZooKeeper says {@code slot} is now served at {@code published} (null: by nobody). */
+  void update(int slot, byte[] published) {
+    if (published == null) {
+      addresses.remove(slot);
+    } else {
+      addresses.put(slot, ClusterPaths.address(published));
+    }
+    save();
+  }
+
+  /** The remembered address of {@code slot} is wrong: the next lookup asks ZooKeeper. */
+  void forget(int slot) {
+    addresses.remove(slot);
+  }
+
+  private byte[] read(String path) throws IOException, KeeperException.NoNodeException {
+    try {
+      if (!curator.blockUntilConnected((int) waitMs, TimeUnit.MILLISECONDS)) {
+        throw new IOException("Cannot reach ZooKeeper for IndexFS cluster " + cluster + " within " + waitMs + " ms");
+      }
+      return curator.getData().forPath(path);
+    } catch (KeeperException.NoNodeException e) {
+      throw e;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new InterruptedIOException("Interrupted reading " + path + " from ZooKeeper");
+    } catch (IOException e) {
+      throw e;
+    } catch (Exception e) {
+      throw new IOException("ZooKeeper read of " + path + " failed: " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * {@code <tmp>/indexfs-client-<user>/<hash of quorum and cluster>.slots}, in a directory only this
+   * user can write (a file another user could plant is never read).
+   */
+  private static Path cacheFileOf(String zkQuorum, String cluster) {
+    try {
+      byte[] digest = MessageDigest.getInstance("SHA-256").digest((zkQuorum + "/" + cluster).getBytes(StandardCharsets.UTF_8));
+      Path dir = Path.of(System.getProperty("java.io.tmpdir"), "indexfs-client-" + System.getProperty("user.name"));
+      return dir.resolve(HexFormat.of().formatHex(digest, 0, 16) + ".slots");
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  private void load() {
+    try {
+      Path dir = cacheFile.getParent();
+      if (!Files.isRegularFile(cacheFile)
+          || !Files.getOwner(dir).getName().equals(System.getProperty("user.name"))
+          || !Files.getOwner(cacheFile).getName().equals(System.getProperty("user.name"))) {
+        return;
+      }
+      Properties p = new Properties();
+      try (var in = Files.newInputStream(cacheFile)) {
+        p.load(in);
+      }
+      int n = Integer.parseInt(p.getProperty("slots", "0"));
+      for (int k = 0; k < n; k++) {
+        String hostPort = p.getProperty(String.valueOf(k));
+        if (hostPort != null) {
+          addresses.put(k, ClusterPaths.address(hostPort.getBytes(StandardCharsets.UTF_8)));
+        }
+      }
+      slots = n;
+    } catch (IOException | RuntimeException e) {
+      LOG.debug("Ignoring the slot map cache {}: {}", cacheFile, e.toString());
+    }
+  }
+
+  private synchronized void save() {
+    int n = slots;
+    if (n <= 0) {
+      return;
+    }
+    Properties p = new Properties();
+    p.setProperty("slots", String.valueOf(n));
+    addresses.forEach((k, a) -> p.setProperty(String.valueOf(k), a.getHostString() + ":" + a.getPort()));
+    try {
+      Path dir = cacheFile.getParent();
+      if (!Files.isDirectory(dir)) {
+        Files.createDirectories(dir, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+      }
+      Path tmp = Files.createTempFile(dir, "slots", ".tmp");
+      try (var out = Files.newOutputStream(tmp)) {
+        p.store(out, "IndexFS cluster " + cluster + ": where each slot was last served (ZooKeeper is the authority)");
+      }
+      Files.move(tmp, cacheFile, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+    } catch (IOException | RuntimeException e) {
+      LOG.debug("Could not write the slot map cache {}: {}", cacheFile, e.toString());
+    }
+  }
+}

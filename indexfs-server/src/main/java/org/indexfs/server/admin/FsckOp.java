@@ -1,0 +1,159 @@
+package org.indexfs.server.admin;
+
+import com.google.protobuf.ByteString;
+import java.io.IOException;
+import java.util.TreeSet;
+import org.indexfs.common.schema.EntryKey;
+import org.indexfs.common.schema.Inode;
+import org.indexfs.proto.FileType;
+import org.indexfs.proto.FsckEntry;
+import org.indexfs.proto.FsckLease;
+import org.indexfs.proto.FsckPage;
+import org.indexfs.proto.FsckPartition;
+import org.indexfs.proto.FsckPending;
+import org.indexfs.proto.FsckRequest;
+import org.indexfs.proto.Request;
+import org.indexfs.proto.Response;
+import org.indexfs.server.filelease.FileLease;
+import org.indexfs.server.ns.Namespace;
+import org.indexfs.server.op.OpContext;
+import org.indexfs.server.placement.HomeSync;
+import org.indexfs.server.rename.RenameIntents;
+import org.indexfs.server.store.InodeAllocator;
+import org.rocksdb.RocksIterator;
+
+/**
+ * {@code admin -fsck}, one slot's part: its records as stored, page by page, for the admin tool to
+ * check across slots. It judges nothing itself — a slot cannot tell alone whether a directory
+ * entry elsewhere names its partition — and reads the raw tables, not the caches, so it sees what
+ * a restart would see. Values that cannot be decoded are passed on as such.
+ */
+final class FsckOp implements org.indexfs.server.op.Operation {
+  private static final int PAGE_ENTRIES = 2_000;
+  private static final int PAGE_BYTES = 1 << 20;
+
+  private final AdminContext admin;
+
+  FsckOp(AdminContext admin) {
+    this.admin = admin;
+  }
+
+  @Override
+  public Response.Builder apply(Request request) throws IOException {
+    admin.requireSuperuser(request.getCaller(), "fsck");
+    FsckRequest req = request.getFsck();
+    FsckPage.Builder page = FsckPage.newBuilder().setSlot(admin.ops().ns().slot())
+        .setSafeMode(admin.safeMode().isOn());
+    if (req.getPart() == FsckRequest.Part.META) {
+      meta(page);
+    } else {
+      entries(req, page);
+    }
+    return Response.newBuilder().setFsck(page);
+  }
+
+  private void meta(FsckPage.Builder page) throws IOException {
+    OpContext ctx = admin.ops();
+    Namespace ns = ctx.ns();
+    PartitionRecords stored = PartitionRecords.read(ns, null);
+    TreeSet<Long> dirs = new TreeSet<>(Long::compareUnsigned);
+    dirs.addAll(stored.records().keySet());
+    dirs.addAll(stored.bitmaps().keySet());
+    for (long dirId : dirs) {
+      FsckPartition.Builder p = FsckPartition.newBuilder().setDirId(dirId);
+      byte[] record = stored.records().get(dirId);
+      byte[] bitmap = stored.bitmaps().get(dirId);
+      if (bitmap != null) {
+        p.setBitmap(ByteString.copyFrom(bitmap));
+      }
+      if (record != null) {
+        p.setHasRecord(true);
+        try {
+          Inode dir = Inode.decode(record);
+          p.setZerothSlot(dir.zerothSlot).setPermission(dir.permission)
+              .setOwner(ns.principals().nameOf(dir.ownerId)).setGroup(ns.principals().nameOf(dir.groupId))
+              .setSealed((dir.flags & Inode.FLAG_SEALED) != 0);
+        } catch (RuntimeException e) {
+          p.setCorrupt(String.valueOf(e.getMessage()));
+        }
+      }
+      page.addPartitions(p);
+    }
+    try {
+      // The durable records, not the in-memory mirror: fsck checks what is on disk.
+      for (FileLease l : ctx.leases().all(null)) {
+        page.addLeases(FsckLease.newBuilder().setInodeId(l.inodeId()).setHolder(l.holder())
+            .setParentId(l.parentId()).setName(l.name()).setSpillObject(l.spillObject()));
+      }
+    } catch (RuntimeException e) {
+      page.addLeases(FsckLease.newBuilder().setCorrupt("the lease table cannot be read: " + e.getMessage()));
+    }
+    for (long dirId : ctx.reclaimer().pendingDirectories()) {
+      page.addPending(pending(FsckPending.Kind.RECLAIM_DIRECTORY, dirId, "", 0));
+    }
+    for (String object : ctx.reclaimer().pendingObjects()) {
+      page.addPending(pending(FsckPending.Kind.RECLAIM_OBJECT, 0, object, 0));
+    }
+    for (HomeSync.Intent i : ctx.homes().pending()) {
+      page.addPending(pending(FsckPending.Kind.HOME_SYNC, i.dirId(), i.name(), i.parentId()));
+    }
+    for (RenameIntents.Outgoing o : new RenameIntents(ns).outgoing()) {
+      page.addPending(pending(FsckPending.Kind.RENAME_OUT, o.inodeId(), o.name(), o.parentId()));
+    }
+    for (long dirId : ctx.splits().pendingSplits()) {
+      page.addPending(pending(FsckPending.Kind.SPLIT, dirId, "", 0));
+    }
+    page.setIdHighWater(InodeAllocator.storedHighWater(ns.store()));
+  }
+
+  private static FsckPending pending(FsckPending.Kind kind, long id, String name, long parentId) {
+    return FsckPending.newBuilder().setKind(kind).setId(id).setName(name).setParentId(parentId).build();
+  }
+
+  private void entries(FsckRequest req, FsckPage.Builder page) {
+    Namespace ns = admin.ops().ns();
+    int limit = req.getLimit() == 0 ? PAGE_ENTRIES : Math.min(req.getLimit(), PAGE_ENTRIES);
+    byte[] after = req.getCursor().toByteArray();
+    int n = 0;
+    int scanned = 0;
+    long bytes = 0;
+    byte[] last = null;
+    try (RocksIterator it = ns.store().iterator(ns.store().entries(), null)) {
+      if (after.length == 0) {
+        it.seekToFirst();
+      } else {
+        it.seek(after);
+        if (it.isValid() && java.util.Arrays.equals(it.key(), after)) {
+          it.next();
+        }
+      }
+      for (; it.isValid() && n < limit && bytes < PAGE_BYTES && scanned < 20 * limit; it.next(), scanned++) {
+        last = it.key();
+        FsckEntry e = entry(ns, it.key(), it.value());
+        if (req.getDirectoriesOnly() && e.hasStatus() && e.getStatus().getType() != FileType.DIRECTORY) {
+          continue;
+        }
+        page.addEntries(e);
+        n++;
+        bytes += e.getSerializedSize();
+      }
+      if (it.isValid() && last != null) {
+        page.setCursor(ByteString.copyFrom(last));
+      }
+    }
+  }
+
+  private static FsckEntry entry(Namespace ns, byte[] key, byte[] value) {
+    FsckEntry.Builder e = FsckEntry.newBuilder().setKey(ByteString.copyFrom(key));
+    if (key.length < EntryKey.HEADER_BYTES) {
+      return e.setCorrupt("key of " + key.length + " bytes, shorter than parent id and name hash").build();
+    }
+    try {
+      Inode inode = Inode.decode(value);
+      e.setStatus(ns.toStatus(EntryKey.decode(key).name(), inode));
+    } catch (RuntimeException bad) {
+      e.setCorrupt(String.valueOf(bad.getMessage()));
+    }
+    return e.build();
+  }
+}

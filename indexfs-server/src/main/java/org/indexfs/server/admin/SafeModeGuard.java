@@ -1,0 +1,64 @@
+package org.indexfs.server.admin;
+
+import java.io.IOException;
+import java.util.function.Supplier;
+import org.indexfs.common.IndexFsException;
+import org.indexfs.proto.Code;
+import org.indexfs.proto.Request;
+import org.indexfs.proto.Response;
+import org.indexfs.server.op.Operation;
+
+/**
+ * Refuses a client mutation while the cluster is in safe mode, with the message HDFS's NameNode
+ * gives ({@code FSNamesystem.checkNameNodeSafeMode}): the same opening per operation, then
+ * ". Name node is in safe mode." and how to leave it. Calls between servers are not guarded: they
+ * finish operations that were admitted before safe mode began.
+ */
+final class SafeModeGuard implements Operation {
+  private final Operation op;
+  private final SafeMode safeMode;
+  private final Supplier<String> host;
+
+  SafeModeGuard(Operation op, SafeMode safeMode, Supplier<String> host) {
+    this.op = op;
+    this.safeMode = safeMode;
+    this.host = host;
+  }
+
+  @Override
+  public boolean mayRunOnIoThread(Request request) {
+    return op.mayRunOnIoThread(request);
+  }
+
+  @Override
+  public Response.Builder apply(Request request) throws IOException {
+    if (safeMode.isOn()) {
+      throw new IndexFsException(Code.SAFE_MODE, refusal(request) + ". Name node is in safe mode.\n"
+          + "It was turned on manually. Use \"indexfs admin -safemode leave\" to turn safe mode off."
+          + " NamenodeHostName:" + host.get());
+    }
+    return op.apply(request);
+  }
+
+  /** HDFS's wording per call (FSNamesystem; "Cannot create file" has no space in HDFS either). */
+  static String refusal(Request r) {
+    return switch (r.getOpCase()) {
+      case MKDIRS -> "Cannot create directory " + r.getMkdirs().getPath();
+      case CREATE -> "Cannot create file" + r.getCreate().getPath();
+      case DELETE -> "Cannot delete " + r.getDelete().getPath();
+      case RENAME -> "Cannot rename " + r.getRename().getSrc();
+      case SET_PERMISSION -> "Cannot set permission for " + r.getSetPermission().getPath();
+      case SET_OWNER -> "Cannot set owner for " + r.getSetOwner().getPath();
+      case SET_TIMES -> "Cannot set times " + r.getSetTimes().getPath();
+      case SET_REPLICATION -> "Cannot set replication for " + r.getSetReplication().getPath();
+      case APPEND -> "Cannot append to file" + r.getAppend().getPath();
+      case TRUNCATE -> "Cannot truncate for " + r.getTruncate().getPath();
+      case CONCAT -> "Cannot concat " + r.getConcat().getTarget();
+      case COMPLETE -> "Cannot complete file " + r.getComplete().getPath();
+      case FLUSH -> "Cannot fsync file " + r.getFlush().getPath();
+      case RENEW_LEASE -> "Cannot renew lease for " + r.getCaller().getClientId();
+      case RECOVER_LEASE -> "Cannot recover the lease of " + r.getRecoverLease().getPath();
+      default -> "Cannot " + r.getOpCase();
+    };
+  }
+}

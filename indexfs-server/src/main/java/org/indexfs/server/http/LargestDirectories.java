@@ -1,0 +1,113 @@
+package org.indexfs.server.http;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.indexfs.common.InodeIds;
+import org.indexfs.common.giga.GigaIndex;
+import org.indexfs.common.giga.PartitionBitmap;
+import org.indexfs.common.schema.EntryKey;
+import org.indexfs.common.schema.Inode;
+import org.indexfs.server.ns.Namespace;
+import org.indexfs.server.split.Partitions;
+import org.rocksdb.RocksIterator;
+
+/**
+ * The directories with the most entries on this slot, with where their partitions are: one scan
+ * of the slot's entries, kept for {@link #MAX_AGE_MS} so a page reload costs nothing. Paths are
+ * built from the directory entries this slot holds; a name held by another slot shows as "…".
+ */
+final class LargestDirectories {
+  static final long MAX_AGE_MS = 10_000;
+  private static final int TOP = 10;
+  /** Beyond this many entries the scan stops and says so: the page must stay cheap. */
+  private static final long SCAN_LIMIT = 2_000_000;
+
+  /** One directory: its path as far as known here, entries here, the partition held here and all known. */
+  record Directory(String id, String path, long entries, int homeSlot, int partitionHere, List<String> partitions) {}
+
+  record Result(List<Directory> directories, long scanned, boolean truncated, long computedMs) {}
+
+  private final Namespace ns;
+  private final Partitions partitions;
+  private Result cached;
+
+  LargestDirectories(Namespace ns, Partitions partitions) {
+    this.ns = ns;
+    this.partitions = partitions;
+  }
+
+  synchronized Result get() throws IOException {
+    if (cached == null || System.currentTimeMillis() - cached.computedMs() > MAX_AGE_MS) {
+      cached = compute();
+    }
+    return cached;
+  }
+
+  private Result compute() throws IOException {
+    Map<Long, long[]> counts = new HashMap<>();
+    Map<Long, EntryKey> names = new HashMap<>();
+    long scanned = 0;
+    try (RocksIterator it = ns.store().iterator(ns.store().entries(), null)) {
+      for (it.seekToFirst(); it.isValid() && scanned < SCAN_LIMIT; it.next(), scanned++) {
+        byte[] key = it.key();
+        if (key.length < EntryKey.HEADER_BYTES) {
+          continue;
+        }
+        counts.computeIfAbsent(EntryKey.parentOf(key), k -> new long[1])[0]++;
+        byte[] value = it.value();
+        if (value.length > 1 && value[1] == Inode.TYPE_DIRECTORY) {
+          try {
+            names.put(Inode.decode(value).inodeId, EntryKey.decode(key));
+          } catch (RuntimeException corrupt) {
+            // fsck reports undecodable entries; the page just leaves the name out
+          }
+        }
+      }
+    }
+    List<Map.Entry<Long, long[]>> top = new ArrayList<>(counts.entrySet());
+    top.sort(Comparator.comparingLong((Map.Entry<Long, long[]> e) -> e.getValue()[0]).reversed());
+    List<Directory> out = new ArrayList<>();
+    for (Map.Entry<Long, long[]> e : top.subList(0, Math.min(TOP, top.size()))) {
+      long dirId = e.getKey();
+      if (dirId == InodeIds.NO_PARENT) {
+        continue;
+      }
+      Inode record = ns.partition(dirId);
+      int home = record == null ? -1 : record.zerothSlot;
+      List<String> where = new ArrayList<>();
+      int here = -1;
+      if (record != null) {
+        here = partitions.myIndex(home);
+        PartitionBitmap bitmap = ns.bitmap(dirId);
+        for (int i = 0; i < partitions.slotCount(); i++) {
+          if (bitmap.contains(i)) {
+            where.add(i + "@slot" + GigaIndex.slotOf(home, i, partitions.slotCount()));
+          }
+        }
+      }
+      out.add(new Directory(InodeIds.format(dirId), path(dirId, names), e.getValue()[0], home, here, where));
+    }
+    return new Result(out, scanned, scanned >= SCAN_LIMIT, System.currentTimeMillis());
+  }
+
+  private static String path(long dirId, Map<Long, EntryKey> names) {
+    if (dirId == InodeIds.ROOT) {
+      return "/";
+    }
+    StringBuilder path = new StringBuilder();
+    long at = dirId;
+    for (int depth = 0; depth < 64 && at != InodeIds.ROOT; depth++) {
+      EntryKey k = names.get(at);
+      if (k == null) {
+        return "…" + path;
+      }
+      path.insert(0, "/" + k.name());
+      at = k.parentId();
+    }
+    return path.toString();
+  }
+}

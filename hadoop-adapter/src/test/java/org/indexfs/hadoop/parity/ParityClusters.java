@@ -27,7 +27,11 @@ public final class ParityClusters {
   public static synchronized LocalHdfs hdfs() {
     if (hdfs == null) {
       try {
-        hdfs = LocalHdfs.start(IndexFsTestCluster.newWorkDir("parity-hdfs"), LocalHdfs.DEFAULT_DATANODES, Map.of(),
+        // Hadoop keeps proxy-user rules in one static table per process, which every NameNode
+        // started here replaces: this one must carry the pair the shared cluster's tests rely on.
+        hdfs = LocalHdfs.start(IndexFsTestCluster.newWorkDir("parity-hdfs"), LocalHdfs.DEFAULT_DATANODES,
+            Map.of("hadoop.proxyuser." + IndexFsTestCluster.PROXY_USER + ".users", "alice",
+                "hadoop.proxyuser." + IndexFsTestCluster.PROXY_USER + ".hosts", "*"),
             false);
       } catch (IOException e) {
         throw new UncheckedIOException(e);

@@ -164,7 +164,8 @@ public final class PartitionOp implements Operation {
   private static final int FROZEN = -1;
 
   /** Downloads a shipped split file and ingests it into {@code cf}; nothing when none was shipped. */
-  private void ingestFile(String shipped, org.rocksdb.ColumnFamilyHandle cf) throws IOException {
+  private void ingestFile(String shipped, org.rocksdb.ColumnFamilyHandle cf,
+      org.indexfs.server.split.PrincipalTranslation owners) throws IOException {
     if (shipped.isEmpty()) {
       return;
     }
@@ -172,6 +173,7 @@ public final class PartitionOp implements Operation {
     java.nio.file.Files.delete(local);
     ctx.data().download(shipped, local);
     try {
+      owners.rewrite(local);
       ctx.ns().store().ingest(cf, local);
     } finally {
       java.nio.file.Files.deleteIfExists(local);
@@ -198,8 +200,10 @@ public final class PartitionOp implements Operation {
       ctx.ns().store().nameIndex().deleteMoving(batch, dirId, req.getIndex());
       return null;
     });
-    ingestFile(req.getSplitFile(), ctx.ns().store().entries());
-    ingestFile(req.getNamesFile(), ctx.ns().store().names());
+    // Owner and group ids are the sender's: translated to this slot's where they differ.
+    var owners = org.indexfs.server.split.PrincipalTranslation.of(req.getPrincipalsMap(), ctx.ns().principals());
+    ingestFile(req.getSplitFile(), ctx.ns().store().entries(), owners);
+    ingestFile(req.getNamesFile(), ctx.ns().store().names(), owners);
     org.indexfs.server.FaultPoints.at("ingest.received");
     ctx.ns().mutate(batch -> {
       ctx.ns().putPartition(batch, record(req, req.getZerothSlot()));

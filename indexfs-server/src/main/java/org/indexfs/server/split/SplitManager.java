@@ -203,6 +203,7 @@ public final class SplitManager implements AutoCloseable {
             .setAction(PartitionRequest.Action.INGEST).setDirId(dirId).setIndex(child)
             .setZerothSlot(dir.zerothSlot).setBitmap(com.google.protobuf.ByteString.copyFrom(after.toBytes()))
             .setSplitFile(shipped == null ? "" : shipped).setNamesFile(shippedNames == null ? "" : shippedNames)
+            .putAllPrincipals(ns.principals().table())
             .setPermission(dir.permission)
             .setOwner(ns.principals().nameOf(dir.ownerId)).setGroup(ns.principals().nameOf(dir.groupId))
             .setMtime(dir.mtime).addAllLeases(openLeases(snapshot, range))));

@@ -32,11 +32,11 @@ class AclParityTest {
   private static final UserGroupInformation BOB =
       UserGroupInformation.createUserForTesting("bob", new String[] {"groupY", "groupZ"});
 
-  private static ParityClusters clusters;
+  private static SideBySideClusters clusters;
 
   @BeforeAll
   static void start() throws Exception {
-    clusters = new ParityClusters("acl", Map.of("dfs.namenode.acls.enabled", "true"), Map.of(), 1, 4);
+    clusters = new SideBySideClusters("acl", Map.of("dfs.namenode.acls.enabled", "true"), Map.of(), 1, 4);
   }
 
   @AfterAll

@@ -21,11 +21,11 @@ import org.junit.jupiter.api.Test;
 class QuotaParityTest {
   private static final UserGroupInformation ALICE =
       UserGroupInformation.createUserForTesting("alice", new String[] {"alicegroup"});
-  private static ParityClusters clusters;
+  private static SideBySideClusters clusters;
 
   @BeforeAll
   static void start() throws Exception {
-    clusters = new ParityClusters("quota", Map.of("dfs.blocksize", "1048576",
+    clusters = new SideBySideClusters("quota", Map.of("dfs.blocksize", "1048576",
         "dfs.namenode.fs-limits.min-block-size", "0"), Map.of(), 1, 4);
   }
 

@@ -19,11 +19,11 @@ import org.junit.jupiter.api.Test;
 
 /** The new namespace mutations refused in safe mode with HDFS's SafeModeException words. */
 class SafeModeRefusalsParityTest {
-  private static ParityClusters clusters;
+  private static SideBySideClusters clusters;
 
   @BeforeAll
   static void start() throws Exception {
-    clusters = new ParityClusters("safe", Map.of(), Map.of(), 1, 4);
+    clusters = new SideBySideClusters("safe", Map.of(), Map.of(), 1, 4);
   }
 
   @AfterAll

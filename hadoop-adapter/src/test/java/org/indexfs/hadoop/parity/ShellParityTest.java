@@ -15,11 +15,11 @@ import org.junit.jupiter.api.Test;
  * standard output and standard error must be identical.
  */
 class ShellParityTest {
-  private static ParityClusters clusters;
+  private static SideBySideClusters clusters;
 
   @BeforeAll
   static void start() throws Exception {
-    clusters = new ParityClusters("shell", Map.of("dfs.namenode.acls.enabled", "true"), Map.of(), 1, 4);
+    clusters = new SideBySideClusters("shell", Map.of("dfs.namenode.acls.enabled", "true"), Map.of(), 1, 4);
   }
 
   @AfterAll

@@ -47,11 +47,11 @@ class XAttrParityTest {
   private static final UserGroupInformation BRUCE = UserGroupInformation.createUserForTesting("bruce", new String[] {});
   private static final UserGroupInformation DIANA = UserGroupInformation.createUserForTesting("diana", new String[] {});
 
-  private static ParityClusters clusters;
+  private static SideBySideClusters clusters;
 
   @BeforeAll
   static void start() throws Exception {
-    clusters = new ParityClusters("xattr",
+    clusters = new SideBySideClusters("xattr",
         Map.of("dfs.namenode.xattrs.enabled", "true", "dfs.namenode.acls.enabled", "true",
             "dfs.namenode.fs-limits.max-xattrs-per-inode", "3",
             "dfs.namenode.fs-limits.max-xattr-size", String.valueOf(MAX_SIZE)),

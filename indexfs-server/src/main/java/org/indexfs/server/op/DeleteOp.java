@@ -61,6 +61,7 @@ public final class DeleteOp implements Operation {
     DeleteRequest req = request.getDelete();
     Caller caller = request.getCaller();
     boolean[] reclaim = {false};
+    DirectoryTouches touches = new DirectoryTouches();
     Boolean deleted = ctx.ns().mutateLocked(m -> {
       ResolvedPath p = ctx.resolver().resolveForUpdate(m, request.getResolution(), req.getPath());
       ctx.access().checkTraverse(caller, p);
@@ -71,13 +72,14 @@ public final class DeleteOp implements Operation {
       if (target.isDirectory()) {
         return null;
       }
-      ctx.access().checkParent(caller, p, Permission.WRITE_EXECUTE);
+      ctx.access().checkParent(caller, p, Permission.WRITE);
       ctx.access().checkStickyBit(caller, p);
       ctx.quotas().charge(m, QuotaRoot.above(p, p.depth()), -1, -Usage.space(target));
-      unlink(m.batch(), p, target);
+      unlink(m.batch(), p, target, touches);
       reclaim[0] = target.dataObject != null;
       return true;
     });
+    touches.send(ctx);
     if (reclaim[0]) {
       ctx.reclaimer().wake();
     }
@@ -105,6 +107,7 @@ public final class DeleteOp implements Operation {
       return deleteSealed(request, req, seen);
     }
     long[] synced = {-1};
+    DirectoryTouches touches = new DirectoryTouches();
     boolean deleted = ctx.ns().mutate(batch -> {
       ResolvedPath p = ctx.resolver().resolve(request.getResolution(), req.getPath());
       ctx.access().checkTraverse(caller, p);
@@ -122,7 +125,7 @@ public final class DeleteOp implements Operation {
         // HDFS refuses to remove the root (FSDirDeleteOp.deleteAllowed) and answers false.
         return false;
       }
-      ctx.access().checkParent(caller, p, Permission.WRITE_EXECUTE);
+      ctx.access().checkParent(caller, p, Permission.WRITE);
       ctx.access().checkStickyBit(caller, p);
       // ALL on every non-empty directory of the subtree (FSDirDeleteOp: subAccess=ALL,
       // ignoreEmptyDir=true): an empty directory holds nothing its mode could protect. The parts
@@ -137,7 +140,7 @@ public final class DeleteOp implements Operation {
       }
       long[] usage = counted != null && counted[2] == target.inodeId ? counted : new long[] {1, Usage.space(target)};
       ctx.quotas().credit(batch, QuotaRoot.above(p, p.depth()), -usage[0], -usage[1]);
-      unlink(batch, p, target);
+      unlink(batch, p, target, touches);
       if (remote) {
         synced[0] = HomeChanges.record(ctx, batch, p, p.depth(), target);
       } else if (!empty) {
@@ -146,6 +149,7 @@ public final class DeleteOp implements Operation {
       return true;
     });
     HomeChanges.drive(ctx, synced[0]);
+    touches.send(ctx);
     if (deleted) {
       ctx.reclaimer().wake();
     }
@@ -166,14 +170,14 @@ public final class DeleteOp implements Operation {
     return Subtrees.usageOf(ctx, req.getPath(), dir);
   }
 
-  private void unlink(WriteBatch batch, ResolvedPath p, Inode target) throws IOException {
+  private void unlink(WriteBatch batch, ResolvedPath p, Inode target, DirectoryTouches touches) throws IOException {
     ctx.ns().deleteEntry(batch, p.parent().inodeId, p.lastName());
     ctx.ns().attrs().deleteFor(batch, target);
     if (target.isDirectory() && ctx.partitions().holdsWhole(target)) {
       ctx.ns().deletePartition(batch, target.inodeId);
       org.indexfs.server.quota.QuotaHome.drop(batch, ctx.ns().store(), target.inodeId);
     }
-    Entries.touchDirectory(ctx.ns(), batch, p, p.depth() - 1, System.currentTimeMillis());
+    Entries.touchDirectory(ctx, batch, p, p.depth() - 1, System.currentTimeMillis(), touches);
     if (target.dataObject != null) {
       ctx.reclaimer().reclaimObject(batch, target.dataObject);
     }
@@ -196,12 +200,13 @@ public final class DeleteOp implements Operation {
         throw new IndexFsException(Code.STALE_RESOLUTION, req.getPath() + " changed while being deleted");
       }
       ctx.access().checkTraverse(caller, p);
-      ctx.access().checkParent(caller, p, Permission.WRITE_EXECUTE);
+      ctx.access().checkParent(caller, p, Permission.WRITE);
       ctx.access().checkStickyBit(caller, p);
       HomeChanges.record(ctx, batch, p, p.depth(), p.last());
       return null;
     });
     boolean deleted = false;
+    DirectoryTouches touches = new DirectoryTouches();
     try {
       ctx.homes().seal(seen.zerothSlot, seen.inodeId, req.getPath());
       deleted = ctx.ns().mutate(batch -> {
@@ -210,12 +215,13 @@ public final class DeleteOp implements Operation {
           return false;
         }
         ctx.quotas().credit(batch, QuotaRoot.above(p, p.depth()), -1, 0);
-        unlink(batch, p, p.last());
+        unlink(batch, p, p.last(), touches);
         return true;
       });
     } finally {
       HomeChanges.drive(ctx, seen.inodeId);
     }
+    touches.send(ctx);
     return Response.newBuilder().setBool(BoolResult.newBuilder().setValue(deleted));
   }
 }

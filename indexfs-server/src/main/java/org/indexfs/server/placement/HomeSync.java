@@ -34,14 +34,10 @@ public final class HomeSync {
 
   private final Namespace ns;
   private final Peers peers;
-  private final Object[] turns = new Object[64];
 
   public HomeSync(Namespace ns, Peers peers) {
     this.ns = ns;
     this.peers = peers;
-    for (int i = 0; i < turns.length; i++) {
-      turns[i] = new Object();
-    }
   }
 
   /** Records, in the caller's batch, that directory {@code dirId} (entry {@code name} in {@code parentId}) must be synced to {@code home}. */

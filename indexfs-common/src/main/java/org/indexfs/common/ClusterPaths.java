@@ -22,6 +22,14 @@ public final class ClusterPaths {
     return root(cluster) + "/leases/" + slot;
   }
 
+  /**
+   * The epoch of slot k: bumped by every process that becomes the slot's writer, so a writer that
+   * lost its lease can tell on its return whether another took over meanwhile (DESIGN §11).
+   */
+  public static String epoch(String cluster, int slot) {
+    return root(cluster) + "/epochs/" + slot;
+  }
+
   /** The owner of slot k publishes its address here. */
   public static String slot(String cluster, int slot) {
     return slots(cluster) + "/" + slot;

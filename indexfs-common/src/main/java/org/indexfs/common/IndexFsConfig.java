@@ -54,6 +54,11 @@ public final class IndexFsConfig {
       "indexfs.wal.sync", true,
       "true: a mutation returns only after its WAL record is fsynced (group commit); false: after it reached the OS.");
 
+  public static final ConfigKey<Long> STORE_RESERVED_BYTES = ConfigKey.longValue(
+      "indexfs.store.reserved-bytes", 100L << 20,
+      "Free disk space kept for the server's RocksDB (HDFS: dfs.namenode.resource.du.reserved): below it, calls that"
+          + " would grow the store answer NO_SPACE while deletes go on; writing resumes by itself once space is back.");
+
   public static final ConfigKey<String> DATA_URI = ConfigKey.string(
       "indexfs.data.uri", "",
       "Root of the underlying Hadoop FS holding large-file data objects (hdfs://nn/indexfs-data or file:///dir).");
@@ -135,7 +140,7 @@ public final class IndexFsConfig {
 
   public static final List<ConfigKey<?>> ALL = List.of(
       ZOOKEEPER_QUORUM, ZOOKEEPER_SESSION_TIMEOUT_MS, SLOT_LEASE_WAIT_MS, CLUSTER_NAME, SERVER_DIR,
-      SERVER_BIND_HOST, SERVER_PORT, SERVER_SLOT, SERVER_HANDLERS, SERVER_IO_THREADS, SERVER_CACHE_ENTRIES, SERVER_QUEUE, WAL_SYNC, DATA_URI,
+      SERVER_BIND_HOST, SERVER_PORT, SERVER_SLOT, SERVER_HANDLERS, SERVER_IO_THREADS, SERVER_CACHE_ENTRIES, SERVER_QUEUE, WAL_SYNC, STORE_RESERVED_BYTES, DATA_URI,
       INLINE_MAX_BYTES, LEASE_SOFT_LIMIT_MS, LEASE_HARD_LIMIT_MS, SCRUB_INTERVAL_MS, SCRUB_GRACE_MS,
       RPC_MAX_FRAME_BYTES, RPC_IDLE_TIMEOUT_SECONDS, RPC_TIMEOUT_MS, LIST_PAGE_SIZE, SUPERUSER, SUPERGROUP,
       PERMISSIONS_ENABLED, MAX_COMPONENT_LENGTH, AUDIT_ENABLED, AUDIT_QUEUE, LEASE_POLICY, LEASE_FIXED_MS,

@@ -19,6 +19,9 @@ import org.indexfs.server.data.Scrubber;
 import org.indexfs.server.filelease.LeaseMonitor;
 import org.indexfs.server.filelease.LeaseRecovery;
 import org.indexfs.server.filelease.LeaseTable;
+import org.indexfs.server.health.DiskSpace;
+import org.indexfs.server.health.Fence;
+import org.indexfs.server.health.SpaceGuard;
 import org.indexfs.server.lease.EntryLeases;
 import org.indexfs.server.lease.LeaseKey;
 import org.indexfs.server.lease.LeasePolicy;
@@ -94,6 +97,8 @@ public final class IndexFsServer implements AutoCloseable {
   private final InetSocketAddress address;
   private final SafeMode safeMode = new SafeMode();
   private final StatusServer status;
+  private final Fence fence;
+  private volatile Runnable onSuperseded = () -> {};
 
   private IndexFsServer(Map<String, String> conf) throws IOException {
     String dir = IndexFsConfig.SERVER_DIR.get(conf);
@@ -108,6 +113,7 @@ public final class IndexFsServer implements AutoCloseable {
     String supergroup = IndexFsConfig.SUPERGROUP.get(conf);
     String dataUri = IndexFsConfig.DATA_URI.get(conf);
     store = MetadataStore.open(Path.of(dir));
+    fence = new Fence(IndexFsConfig.CLUSTER_NAME.get(conf) + "/" + slot);
     try {
       ns = new Namespace(store, slot, IndexFsConfig.WAL_SYNC.get(conf), superuser, supergroup,
           IndexFsConfig.SERVER_CACHE_ENTRIES.get(conf));
@@ -142,6 +148,9 @@ public final class IndexFsServer implements AutoCloseable {
       CrossSlotRename crossSlot = new CrossSlotRename(ctx, renames);
       placementRefresh = new Periodic("indexfs-placement-" + slot, IndexFsConfig.HOME_SYNC_INTERVAL_MS.get(conf),
           true, () -> {
+            if (!fence.serving()) {
+              return;
+            }
             placement.refresh();
             homes.driveAll();
             crossSlot.settleAll();
@@ -153,15 +162,18 @@ public final class IndexFsServer implements AutoCloseable {
           () -> LOG.info("{}", metrics.summary()));
       // Operators: admin requests, and safe mode over client mutations and background changes.
       AdminContext admin = new AdminContext(ctx, safeMode, metrics);
-      leaseMonitor.pauseWhile(safeMode::isOn);
-      scrubber.pauseWhile(safeMode::isOn);
-      reclaimer.pauseWhile(safeMode::isOn);
-      splits.pauseWhile(safeMode::isOn);
+      // No change of its own while in safe mode, or while the slot's lease is in doubt.
+      java.util.function.BooleanSupplier hold = () -> safeMode.isOn() || !fence.serving();
+      leaseMonitor.pauseWhile(hold);
+      scrubber.pauseWhile(hold);
+      reclaimer.pauseWhile(hold);
+      splits.pauseWhile(hold);
       Map<OpCase, Operation> ops = operations(ctx, crossSlot, renames, scrubber);
       AdminOps.install(ops, admin);
+      SpaceGuard.install(ops, new DiskSpace(Path.of(dir), IndexFsConfig.STORE_RESERVED_BYTES.get(conf)), slot);
       dispatcher = new Dispatcher(ops, IndexFsConfig.SERVER_HANDLERS.get(conf),
           IndexFsConfig.SERVER_QUEUE.get(conf), new Auditor(auditLog, ctx), metrics, ns,
-          IndexFsConfig.RPC_MAX_FRAME_BYTES.get(conf), IndexFsConfig.CLUSTER_NAME.get(conf) + "/" + slot);
+          IndexFsConfig.RPC_MAX_FRAME_BYTES.get(conf), IndexFsConfig.CLUSTER_NAME.get(conf) + "/" + slot, fence);
       rpc = new RpcServer(dispatcher, IndexFsConfig.RPC_MAX_FRAME_BYTES.get(conf),
           IndexFsConfig.RPC_IDLE_TIMEOUT_SECONDS.get(conf), ioThreads(IndexFsConfig.SERVER_IO_THREADS.get(conf)), slot);
       address = rpc.start(IndexFsConfig.SERVER_BIND_HOST.get(conf), IndexFsConfig.SERVER_PORT.get(conf));
@@ -172,7 +184,23 @@ public final class IndexFsServer implements AutoCloseable {
       lease = new SlotLease(IndexFsConfig.ZOOKEEPER_QUORUM.get(conf),
           IndexFsConfig.ZOOKEEPER_SESSION_TIMEOUT_MS.get(conf), IndexFsConfig.CLUSTER_NAME.get(conf), slot,
           address.getHostString() + ":" + address.getPort(), IndexFsConfig.SLOT_LEASE_WAIT_MS.get(conf),
-          this::fence);
+          new SlotLease.Holder() {
+            @Override
+            public void lost(String why) {
+              fence.close(why);
+            }
+
+            @Override
+            public void regained() {
+              fence.open();
+            }
+
+            @Override
+            public void superseded(long epoch) {
+              fence.close("another server took the slot over (epoch " + epoch + ")");
+              onSuperseded.run();
+            }
+          });
       peers.attach(lease.curator(), IndexFsConfig.CLUSTER_NAME.get(conf), lease.clusterConfig().slots());
       scrubber.usePeers(peers);
       safeMode.attach(lease.curator(), IndexFsConfig.CLUSTER_NAME.get(conf));
@@ -185,6 +213,7 @@ public final class IndexFsServer implements AutoCloseable {
           IndexFsConfig.METRICS_WINDOW_MS.get(conf));
       placementRefresh.start();
       metricsLog.start();
+      fence.open();
     } catch (Exception e) {
       closeQuietly();
       throw e instanceof IOException io ? io : new IOException("Server start failed: " + e.getMessage(), e);
@@ -242,9 +271,17 @@ public final class IndexFsServer implements AutoCloseable {
     return reclaimer;
   }
 
-  /** The slot's lease is gone: another process may own the slot now, so stop answering at once. */
-  private void fence() {
-    rpc.close();
+  /** True while this server answers for its slot (its lease is held). */
+  public boolean serving() {
+    return fence.serving();
+  }
+
+  /**
+   * What to do when the slot's lease comes back after another writer took the slot over meanwhile:
+   * this server's state is no longer the slot's. It stays fenced; {@code main} exits (see there).
+   */
+  public void onSuperseded(Runnable action) {
+    onSuperseded = action;
   }
 
   public SplitManager splits() {
@@ -341,11 +378,20 @@ public final class IndexFsServer implements AutoCloseable {
     store.close();
   }
 
+  /** Exit status of a server whose slot was taken over by another while its lease was in doubt (EX_TEMPFAIL). */
+  public static final int EXIT_SUPERSEDED = 75;
+
   /** {@code bin/indexfs server [-D key=value ...] [--conf file.xml]}: runs one server until killed. */
   public static void main(String[] args) throws Exception {
     Map<String, String> conf = new HashMap<>(ServerConf.load(args));
     IndexFsServer server = start(conf);
     Runtime.getRuntime().addShutdownHook(new Thread(server::close, "indexfs-shutdown"));
+    // A writer that was superseded exits non-zero so that its supervisor starts it afresh.
+    server.onSuperseded(() -> {
+      LOG.error("Exiting with status {}: another server took slot {} over while this one had lost its lease",
+          EXIT_SUPERSEDED, IndexFsConfig.SERVER_SLOT.get(conf));
+      new Thread(() -> System.exit(EXIT_SUPERSEDED), "indexfs-exit").start();
+    });
     System.out.println("INDEXFS_SERVER_READY " + server.address().getHostString() + ":" + server.address().getPort());
     System.out.flush();
     Thread.currentThread().join();

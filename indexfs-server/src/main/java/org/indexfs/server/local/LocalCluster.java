@@ -36,7 +36,8 @@ public final class LocalCluster implements AutoCloseable {
   private final String clusterName;
   private final Map<String, String> serverConf;
   private final LocalHdfs hdfs;
-  private final EmbeddedZooKeeper zookeeper;
+  private EmbeddedZooKeeper zookeeper;
+  private final int zkPort;
   private final List<IndexFsServer> servers = new ArrayList<>();
 
   private LocalCluster(Builder b) throws IOException {
@@ -60,6 +61,7 @@ public final class LocalCluster implements AutoCloseable {
       }
       throw e;
     }
+    zkPort = zookeeper.port();
     serverConf.put(IndexFsConfig.ZOOKEEPER_QUORUM.name(), zookeeper.connectString());
     serverConf.put(IndexFsConfig.CLUSTER_NAME.name(), clusterName);
     try {
@@ -121,6 +123,20 @@ public final class LocalCluster implements AutoCloseable {
     }
   }
 
+  /** Stops the ZooKeeper server (an outage); {@link #startZooKeeper} brings it back on the same port and data. */
+  public synchronized void stopZooKeeper() {
+    if (zookeeper != null) {
+      zookeeper.close();
+      zookeeper = null;
+    }
+  }
+
+  public synchronized void startZooKeeper() throws IOException {
+    if (zookeeper == null) {
+      zookeeper = new EmbeddedZooKeeper(workDir.resolve("zookeeper").toFile(), zkPort);
+    }
+  }
+
   public IndexFsServer server() {
     return servers.get(0);
   }
@@ -138,7 +154,7 @@ public final class LocalCluster implements AutoCloseable {
   }
 
   public String zookeeperConnect() {
-    return zookeeper.connectString();
+    return "127.0.0.1:" + zkPort;
   }
 
   public Path workDir() {
@@ -162,7 +178,7 @@ public final class LocalCluster implements AutoCloseable {
   public Map<String, String> clientConf() {
     Map<String, String> conf = new LinkedHashMap<>();
     conf.put("fs.defaultFS", defaultFs());
-    conf.put(String.format(IndexFsConfig.CLUSTER_ZOOKEEPER_PATTERN, clusterName), zookeeper.connectString());
+    conf.put(String.format(IndexFsConfig.CLUSTER_ZOOKEEPER_PATTERN, clusterName), zookeeperConnect());
     // FileContext finds AbstractFileSystems only through configuration, never a service loader.
     conf.put("fs.AbstractFileSystem.indexfs.impl", "org.indexfs.hadoop.IndexFs");
     return conf;
@@ -190,7 +206,7 @@ public final class LocalCluster implements AutoCloseable {
       }
     }
     servers.clear();
-    zookeeper.close();
+    stopZooKeeper();
     if (hdfs != null) {
       hdfs.close();
     }

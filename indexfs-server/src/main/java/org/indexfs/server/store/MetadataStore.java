@@ -5,12 +5,15 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import org.indexfs.common.IndexFsException;
+import org.indexfs.proto.Code;
 import org.rocksdb.BlockBasedTableConfig;
 import org.rocksdb.BloomFilter;
 import org.rocksdb.ColumnFamilyDescriptor;
 import org.rocksdb.ColumnFamilyHandle;
 import org.rocksdb.ColumnFamilyOptions;
 import org.rocksdb.DBOptions;
+import org.rocksdb.Env;
 import org.rocksdb.EnvOptions;
 import org.rocksdb.IngestExternalFileOptions;
 import org.rocksdb.Options;
@@ -20,6 +23,7 @@ import org.rocksdb.SstFileWriter;
 import org.rocksdb.RocksDBException;
 import org.rocksdb.RocksIterator;
 import org.rocksdb.Snapshot;
+import org.rocksdb.SstFileManager;
 import org.rocksdb.Statistics;
 import org.rocksdb.WriteBatch;
 import org.rocksdb.WriteOptions;
@@ -40,6 +44,8 @@ public final class MetadataStore implements AutoCloseable {
 
   private final DBOptions dbOptions;
   private final Statistics statistics;
+  private final SstFileManager sstFiles;
+  private final Path dir;
   private final ColumnFamilyOptions entryOptions;
   private final ColumnFamilyOptions plainOptions;
   private final List<ColumnFamilyHandle> handles = new ArrayList<>();
@@ -51,10 +57,19 @@ public final class MetadataStore implements AutoCloseable {
 
   private MetadataStore(Path dir) throws IOException {
     Files.createDirectories(dir);
+    this.dir = dir;
     // RocksDB's own counters (compactions, stalls, block cache), read by the server's metrics.
     statistics = new Statistics();
+    // With an SstFileManager RocksDB recovers by itself from an out-of-space error once space is
+    // back (it polls the free space and resumes writing: the DB::Resume the Java API lacks).
+    try {
+      sstFiles = new SstFileManager(Env.getDefault());
+    } catch (RocksDBException e) {
+      statistics.close();
+      throw new IOException("Cannot create RocksDB's SST file manager: " + e.getMessage(), e);
+    }
     dbOptions = new DBOptions().setCreateIfMissing(true).setCreateMissingColumnFamilies(true)
-        .setMaxBackgroundJobs(2).setStatistics(statistics);
+        .setMaxBackgroundJobs(2).setStatistics(statistics).setSstFileManager(sstFiles);
     BlockBasedTableConfig table = new BlockBasedTableConfig()
         .setFilterPolicy(new BloomFilter(10, false))
         .setWholeKeyFiltering(true);
@@ -131,7 +146,7 @@ public final class MetadataStore implements AutoCloseable {
     try (IngestExternalFileOptions options = new IngestExternalFileOptions().setMoveFiles(true)) {
       db.ingestExternalFile(entries, List.of(file.toString()), options);
     } catch (RocksDBException e) {
-      throw new IOException("Cannot ingest split file " + file + ": " + e.getMessage(), e);
+      throw failure("Cannot ingest split file " + file, e);
     }
   }
 
@@ -147,7 +162,7 @@ public final class MetadataStore implements AutoCloseable {
     try {
       db.write(writeOptions, batch);
     } catch (RocksDBException e) {
-      throw new IOException("RocksDB write failed: " + e.getMessage(), e);
+      throw failure("RocksDB write failed", e);
     }
   }
 
@@ -156,7 +171,7 @@ public final class MetadataStore implements AutoCloseable {
     try (WriteOptions sync = new WriteOptions().setSync(true)) {
       db.write(sync, batch);
     } catch (RocksDBException e) {
-      throw new IOException("RocksDB write failed: " + e.getMessage(), e);
+      throw failure("RocksDB write failed", e);
     }
   }
 
@@ -165,7 +180,34 @@ public final class MetadataStore implements AutoCloseable {
     try {
       db.syncWal();
     } catch (RocksDBException e) {
-      throw new IOException("WAL sync failed: " + e.getMessage(), e);
+      throw failure("WAL sync failed", e);
+    }
+  }
+
+  /**
+   * A failed write as the caller should see it: out of disk space is the NO_SPACE code (RocksDB
+   * refuses every write until its SstFileManager sees space again and resumes), anything else an
+   * internal error.
+   */
+  private IOException failure(String what, RocksDBException e) {
+    if (OutOfSpace.is(e)) {
+      return new IndexFsException(Code.NO_SPACE, "The metadata store at " + dir + " is out of disk space ("
+          + e.getMessage() + "); writes resume by themselves once space is freed");
+    }
+    return new IOException(what + ": " + e.getMessage(), e);
+  }
+
+  /** The directory holding this store (its file system's free space is what writes need). */
+  public Path directory() {
+    return dir;
+  }
+
+  /** Writes every memtable to SST files (what a checkpoint or a shutdown would do). */
+  public void flush() throws IOException {
+    try (org.rocksdb.FlushOptions options = new org.rocksdb.FlushOptions().setWaitForFlush(true)) {
+      db.flush(options, handles);
+    } catch (RocksDBException e) {
+      throw failure("RocksDB flush failed", e);
     }
   }
 
@@ -213,6 +255,7 @@ public final class MetadataStore implements AutoCloseable {
     plainOptions.close();
     entryOptions.close();
     dbOptions.close();
+    sstFiles.close();
     statistics.close();
   }
 

@@ -83,7 +83,8 @@ public class IndexFileSystem extends FileSystem implements LeaseRecoverable, Saf
     user = ugi.getShortUserName();
     ClusterConnection connection = ClusterConnection.acquire(zk, cluster,
         get(conf, IndexFsConfig.RPC_MAX_FRAME_BYTES), 30_000, get(conf, IndexFsConfig.CLIENT_CACHE_ENTRIES));
-    client = new IndexFsClient(connection, caller(ugi), get(conf, IndexFsConfig.RPC_TIMEOUT_MS));
+    client = new IndexFsClient(connection, caller(ugi), get(conf, IndexFsConfig.RPC_TIMEOUT_MS),
+        get(conf, IndexFsConfig.CLIENT_FAILOVER_WAIT_MS));
     try {
       ServerInfo info = client.serverInfo();
       inlineMax = info.getInlineMaxBytes();

@@ -117,6 +117,17 @@ public final class IndexFsConfig {
       "A server closes a connection that sent nothing for this long (also ends half-sent frames); clients reconnect.");
   public static final ConfigKey<Long> RPC_TIMEOUT_MS = ConfigKey.longValue(
       "indexfs.rpc.timeout-ms", 120_000, "How long a client waits for one reply.");
+  public static final ConfigKey<Long> CLIENT_FAILOVER_WAIT_MS = ConfigKey.longValue(
+      "indexfs.client.failover-wait-ms", 60_000,
+      "How long a client keeps retrying a call whose slot is unreachable, failing over or busy (backoff from 50 ms"
+          + " doubling to 2 s) before the error reaches the application; retried mutations get their first answer.");
+  public static final ConfigKey<Long> RETRY_CACHE_EXPIRY_MS = ConfigKey.longValue(
+      "indexfs.retry-cache.expiry-ms", 600_000,
+      "How long a server remembers the outcome of a non-idempotent call for a client that retries it"
+          + " (HDFS: dfs.namenode.retrycache.expirytime.millis).");
+  public static final ConfigKey<Integer> RETRY_CACHE_ENTRIES = ConfigKey.integer(
+      "indexfs.retry-cache.entries", 100_000,
+      "Call outcomes a server keeps in memory for retries (older ones are read back from its store).");
   public static final ConfigKey<Integer> LIST_PAGE_SIZE = ConfigKey.integer(
       "indexfs.list.page-size", 1000, "Entries per listStatus page (HDFS: dfs.ls.limit).");
 
@@ -142,7 +153,8 @@ public final class IndexFsConfig {
       ZOOKEEPER_QUORUM, ZOOKEEPER_SESSION_TIMEOUT_MS, SLOT_LEASE_WAIT_MS, CLUSTER_NAME, SERVER_DIR,
       SERVER_BIND_HOST, SERVER_PORT, SERVER_SLOT, SERVER_HANDLERS, SERVER_IO_THREADS, SERVER_CACHE_ENTRIES, SERVER_QUEUE, WAL_SYNC, STORE_RESERVED_BYTES, DATA_URI,
       INLINE_MAX_BYTES, LEASE_SOFT_LIMIT_MS, LEASE_HARD_LIMIT_MS, SCRUB_INTERVAL_MS, SCRUB_GRACE_MS,
-      RPC_MAX_FRAME_BYTES, RPC_IDLE_TIMEOUT_SECONDS, RPC_TIMEOUT_MS, LIST_PAGE_SIZE, SUPERUSER, SUPERGROUP,
+      RPC_MAX_FRAME_BYTES, RPC_IDLE_TIMEOUT_SECONDS, RPC_TIMEOUT_MS, CLIENT_FAILOVER_WAIT_MS, RETRY_CACHE_EXPIRY_MS,
+      RETRY_CACHE_ENTRIES, LIST_PAGE_SIZE, SUPERUSER, SUPERGROUP,
       PERMISSIONS_ENABLED, MAX_COMPONENT_LENGTH, AUDIT_ENABLED, AUDIT_QUEUE, LEASE_POLICY, LEASE_FIXED_MS,
       LEASE_MAX_MS, LEASE_TABLE_ENTRIES, CLIENT_CACHE_ENTRIES, HOME_SYNC_INTERVAL_MS,
       METRICS_LOG_INTERVAL_MS, METRICS_WINDOW_MS, HTTP_PORT, SPLIT_THRESHOLD);

@@ -52,6 +52,10 @@ import org.indexfs.server.op.CrossSlotRename;
 import org.indexfs.server.op.RenameInOp;
 import org.indexfs.server.op.RenameOp;
 import org.indexfs.server.rename.RenameIntents;
+import org.indexfs.server.retry.AppliedAnswers;
+import org.indexfs.server.retry.CallKey;
+import org.indexfs.server.retry.RetriedOp;
+import org.indexfs.server.retry.RetryCache;
 import org.indexfs.server.split.Partitions;
 import org.indexfs.server.split.SplitManager;
 import org.indexfs.server.op.RenewLeaseOp;
@@ -94,6 +98,7 @@ public final class IndexFsServer implements AutoCloseable {
   private final ServerMetrics metrics;
   private final SplitManager splits;
   private final Periodic metricsLog;
+  private final Periodic retryPurge;
   private final InetSocketAddress address;
   private final SafeMode safeMode = new SafeMode();
   private final StatusServer status;
@@ -171,6 +176,28 @@ public final class IndexFsServer implements AutoCloseable {
       Map<OpCase, Operation> ops = operations(ctx, crossSlot, renames, scrubber);
       AdminOps.install(ops, admin);
       SpaceGuard.install(ops, new DiskSpace(Path.of(dir), IndexFsConfig.STORE_RESERVED_BYTES.get(conf)), slot);
+      // At-most-once calls: a retry gets the first answer (outermost, DESIGN §11).
+      RetryCache retries = new RetryCache(ns, IndexFsConfig.RETRY_CACHE_EXPIRY_MS.get(conf),
+          IndexFsConfig.RETRY_CACHE_ENTRIES.get(conf));
+      crossSlot.useCallIds(request -> {
+        CallKey key = CallKey.of(request);
+        return key == null ? java.util.UUID.randomUUID().toString() : key.newTxid();
+      }, (batch, txid, landed) -> {
+        CallKey key = CallKey.ofTxid(txid);
+        if (key != null && landed) {
+          retries.recordIn(batch, key, org.indexfs.proto.Response.newBuilder()
+              .setBool(org.indexfs.proto.BoolResult.newBuilder().setValue(true)).build());
+        } else if (key != null) {
+          retries.forgetIn(batch, key);
+        }
+      });
+      RetriedOp.install(ops, retries, new AppliedAnswers(ctx, crossSlot));
+      retryPurge = new Periodic("indexfs-retry-purge-" + slot, IndexFsConfig.RETRY_CACHE_EXPIRY_MS.get(conf) / 2,
+          false, () -> {
+            if (fence.serving()) {
+              retries.purge();
+            }
+          });
       dispatcher = new Dispatcher(ops, IndexFsConfig.SERVER_HANDLERS.get(conf),
           IndexFsConfig.SERVER_QUEUE.get(conf), new Auditor(auditLog, ctx), metrics, ns,
           IndexFsConfig.RPC_MAX_FRAME_BYTES.get(conf), IndexFsConfig.CLUSTER_NAME.get(conf) + "/" + slot, fence);
@@ -211,9 +238,10 @@ public final class IndexFsServer implements AutoCloseable {
       }
       metrics.start(new LiveGauges(ns, entryLeases, leases, splits, safeMode::isOn),
           IndexFsConfig.METRICS_WINDOW_MS.get(conf));
+      fence.open();
       placementRefresh.start();
       metricsLog.start();
-      fence.open();
+      retryPurge.start();
     } catch (Exception e) {
       closeQuietly();
       throw e instanceof IOException io ? io : new IOException("Server start failed: " + e.getMessage(), e);
@@ -329,6 +357,9 @@ public final class IndexFsServer implements AutoCloseable {
     }
     if (metricsLog != null) {
       metricsLog.close();
+    }
+    if (retryPurge != null) {
+      retryPurge.close();
     }
     if (status != null) {
       status.close();

@@ -82,6 +82,10 @@ public final class Peers implements AutoCloseable {
   public Response send(int target, Request.Builder request) throws IOException {
     org.indexfs.server.Blocking.check("call to slot " + target);
     request.setCaller(identity);
+    if (cluster != null) {
+      // A stale address never reaches another slot's server: it answers WRONG_SERVER.
+      request.setTarget(cluster + "/" + target);
+    }
     RpcConnection conn = connection(target);
     Response response;
     try {
@@ -91,11 +95,23 @@ public final class Peers implements AutoCloseable {
       throw new InterruptedIOException("Interrupted calling slot " + target);
     } catch (TimeoutException e) {
       conn.abandon(request.getCallId());
+      drop(target, conn);
       throw new IOException(request.getOpCase() + " to slot " + target + " timed out after " + timeoutMs + " ms");
     } catch (ExecutionException e) {
+      drop(target, conn);
       throw new IOException("Call to slot " + target + " failed: " + e.getCause(), e.getCause());
     }
+    if (response.getCode() == Code.NOT_SERVING || response.getCode() == Code.WRONG_SERVER) {
+      // That process does not serve the slot (now): the next call looks its owner up again.
+      drop(target, conn);
+    }
     return response;
+  }
+
+  private synchronized void drop(int target, RpcConnection conn) {
+    if (connections.remove(target, conn)) {
+      conn.close();
+    }
   }
 
   private synchronized RpcConnection connection(int target) throws IOException {

@@ -33,7 +33,8 @@ import org.rocksdb.WriteOptions;
  * <ul>
  *   <li>{@code entries}: directory entries, {@code parentId | nameHash | name → Inode};</li>
  *   <li>{@code principals}: interned owner/group names, so entry values stay fixed-width;</li>
- *   <li>{@code meta}: counters and durable work records (pending reclamation).</li>
+ *   <li>{@code meta}: counters and durable work records (pending reclamation);</li>
+ *   <li>{@code calls}: the retry cache's record of recent non-idempotent calls (DESIGN §11).</li>
  * </ul>
  * Owns every native handle it opens and closes them in reverse order.
  */
@@ -54,6 +55,7 @@ public final class MetadataStore implements AutoCloseable {
   private final ColumnFamilyHandle entries;
   private final ColumnFamilyHandle principals;
   private final ColumnFamilyHandle meta;
+  private final ColumnFamilyHandle calls;
 
   private MetadataStore(Path dir) throws IOException {
     Files.createDirectories(dir);
@@ -80,7 +82,8 @@ public final class MetadataStore implements AutoCloseable {
         new ColumnFamilyDescriptor(RocksDB.DEFAULT_COLUMN_FAMILY, plainOptions),
         new ColumnFamilyDescriptor(bytes("entries"), entryOptions),
         new ColumnFamilyDescriptor(bytes("principals"), plainOptions),
-        new ColumnFamilyDescriptor(bytes("meta"), plainOptions));
+        new ColumnFamilyDescriptor(bytes("meta"), plainOptions),
+        new ColumnFamilyDescriptor(bytes("calls"), plainOptions));
     try {
       db = RocksDB.open(dbOptions, dir.toString(), descriptors, handles);
     } catch (RocksDBException e) {
@@ -90,6 +93,7 @@ public final class MetadataStore implements AutoCloseable {
     entries = handles.get(1);
     principals = handles.get(2);
     meta = handles.get(3);
+    calls = handles.get(4);
     // The WAL is written on every mutation; fsync is GroupCommit's job, shared by concurrent writers.
     writeOptions = new WriteOptions().setSync(false);
   }
@@ -112,6 +116,10 @@ public final class MetadataStore implements AutoCloseable {
 
   public ColumnFamilyHandle meta() {
     return meta;
+  }
+
+  public ColumnFamilyHandle calls() {
+    return calls;
   }
 
   /**

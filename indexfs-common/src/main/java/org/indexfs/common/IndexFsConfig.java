@@ -59,6 +59,22 @@ public final class IndexFsConfig {
       "Free disk space kept for the server's RocksDB (HDFS: dfs.namenode.resource.du.reserved): below it, calls that"
           + " would grow the store answer NO_SPACE while deletes go on; writing resumes by itself once space is back.");
 
+  public static final ConfigKey<Boolean> JOURNAL_ENABLED = ConfigKey.bool(
+      "indexfs.journal.enabled", false,
+      "Replicate every committed change of a slot to a journal on the data tier before it is acknowledged, with"
+          + " checkpoints, so standbys can take the slot over (DESIGN §11); needs indexfs.data.uri.");
+  public static final ConfigKey<Long> JOURNAL_SEGMENT_BYTES = ConfigKey.longValue(
+      "indexfs.journal.segment-bytes", 64L << 20, "A journal segment is closed and a new one started past this size.");
+  public static final ConfigKey<Long> JOURNAL_CHECKPOINT_RECORDS = ConfigKey.longValue(
+      "indexfs.journal.checkpoint-records", 500_000,
+      "A checkpoint of the slot's store is published on the data tier after this many journal records...");
+  public static final ConfigKey<Long> JOURNAL_CHECKPOINT_INTERVAL_MS = ConfigKey.longValue(
+      "indexfs.journal.checkpoint-interval-ms", 3_600_000,
+      "... or after this long, whichever comes first; checkpoints bound replay and start new standbys.");
+  public static final ConfigKey<Integer> JOURNAL_CHECKPOINTS_KEPT = ConfigKey.integer(
+      "indexfs.journal.checkpoints-kept", 2,
+      "Checkpoints kept on the data tier; the journal before the oldest of them is deleted.");
+
   public static final ConfigKey<String> DATA_URI = ConfigKey.string(
       "indexfs.data.uri", "",
       "Root of the underlying Hadoop FS holding large-file data objects (hdfs://nn/indexfs-data or file:///dir).");
@@ -151,7 +167,9 @@ public final class IndexFsConfig {
 
   public static final List<ConfigKey<?>> ALL = List.of(
       ZOOKEEPER_QUORUM, ZOOKEEPER_SESSION_TIMEOUT_MS, SLOT_LEASE_WAIT_MS, CLUSTER_NAME, SERVER_DIR,
-      SERVER_BIND_HOST, SERVER_PORT, SERVER_SLOT, SERVER_HANDLERS, SERVER_IO_THREADS, SERVER_CACHE_ENTRIES, SERVER_QUEUE, WAL_SYNC, STORE_RESERVED_BYTES, DATA_URI,
+      SERVER_BIND_HOST, SERVER_PORT, SERVER_SLOT, SERVER_HANDLERS, SERVER_IO_THREADS, SERVER_CACHE_ENTRIES, SERVER_QUEUE, WAL_SYNC, STORE_RESERVED_BYTES,
+      JOURNAL_ENABLED, JOURNAL_SEGMENT_BYTES, JOURNAL_CHECKPOINT_RECORDS, JOURNAL_CHECKPOINT_INTERVAL_MS,
+      JOURNAL_CHECKPOINTS_KEPT, DATA_URI,
       INLINE_MAX_BYTES, LEASE_SOFT_LIMIT_MS, LEASE_HARD_LIMIT_MS, SCRUB_INTERVAL_MS, SCRUB_GRACE_MS,
       RPC_MAX_FRAME_BYTES, RPC_IDLE_TIMEOUT_SECONDS, RPC_TIMEOUT_MS, CLIENT_FAILOVER_WAIT_MS, RETRY_CACHE_EXPIRY_MS,
       RETRY_CACHE_ENTRIES, LIST_PAGE_SIZE, SUPERUSER, SUPERGROUP,

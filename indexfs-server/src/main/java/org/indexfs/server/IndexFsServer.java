@@ -27,6 +27,7 @@ import org.indexfs.server.lease.LeaseKey;
 import org.indexfs.server.lease.LeasePolicy;
 import org.indexfs.server.membership.SlotLease;
 import org.indexfs.server.http.StatusServer;
+import org.indexfs.server.journal.ActiveJournal;
 import org.indexfs.server.metrics.LiveGauges;
 import org.indexfs.server.metrics.ServerMetrics;
 import org.indexfs.server.ns.AccessChecker;
@@ -81,7 +82,7 @@ import org.slf4j.LoggerFactory;
 public final class IndexFsServer implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(IndexFsServer.class);
 
-  private final MetadataStore store;
+  private MetadataStore store;
   private final Namespace ns;
   private final DataTier data;
   private final Reclaimer reclaimer;
@@ -91,7 +92,9 @@ public final class IndexFsServer implements AutoCloseable {
   private final Scrubber scrubber;
   private final Dispatcher dispatcher;
   private final RpcServer rpc;
-  private final SlotLease lease;
+  private SlotLease lease;
+  private ActiveJournal journal;
+  private volatile boolean started;
   private final Peers peers;
   private final EntryLeases entryLeases;
   private final Periodic placementRefresh;
@@ -120,6 +123,19 @@ public final class IndexFsServer implements AutoCloseable {
     store = MetadataStore.open(Path.of(dir));
     fence = new Fence(IndexFsConfig.CLUSTER_NAME.get(conf) + "/" + slot);
     try {
+      // The slot first (DESIGN §11): its lease and a new epoch, then — with a journal — every earlier
+      // writer fenced and this store brought to the end of the slot's history.
+      lease = new SlotLease(IndexFsConfig.ZOOKEEPER_QUORUM.get(conf),
+          IndexFsConfig.ZOOKEEPER_SESSION_TIMEOUT_MS.get(conf), IndexFsConfig.CLUSTER_NAME.get(conf), slot,
+          IndexFsConfig.SERVER_BIND_HOST.get(conf) + " (pid " + ProcessHandle.current().pid() + ")",
+          IndexFsConfig.SLOT_LEASE_WAIT_MS.get(conf), holder());
+      if (IndexFsConfig.JOURNAL_ENABLED.get(conf)) {
+        journal = ActiveJournal.takeOver(conf, slot, store, Path.of(dir), lease.epoch(), () -> {
+          fence.close("a successor fenced this writer's journal");
+          onSuperseded.run();
+        });
+        store = journal.store();
+      }
       ns = new Namespace(store, slot, IndexFsConfig.WAL_SYNC.get(conf), superuser, supergroup,
           IndexFsConfig.SERVER_CACHE_ENTRIES.get(conf));
       data = new DataTier(dataUri, slot);
@@ -208,26 +224,6 @@ public final class IndexFsServer implements AutoCloseable {
       reclaimer.start();
       leaseMonitor.start();
       scrubber.start();
-      lease = new SlotLease(IndexFsConfig.ZOOKEEPER_QUORUM.get(conf),
-          IndexFsConfig.ZOOKEEPER_SESSION_TIMEOUT_MS.get(conf), IndexFsConfig.CLUSTER_NAME.get(conf), slot,
-          address.getHostString() + ":" + address.getPort(), IndexFsConfig.SLOT_LEASE_WAIT_MS.get(conf),
-          new SlotLease.Holder() {
-            @Override
-            public void lost(String why) {
-              fence.close(why);
-            }
-
-            @Override
-            public void regained() {
-              fence.open();
-            }
-
-            @Override
-            public void superseded(long epoch) {
-              fence.close("another server took the slot over (epoch " + epoch + ")");
-              onSuperseded.run();
-            }
-          });
       peers.attach(lease.curator(), IndexFsConfig.CLUSTER_NAME.get(conf), lease.clusterConfig().slots());
       scrubber.usePeers(peers);
       safeMode.attach(lease.curator(), IndexFsConfig.CLUSTER_NAME.get(conf));
@@ -238,6 +234,11 @@ public final class IndexFsServer implements AutoCloseable {
       }
       metrics.start(new LiveGauges(ns, entryLeases, leases, splits, safeMode::isOn),
           IndexFsConfig.METRICS_WINDOW_MS.get(conf));
+      if (journal != null) {
+        journal.startCheckpoints(slot, fence::serving);
+      }
+      lease.publish(address.getHostString() + ":" + address.getPort());
+      started = true;
       fence.open();
       placementRefresh.start();
       metricsLog.start();
@@ -248,6 +249,29 @@ public final class IndexFsServer implements AutoCloseable {
     }
     LOG.info("IndexFS server for slot {} serving {} from {} (wal.sync={}, status page {})", slot, address, dir,
         IndexFsConfig.WAL_SYNC.get(conf), status == null ? "off" : "http://" + status.hostPort() + "/");
+  }
+
+  /** What the slot's lease tells this server: stop answering when it is in doubt, resume when it is back. */
+  private SlotLease.Holder holder() {
+    return new SlotLease.Holder() {
+      @Override
+      public void lost(String why) {
+        fence.close(why);
+      }
+
+      @Override
+      public void regained() {
+        if (started) {
+          fence.open();
+        }
+      }
+
+      @Override
+      public void superseded(long epoch) {
+        fence.close("another server took the slot over (epoch " + epoch + ")");
+        onSuperseded.run();
+      }
+    };
   }
 
   private static int ioThreads(int configured) {
@@ -351,7 +375,10 @@ public final class IndexFsServer implements AutoCloseable {
 
   @Override
   public void close() {
-    // Background passes that use the ZooKeeper session stop before the slot lease closes it.
+    // Nothing more is answered or acknowledged; the slot's lease is released last, once the journal
+    // is closed, so a successor finds it complete. Everything that uses the ZooKeeper session stops
+    // before the lease closes it.
+    fence.close("the server is stopping");
     if (placementRefresh != null) {
       placementRefresh.close();
     }
@@ -365,10 +392,6 @@ public final class IndexFsServer implements AutoCloseable {
       status.close();
     }
     safeMode.close();
-    if (lease != null) {
-      lease.close();
-    }
-
     if (splits != null) {
       splits.close();
     }
@@ -399,6 +422,12 @@ public final class IndexFsServer implements AutoCloseable {
     if (ns != null) {
       ns.close();
     }
+    if (journal != null) {
+      journal.close();
+    }
+    if (lease != null) {
+      lease.close();
+    }
     if (data != null) {
       try {
         data.close();
@@ -406,7 +435,9 @@ public final class IndexFsServer implements AutoCloseable {
         LOG.warn("Data tier client did not close cleanly", e);
       }
     }
-    store.close();
+    if (store != null) {
+      store.close();
+    }
   }
 
   /** Exit status of a server whose slot was taken over by another while its lease was in doubt (EX_TEMPFAIL). */

@@ -50,7 +50,8 @@ public final class SlotLease implements AutoCloseable {
   private final ClusterConfig config;
   private final String cluster;
   private final int slot;
-  private final byte[] address;
+  private final String id;
+  private volatile byte[] address;
   private final Holder holder;
   /** Lease reactions run here, one at a time, never on Curator's event thread (they call ZooKeeper). */
   private final ExecutorService reactions;
@@ -62,15 +63,16 @@ public final class SlotLease implements AutoCloseable {
 
   /**
    * Acquires slot {@code slot} of {@code cluster}, waiting up to {@code waitMs} for a previous
-   * owner's lease to end, takes a new epoch and publishes {@code hostPort}. A cluster that was
+   * owner's lease to end, and takes a new epoch; {@code id} names this process to others waiting.
+   * The owner publishes its address with {@link #publish} once it answers calls. A cluster that was
    * never formatted is formatted with one slot when slot 0 starts (the single-server case);
    * otherwise it must be formatted first.
    */
-  public SlotLease(String zkQuorum, int sessionTimeoutMs, String cluster, int slot, String hostPort, long waitMs,
+  public SlotLease(String zkQuorum, int sessionTimeoutMs, String cluster, int slot, String id, long waitMs,
       Holder holder) throws IOException {
     this.cluster = cluster;
     this.slot = slot;
-    this.address = hostPort.getBytes(StandardCharsets.UTF_8);
+    this.id = id;
     this.holder = holder;
     reactions = Executors.newSingleThreadExecutor(r -> {
       Thread t = new Thread(r, "indexfs-slot-lease-" + slot);
@@ -93,7 +95,7 @@ public final class SlotLease implements AutoCloseable {
       if (slot < 0 || slot >= config.slots()) {
         throw new IOException("Cluster '" + cluster + "' has slots 0.." + (config.slots() - 1) + "; there is no slot " + slot);
       }
-      acquired = new LeaderLatch(curator, ClusterPaths.lease(cluster, slot), hostPort);
+      acquired = new LeaderLatch(curator, ClusterPaths.lease(cluster, slot), id);
       acquired.addListener(new LeaderLatchListener() {
         @Override
         public void isLeader() {
@@ -116,7 +118,6 @@ public final class SlotLease implements AutoCloseable {
         if (!latchNow.hasLeadership()) {
           throw new IOException("Lost the lease of slot " + slot + " while taking it");
         }
-        publish();
         held = true;
         ready = true;
         return null;
@@ -133,8 +134,26 @@ public final class SlotLease implements AutoCloseable {
       throw new IOException("Cannot take slot " + slot + ": " + e.getMessage(), e);
     }
     latch = acquired;
-    LOG.info("Slot {} of cluster {} ({} slots) leased at epoch {} and published at {}", slot, cluster, config.slots(),
-        epoch, hostPort);
+    LOG.info("Slot {} of cluster {} ({} slots) leased by {} at epoch {}", slot, cluster, config.slots(), id, epoch);
+  }
+
+  /** Publishes where this owner answers ({@code host:port}); published again whenever the lease comes back. */
+  public void publish(String hostPort) throws IOException {
+    address = hostPort.getBytes(StandardCharsets.UTF_8);
+    try {
+      reactions.submit(() -> {
+        if (held) {
+          publish();
+        }
+        return null;
+      }).get();
+    } catch (ExecutionException e) {
+      throw e.getCause() instanceof IOException io ? io : new IOException(e.getCause());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new java.io.InterruptedIOException("Interrupted publishing slot " + slot);
+    }
+    LOG.info("Slot {} published at {}", slot, hostPort);
   }
 
   private void abandon(LeaderLatch acquired) {
@@ -157,7 +176,9 @@ public final class SlotLease implements AutoCloseable {
         holder.superseded(now);
         return;
       }
-      publish();
+      if (address != null) {
+        publish();
+      }
       held = true;
       LOG.info("Slot {} leased again at epoch {}: nobody took over while the lease was in doubt", slot, epoch);
       holder.regained();

@@ -56,6 +56,11 @@ public final class MetadataStore implements AutoCloseable {
   private final ColumnFamilyHandle principals;
   private final ColumnFamilyHandle meta;
   private final ColumnFamilyHandle calls;
+  /** Where this store's committed changes are replicated (null: nowhere, or a standby replaying). */
+  private volatile ChangeLog log;
+  /** Held while a change is written and appended to the log, so both see the same order. */
+  private final Object commitOrder = new Object();
+  private static final byte[] POSITION_KEY = "log.position".getBytes(java.nio.charset.StandardCharsets.UTF_8);
 
   private MetadataStore(Path dir) throws IOException {
     Files.createDirectories(dir);
@@ -149,8 +154,27 @@ public final class MetadataStore implements AutoCloseable {
     return n;
   }
 
-  /** Ingests an SST file written by {@link #exportRange} into the entries (the receiver's commit point). */
+  /**
+   * Ingests an SST file written by {@link #exportRange} into the entries (the receiver's commit
+   * point). With a change log the file is first shipped where replicas find it, and the ingest is
+   * logged by reference, in commit order.
+   */
   public void ingest(java.nio.file.Path file) throws IOException {
+    ChangeLog l = log;
+    if (l == null) {
+      ingestFile(file);
+      return;
+    }
+    String shipped = l.ship(file);
+    synchronized (commitOrder) {
+      LogPosition at = l.next();
+      ingestFile(file);
+      recordPosition(at);
+      l.appendIngest(at, shipped);
+    }
+  }
+
+  private void ingestFile(java.nio.file.Path file) throws IOException {
     try (IngestExternalFileOptions options = new IngestExternalFileOptions().setMoveFiles(true)) {
       db.ingestExternalFile(entries, List.of(file.toString()), options);
     } catch (RocksDBException e) {
@@ -167,28 +191,119 @@ public final class MetadataStore implements AutoCloseable {
   }
 
   public void write(WriteBatch batch) throws IOException {
-    try {
-      db.write(writeOptions, batch);
-    } catch (RocksDBException e) {
-      throw failure("RocksDB write failed", e);
-    }
+    commit(writeOptions, batch);
   }
 
-  /** Writes and fsyncs at once: for rare bookkeeping records that must never be lost. */
+  /** Writes and fsyncs at once (and makes it durable in the change log): for rare bookkeeping records that must never be lost. */
   public void writeDurably(WriteBatch batch) throws IOException {
+    ChangeLog l = log;
+    if (l != null) {
+      commit(writeOptions, batch);
+      l.sync();
+      return;
+    }
     try (WriteOptions sync = new WriteOptions().setSync(true)) {
-      db.write(sync, batch);
+      commit(sync, batch);
+    }
+  }
+
+  /**
+   * Applies {@code batch}; with a change log, under the commit lock, with its position recorded in
+   * the batch itself and its bytes appended to the log in the same order (DESIGN §11).
+   */
+  private void commit(WriteOptions options, WriteBatch batch) throws IOException {
+    ChangeLog l = log;
+    if (l == null) {
+      apply(options, batch);
+      return;
+    }
+    synchronized (commitOrder) {
+      LogPosition at = l.next();
+      byte[] bytes;
+      try {
+        batch.put(meta, POSITION_KEY, at.encode());
+        apply(options, batch);
+        bytes = batch.data();
+      } catch (RocksDBException e) {
+        throw new IOException("Cannot record the position of a change: " + e.getMessage(), e);
+      }
+      l.append(at, bytes);
+    }
+  }
+
+  private void apply(WriteOptions options, WriteBatch batch) throws IOException {
+    try {
+      db.write(options, batch);
     } catch (RocksDBException e) {
       throw failure("RocksDB write failed", e);
     }
   }
 
-  /** Fsyncs the WAL: every write issued before this call is durable when it returns. */
+  /**
+   * Makes every write issued before this call durable: the WAL fsync, or with a change log the log's
+   * sync alone — the log is then the durable record (IndexFS §II-E: state pushed into the underlying
+   * file system), and a store that lost its unsynced WAL tail in a crash catches up from it.
+   */
   public void syncWal() throws IOException {
+    ChangeLog l = log;
+    if (l != null) {
+      l.sync();
+      return;
+    }
     try {
       db.syncWal();
     } catch (RocksDBException e) {
       throw failure("WAL sync failed", e);
+    }
+  }
+
+  /** From now on every change is also appended to {@code changeLog} (null: to none). */
+  public void replicateTo(ChangeLog changeLog) {
+    synchronized (commitOrder) {
+      this.log = changeLog;
+    }
+  }
+
+  /** The position in the replicated history of the last change this store holds. */
+  public LogPosition position() throws IOException {
+    byte[] v = get(meta, POSITION_KEY);
+    return v == null ? LogPosition.NONE : LogPosition.decode(v);
+  }
+
+  /** A standby applies a replicated batch (its bytes carry their own position). */
+  public void applyReplicated(byte[] batchBytes) throws IOException {
+    try (WriteBatch batch = new WriteBatch(batchBytes)) {
+      apply(writeOptions, batch);
+    }
+  }
+
+  /** A standby applies a replicated ingest: the file (a local copy, moved in) and then its position. */
+  public void applyReplicatedIngest(java.nio.file.Path file, LogPosition at) throws IOException {
+    ingestFile(file);
+    recordPosition(at);
+  }
+
+  private void recordPosition(LogPosition at) throws IOException {
+    try (WriteBatch b = new WriteBatch()) {
+      b.put(meta, POSITION_KEY, at.encode());
+      apply(writeOptions, b);
+    } catch (RocksDBException e) {
+      throw new IOException(e);
+    }
+  }
+
+  /**
+   * A consistent copy of this store in {@code target} (RocksDB's Checkpoint: hard links where it
+   * can), taken between two changes; returns the position it holds.
+   */
+  public LogPosition checkpoint(java.nio.file.Path target) throws IOException {
+    synchronized (commitOrder) {
+      try (org.rocksdb.Checkpoint c = org.rocksdb.Checkpoint.create(db)) {
+        c.createCheckpoint(target.toString());
+      } catch (RocksDBException e) {
+        throw failure("Cannot checkpoint the store", e);
+      }
+      return position();
     }
   }
 

@@ -83,6 +83,7 @@ class SlotLeaseTest {
   void aLeaseInDoubtComesBackToTheSameWriterWhenNobodyTookOver() throws Exception {
     Told told = new Told();
     try (SlotLease held = new SlotLease(zk.connectString(), 4_000, "c5", 0, "127.0.0.1:5", 5_000, told)) {
+      held.publish("127.0.0.1:5");
       long epoch = held.epoch();
       assertEquals(epoch, Epochs.read(curator, "c5", 0));
       zooKeeperOutage(told);
@@ -124,7 +125,7 @@ class SlotLeaseTest {
   }
 
   private SlotLease lease(String cluster, int slot, String address, long waitMs, Runnable onLost) throws IOException {
-    return new SlotLease(zk.connectString(), 5_000, cluster, slot, address, waitMs, new SlotLease.Holder() {
+    SlotLease lease = new SlotLease(zk.connectString(), 5_000, cluster, slot, address, waitMs, new SlotLease.Holder() {
       @Override
       public void lost(String why) {
         onLost.run();
@@ -136,6 +137,8 @@ class SlotLeaseTest {
       @Override
       public void superseded(long epoch) {}
     });
+    lease.publish(address);
+    return lease;
   }
 
   @Test

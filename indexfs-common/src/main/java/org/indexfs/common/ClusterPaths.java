@@ -30,6 +30,16 @@ public final class ClusterPaths {
     return root(cluster) + "/epochs/" + slot;
   }
 
+  /** A planned handover of slot k: the server that should take it next, and until when. */
+  public static String handover(String cluster, int slot) {
+    return root(cluster) + "/handover/" + slot;
+  }
+
+  /** The standbys of slot k, one ephemeral node each (name → how far it replayed). */
+  public static String standbys(String cluster, int slot) {
+    return root(cluster) + "/standbys/" + slot;
+  }
+
   /** The owner of slot k publishes its address here. */
   public static String slot(String cluster, int slot) {
     return slots(cluster) + "/" + slot;

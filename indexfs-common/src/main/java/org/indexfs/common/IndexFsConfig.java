@@ -17,8 +17,8 @@ public final class IndexFsConfig {
   public static final String CLUSTER_ZOOKEEPER_PATTERN = "indexfs.cluster.%s.zookeeper";
 
   public static final ConfigKey<Integer> ZOOKEEPER_SESSION_TIMEOUT_MS = ConfigKey.integer(
-      "indexfs.zookeeper.session-timeout-ms", 15_000,
-      "ZooKeeper session of a server: a killed server's slot lease is free again after this long.");
+      "indexfs.zookeeper.session-timeout-ms", 6_000,
+      "ZooKeeper session of a server: a killed server's slot lease is free again (and a standby takes over) after this long.");
   public static final ConfigKey<Long> SLOT_LEASE_WAIT_MS = ConfigKey.longValue(
       "indexfs.slot.lease-wait-ms", 60_000,
       "How long a starting server waits for its slot's lease while another process holds it.");
@@ -35,6 +35,13 @@ public final class IndexFsConfig {
       "indexfs.server.port", 0, "Port the metadata server listens on; 0 picks a free one.");
   public static final ConfigKey<Integer> SERVER_SLOT = ConfigKey.integer(
       "indexfs.server.slot", 0, "The slot this server owns.");
+  public static final ConfigKey<Boolean> SERVER_STANDBY = ConfigKey.bool(
+      "indexfs.server.standby", false,
+      "Start as a standby of the slot (bin/indexfs server --standby): follow its journal and take it over when its"
+          + " owner's lease ends, however long that takes; needs indexfs.journal.enabled.");
+  public static final ConfigKey<String> SERVER_NAME = ConfigKey.string(
+      "indexfs.server.name", "",
+      "How this server names itself to operators (admin -report, admin -handover --to NAME); empty: its bind host.");
   public static final ConfigKey<Integer> SERVER_HANDLERS = ConfigKey.integer(
       "indexfs.server.handler-threads", 32,
       "Threads executing operations that may wait (peer calls, lease revocations, data-tier calls); the"
@@ -167,7 +174,7 @@ public final class IndexFsConfig {
 
   public static final List<ConfigKey<?>> ALL = List.of(
       ZOOKEEPER_QUORUM, ZOOKEEPER_SESSION_TIMEOUT_MS, SLOT_LEASE_WAIT_MS, CLUSTER_NAME, SERVER_DIR,
-      SERVER_BIND_HOST, SERVER_PORT, SERVER_SLOT, SERVER_HANDLERS, SERVER_IO_THREADS, SERVER_CACHE_ENTRIES, SERVER_QUEUE, WAL_SYNC, STORE_RESERVED_BYTES,
+      SERVER_BIND_HOST, SERVER_PORT, SERVER_SLOT, SERVER_STANDBY, SERVER_NAME, SERVER_HANDLERS, SERVER_IO_THREADS, SERVER_CACHE_ENTRIES, SERVER_QUEUE, WAL_SYNC, STORE_RESERVED_BYTES,
       JOURNAL_ENABLED, JOURNAL_SEGMENT_BYTES, JOURNAL_CHECKPOINT_RECORDS, JOURNAL_CHECKPOINT_INTERVAL_MS,
       JOURNAL_CHECKPOINTS_KEPT, DATA_URI,
       INLINE_MAX_BYTES, LEASE_SOFT_LIMIT_MS, LEASE_HARD_LIMIT_MS, SCRUB_INTERVAL_MS, SCRUB_GRACE_MS,

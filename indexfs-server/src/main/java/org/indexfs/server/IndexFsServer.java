@@ -28,6 +28,7 @@ import org.indexfs.server.lease.LeasePolicy;
 import org.indexfs.server.membership.SlotLease;
 import org.indexfs.server.http.StatusServer;
 import org.indexfs.server.journal.ActiveJournal;
+import org.indexfs.server.journal.Standby;
 import org.indexfs.server.metrics.LiveGauges;
 import org.indexfs.server.metrics.ServerMetrics;
 import org.indexfs.server.ns.AccessChecker;
@@ -107,8 +108,12 @@ public final class IndexFsServer implements AutoCloseable {
   private final StatusServer status;
   private final Fence fence;
   private volatile Runnable onSuperseded = () -> {};
+  private volatile Runnable onHandedOver = () -> {};
+  /** Set once superseded or handed over: a hook registered later runs at once. */
+  private volatile boolean superseded;
+  private volatile boolean handedOver;
 
-  private IndexFsServer(Map<String, String> conf) throws IOException {
+  private IndexFsServer(Map<String, String> conf, java.util.function.Consumer<Standby> onStandby) throws IOException {
     String dir = IndexFsConfig.SERVER_DIR.get(conf);
     if (dir.isEmpty()) {
       throw new IllegalArgumentException(IndexFsConfig.SERVER_DIR.name() + " must be set");
@@ -123,16 +128,31 @@ public final class IndexFsServer implements AutoCloseable {
     store = MetadataStore.open(Path.of(dir));
     fence = new Fence(IndexFsConfig.CLUSTER_NAME.get(conf) + "/" + slot);
     try {
-      // The slot first (DESIGN §11): its lease and a new epoch, then — with a journal — every earlier
-      // writer fenced and this store brought to the end of the slot's history.
-      lease = new SlotLease(IndexFsConfig.ZOOKEEPER_QUORUM.get(conf),
-          IndexFsConfig.ZOOKEEPER_SESSION_TIMEOUT_MS.get(conf), IndexFsConfig.CLUSTER_NAME.get(conf), slot,
-          IndexFsConfig.SERVER_BIND_HOST.get(conf) + " (pid " + ProcessHandle.current().pid() + ")",
-          IndexFsConfig.SLOT_LEASE_WAIT_MS.get(conf), holder());
+      // The slot first (DESIGN §11): its lease and a new epoch — a standby follows the journal while
+      // it waits for them — then, with a journal, every earlier writer fenced and this store brought
+      // to the end of the slot's history.
+      boolean standing = IndexFsConfig.SERVER_STANDBY.get(conf);
+      if (standing && !IndexFsConfig.JOURNAL_ENABLED.get(conf)) {
+        throw new IOException("A standby follows the slot's journal: set " + IndexFsConfig.JOURNAL_ENABLED.name() + "=true");
+      }
+      Standby standby = standing ? Standby.follow(conf, slot, store, Path.of(dir), name(conf)) : null;
+      try {
+        if (standby != null) {
+          onStandby.accept(standby);
+        }
+        lease = new SlotLease(IndexFsConfig.ZOOKEEPER_QUORUM.get(conf),
+            IndexFsConfig.ZOOKEEPER_SESSION_TIMEOUT_MS.get(conf), IndexFsConfig.CLUSTER_NAME.get(conf), slot,
+            name(conf), standby != null ? Long.MAX_VALUE : IndexFsConfig.SLOT_LEASE_WAIT_MS.get(conf),
+            holder(standby, IndexFsConfig.CLUSTER_NAME.get(conf)));
+      } finally {
+        if (standby != null) {
+          store = standby.stop();
+        }
+      }
       if (IndexFsConfig.JOURNAL_ENABLED.get(conf)) {
         journal = ActiveJournal.takeOver(conf, slot, store, Path.of(dir), lease.epoch(), () -> {
           fence.close("a successor fenced this writer's journal");
-          onSuperseded.run();
+          superseded();
         });
         store = journal.store();
       }
@@ -183,6 +203,9 @@ public final class IndexFsServer implements AutoCloseable {
           () -> LOG.info("{}", metrics.summary()));
       // Operators: admin requests, and safe mode over client mutations and background changes.
       AdminContext admin = new AdminContext(ctx, safeMode, metrics);
+      if (journal != null) {
+        admin.useHighAvailability(highAvailability(IndexFsConfig.CLUSTER_NAME.get(conf), slot));
+      }
       // No change of its own while in safe mode, or while the slot's lease is in doubt.
       java.util.function.BooleanSupplier hold = () -> safeMode.isOn() || !fence.serving();
       leaseMonitor.pauseWhile(hold);
@@ -234,12 +257,12 @@ public final class IndexFsServer implements AutoCloseable {
       }
       metrics.start(new LiveGauges(ns, entryLeases, leases, splits, safeMode::isOn),
           IndexFsConfig.METRICS_WINDOW_MS.get(conf));
-      if (journal != null) {
-        journal.startCheckpoints(slot, fence::serving);
-      }
       lease.publish(address.getHostString() + ":" + address.getPort());
       started = true;
       fence.open();
+      if (journal != null) {
+        journal.startCheckpoints(slot, fence::serving);
+      }
       placementRefresh.start();
       metricsLog.start();
       retryPurge.start();
@@ -251,9 +274,58 @@ public final class IndexFsServer implements AutoCloseable {
         IndexFsConfig.WAL_SYNC.get(conf), status == null ? "off" : "http://" + status.hostPort() + "/");
   }
 
+  private AdminContext.HighAvailability highAvailability(String cluster, int slot) {
+    return new AdminContext.HighAvailability() {
+      @Override
+      public long epoch() {
+        return lease.epoch();
+      }
+
+      @Override
+      public java.util.List<String> standbys() throws IOException {
+        java.util.List<String> out = new java.util.ArrayList<>();
+        String dir = org.indexfs.common.ClusterPaths.standbys(cluster, slot);
+        try {
+          for (String child : lease.curator().getChildren().forPath(dir)) {
+            out.add(new String(lease.curator().getData().forPath(dir + "/" + child), java.nio.charset.StandardCharsets.UTF_8));
+          }
+        } catch (org.apache.zookeeper.KeeperException.NoNodeException none) {
+          return out;
+        } catch (Exception e) {
+          throw new IOException("Cannot list the standbys of slot " + slot + ": " + e.getMessage(), e);
+        }
+        java.util.Collections.sort(out);
+        return out;
+      }
+
+      @Override
+      public long journalDurableSeq() {
+        return journal.durableUpTo();
+      }
+
+      @Override
+      public void handOver(String to) throws IOException {
+        IndexFsServer.this.handOver(cluster, slot, to);
+      }
+    };
+  }
+
+  /** How this server names itself: {@code indexfs.server.name} (or its bind host) and its process id. */
+  static String name(Map<String, String> conf) {
+    String name = IndexFsConfig.SERVER_NAME.get(conf);
+    return (name.isEmpty() ? IndexFsConfig.SERVER_BIND_HOST.get(conf) : name) + " (pid " + ProcessHandle.current().pid() + ")";
+  }
+
   /** What the slot's lease tells this server: stop answering when it is in doubt, resume when it is back. */
-  private SlotLease.Holder holder() {
+  private SlotLease.Holder holder(Standby standby, String cluster) {
     return new SlotLease.Holder() {
+      @Override
+      public void waiting(org.apache.curator.framework.CuratorFramework curator) throws IOException {
+        if (standby != null) {
+          standby.register(curator, cluster);
+        }
+      }
+
       @Override
       public void lost(String why) {
         fence.close(why);
@@ -269,9 +341,14 @@ public final class IndexFsServer implements AutoCloseable {
       @Override
       public void superseded(long epoch) {
         fence.close("another server took the slot over (epoch " + epoch + ")");
-        onSuperseded.run();
+        IndexFsServer.this.superseded();
       }
     };
+  }
+
+  private void superseded() {
+    superseded = true;
+    onSuperseded.run();
   }
 
   private static int ioThreads(int configured) {
@@ -279,7 +356,16 @@ public final class IndexFsServer implements AutoCloseable {
   }
 
   public static IndexFsServer start(Map<String, String> conf) throws IOException {
-    return new IndexFsServer(conf);
+    return new IndexFsServer(conf, s -> {});
+  }
+
+  /**
+   * Starts a server; with {@code indexfs.server.standby=true} this returns only once the server
+   * took the slot over, and {@code onStandby} is told as soon as it follows the journal.
+   */
+  public static IndexFsServer start(Map<String, String> conf, java.util.function.Consumer<Standby> onStandby)
+      throws IOException {
+    return new IndexFsServer(conf, onStandby);
   }
 
   private static Map<OpCase, Operation> operations(OpContext ctx, CrossSlotRename crossSlot, RenameIntents renames,
@@ -334,6 +420,32 @@ public final class IndexFsServer implements AutoCloseable {
    */
   public void onSuperseded(Runnable action) {
     onSuperseded = action;
+    if (superseded) {
+      action.run();
+    }
+  }
+
+  /** What to do once this server handed its slot over ({@code admin -handover}): {@link SlotRunner} closes it. */
+  public void onHandedOver(Runnable action) {
+    onHandedOver = action;
+    if (handedOver) {
+      action.run();
+    }
+  }
+
+  /** Names the successor, stops answering, and asks to be stopped (the lease passes when the journal is closed). */
+  private void handOver(String cluster, int slot, String to) throws IOException {
+    org.indexfs.server.membership.Handovers.name(lease.curator(), cluster, slot, to);
+    fence.close("the slot is being handed over" + (to.isEmpty() ? "" : " to " + to));
+    LOG.info("Slot {}: handing over to {}", slot, to.isEmpty() ? "any standby" : to);
+    handedOver = true;
+    Thread t = new Thread(onHandedOver, "indexfs-handover-" + slot);
+    t.start();
+  }
+
+  /** The journal this server writes, or null without {@code indexfs.journal.enabled}. */
+  public ActiveJournal journal() {
+    return journal;
   }
 
   public SplitManager splits() {
@@ -443,19 +555,34 @@ public final class IndexFsServer implements AutoCloseable {
   /** Exit status of a server whose slot was taken over by another while its lease was in doubt (EX_TEMPFAIL). */
   public static final int EXIT_SUPERSEDED = 75;
 
-  /** {@code bin/indexfs server [-D key=value ...] [--conf file.xml]}: runs one server until killed. */
+  /**
+   * {@code bin/indexfs server [-D key=value ...] [--conf file.xml] [--standby]}: runs one slot's server
+   * until killed. Prints {@code INDEXFS_SERVER_READY host:port} whenever it serves the slot, and
+   * {@code INDEXFS_STANDBY_READY slot} whenever it follows it as a standby; exits 75 when another
+   * server took the slot over and there is no journal to follow (its supervisor should restart it).
+   */
   public static void main(String[] args) throws Exception {
     Map<String, String> conf = new HashMap<>(ServerConf.load(args));
-    IndexFsServer server = start(conf);
-    Runtime.getRuntime().addShutdownHook(new Thread(server::close, "indexfs-shutdown"));
-    // A writer that was superseded exits non-zero so that its supervisor starts it afresh.
-    server.onSuperseded(() -> {
-      LOG.error("Exiting with status {}: another server took slot {} over while this one had lost its lease",
-          EXIT_SUPERSEDED, IndexFsConfig.SERVER_SLOT.get(conf));
-      new Thread(() -> System.exit(EXIT_SUPERSEDED), "indexfs-exit").start();
+    SlotRunner runner = SlotRunner.start(conf, new SlotRunner.Events() {
+      @Override
+      public void standing(Standby standby) {
+        System.out.println("INDEXFS_STANDBY_READY " + IndexFsConfig.SERVER_SLOT.get(conf));
+        System.out.flush();
+      }
+
+      @Override
+      public void serving(IndexFsServer server) {
+        System.out.println("INDEXFS_SERVER_READY " + server.address().getHostString() + ":" + server.address().getPort());
+        System.out.flush();
+      }
+
+      @Override
+      public void stopped(int status) {
+        LOG.error("Exiting with status {}", status);
+        new Thread(() -> System.exit(status), "indexfs-exit").start();
+      }
     });
-    System.out.println("INDEXFS_SERVER_READY " + server.address().getHostString() + ":" + server.address().getPort());
-    System.out.flush();
+    Runtime.getRuntime().addShutdownHook(new Thread(runner::close, "indexfs-shutdown"));
     Thread.currentThread().join();
   }
 }

@@ -37,6 +37,7 @@ public final class Journal implements AutoCloseable {
   private final Checkpoints checkpoints;
   private final long segmentBytes;
   private final int slot;
+  private volatile long rebuiltFrom = -1;
 
   private Journal(String dataUri, int slot, long segmentBytes, int checkpointsKept) throws IOException {
     Configuration conf = new Configuration();
@@ -191,6 +192,7 @@ public final class Journal implements AutoCloseable {
     Checkpoints.deleteLocal(aside);
     Files.move(dir, aside);
     long seq = checkpoints.latest();
+    rebuiltFrom = seq;
     if (seq >= 0) {
       checkpoints.download(seq, dir);
       LOG.info("Slot {}: store rebuilt from checkpoint {} (the previous one kept at {})", slot, seq, aside);
@@ -198,6 +200,11 @@ public final class Journal implements AutoCloseable {
       LOG.info("Slot {}: store rebuilt from the journal's first record (the previous one kept at {})", slot, aside);
     }
     return MetadataStore.open(dir);
+  }
+
+  /** The checkpoint the last rebuild started from (-1: none, or from the first record). */
+  public long rebuiltFrom() {
+    return rebuiltFrom;
   }
 
   /** Publishes a checkpoint of the writer's store now (see {@link Checkpoints#publish}). */

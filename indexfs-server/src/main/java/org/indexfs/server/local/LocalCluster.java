@@ -15,6 +15,7 @@ import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.BoundedExponentialBackoffRetry;
 import org.indexfs.common.IndexFsConfig;
 import org.indexfs.server.IndexFsServer;
+import org.indexfs.server.SlotRunner;
 import org.indexfs.server.membership.ClusterFormat;
 
 /**
@@ -38,7 +39,9 @@ public final class LocalCluster implements AutoCloseable {
   private final LocalHdfs hdfs;
   private EmbeddedZooKeeper zookeeper;
   private final int zkPort;
-  private final List<IndexFsServer> servers = new ArrayList<>();
+  /** Per slot, every server started for it: the one serving it, and standbys. */
+  private final Map<Integer, List<SlotRunner>> runners = new java.util.TreeMap<>();
+  private int serverCount;
 
   private LocalCluster(Builder b) throws IOException {
     this.workDir = b.workDir.toAbsolutePath();
@@ -72,6 +75,7 @@ public final class LocalCluster implements AutoCloseable {
       for (int slot = 0; slot < b.servers; slot++) {
         startServer(slot);
       }
+      serverCount = b.servers;
     } catch (IOException | RuntimeException e) {
       close();
       throw e;
@@ -91,16 +95,48 @@ public final class LocalCluster implements AutoCloseable {
     return new Builder(workDir);
   }
 
-  private void startServer(int slot) throws IOException {
+  private Map<String, String> conf(int slot, String dirName, boolean standby) {
     Map<String, String> conf = new HashMap<>(serverConf);
     conf.put(IndexFsConfig.SERVER_SLOT.name(), String.valueOf(slot));
-    conf.put(IndexFsConfig.SERVER_DIR.name(), workDir.resolve("slot-" + slot).toString());
-    IndexFsServer server = IndexFsServer.start(conf);
-    if (slot < servers.size()) {
-      servers.set(slot, server);
-    } else {
-      servers.add(server);
+    conf.put(IndexFsConfig.SERVER_DIR.name(), workDir.resolve(dirName).toString());
+    conf.put(IndexFsConfig.SERVER_STANDBY.name(), String.valueOf(standby));
+    conf.put(IndexFsConfig.SERVER_NAME.name(), dirName);
+    return conf;
+  }
+
+  private synchronized void startServer(int slot) throws IOException {
+    SlotRunner r = SlotRunner.start(conf(slot, "slot-" + slot, false), new SlotRunner.Events() {});
+    runners.computeIfAbsent(slot, k -> new ArrayList<>()).add(r);
+  }
+
+  /**
+   * Starts a standby of {@code slot} in this process (its store under {@code slot-K-standby-N}); it
+   * takes the slot over when its server stops. Needs {@code indexfs.journal.enabled=true}.
+   */
+  public SlotRunner startStandby(int slot) throws IOException {
+    return startStandby(slot, runners(slot).size());
+  }
+
+  /** A standby of {@code slot} on {@code slot-K-standby-N}: the same directory as an earlier one of that number. */
+  public SlotRunner startStandby(int slot, int n) throws IOException {
+    SlotRunner r = SlotRunner.start(conf(slot, "slot-" + slot + "-standby-" + n, true), new SlotRunner.Events() {});
+    synchronized (this) {
+      runners.computeIfAbsent(slot, k -> new ArrayList<>()).add(r);
     }
+    return r;
+  }
+
+  /** Stops one server of the cluster (a standby, say), whatever it is doing. */
+  public void stop(SlotRunner runner) {
+    synchronized (this) {
+      runners.values().forEach(list -> list.remove(runner));
+    }
+    runner.close();
+  }
+
+  /** Every server started for {@code slot} (serving or standing by). */
+  public synchronized List<SlotRunner> runners(int slot) {
+    return List.copyOf(runners.getOrDefault(slot, List.of()));
   }
 
   /** Stops and starts slot 0's server on the same directory (a clean restart). */
@@ -114,13 +150,26 @@ public final class LocalCluster implements AutoCloseable {
     startServer(slot);
   }
 
-  /** Stops the server of {@code slot} (as if it died); {@link #restartServer(int)} brings it back. */
+  /** Stops the server serving {@code slot} (as if it died); {@link #restartServer(int)} brings it back. */
   public void stopServer(int slot) {
-    IndexFsServer s = servers.get(slot);
-    if (s != null) {
-      s.close();
-      servers.set(slot, null);
+    SlotRunner serving;
+    synchronized (this) {
+      serving = servingRunner(slot);
+      if (serving == null) {
+        return;
+      }
+      runners.get(slot).remove(serving);
     }
+    serving.close();
+  }
+
+  private SlotRunner servingRunner(int slot) {
+    for (SlotRunner r : runners.getOrDefault(slot, List.of())) {
+      if (r.current() != null) {
+        return r;
+      }
+    }
+    return null;
   }
 
   /** Stops the ZooKeeper server (an outage); {@link #startZooKeeper} brings it back on the same port and data. */
@@ -138,15 +187,17 @@ public final class LocalCluster implements AutoCloseable {
   }
 
   public IndexFsServer server() {
-    return servers.get(0);
+    return server(0);
   }
 
-  public IndexFsServer server(int slot) {
-    return servers.get(slot);
+  /** The server serving {@code slot} now, or null. */
+  public synchronized IndexFsServer server(int slot) {
+    SlotRunner r = servingRunner(slot);
+    return r == null ? null : r.current();
   }
 
   public int serverCount() {
-    return servers.size();
+    return serverCount;
   }
 
   public String clusterName() {
@@ -200,12 +251,20 @@ public final class LocalCluster implements AutoCloseable {
 
   @Override
   public void close() {
-    for (IndexFsServer s : servers) {
-      if (s != null) {
-        s.close();
+    List<SlotRunner> all = new ArrayList<>();
+    synchronized (this) {
+      runners.values().forEach(all::addAll);
+      runners.clear();
+    }
+    // Standbys first, so none takes over a slot whose server is stopping.
+    for (SlotRunner r : all) {
+      if (r.current() == null) {
+        r.close();
       }
     }
-    servers.clear();
+    for (SlotRunner r : all) {
+      r.close();
+    }
     stopZooKeeper();
     if (hdfs != null) {
       hdfs.close();

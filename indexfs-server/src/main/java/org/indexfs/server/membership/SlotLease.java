@@ -43,7 +43,13 @@ public final class SlotLease implements AutoCloseable {
 
     /** The lease came back, but another writer held the slot meanwhile (the epoch is now {@code epoch}). */
     void superseded(long epoch);
+
+    /** Called once the session is up, before waiting for the lease (a standby starts following here). */
+    default void waiting(CuratorFramework curator) throws IOException {}
   }
+
+  /** How long a handover names its target: past this, any waiting server may take the slot. */
+  static final long HANDOVER_MS = 60_000;
 
   private final CuratorFramework curator;
   private final LeaderLatch latch;
@@ -95,22 +101,25 @@ public final class SlotLease implements AutoCloseable {
       if (slot < 0 || slot >= config.slots()) {
         throw new IOException("Cluster '" + cluster + "' has slots 0.." + (config.slots() - 1) + "; there is no slot " + slot);
       }
-      acquired = new LeaderLatch(curator, ClusterPaths.lease(cluster, slot), id);
-      acquired.addListener(new LeaderLatchListener() {
-        @Override
-        public void isLeader() {
-          won();
+      holder.waiting(curator);
+      long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(waitMs);
+      while (true) {
+        acquired = join();
+        long left = Math.max(0, (deadline - System.nanoTime()) / 1_000_000);
+        if (!acquired.await(waitMs == Long.MAX_VALUE ? Long.MAX_VALUE : left, TimeUnit.MILLISECONDS)) {
+          throw new IOException("Slot " + slot + " of cluster '" + cluster + "' is held by another server ("
+              + describeLeader(acquired) + ") for more than " + waitMs + " ms");
         }
-
-        @Override
-        public void notLeader() {
-          lostLatch();
+        String target = Handovers.target(curator, cluster, slot);
+        if (target == null || id.contains(target)) {
+          Handovers.done(curator, cluster, slot);
+          break;
         }
-      }, reactions);
-      acquired.start();
-      if (!acquired.await(waitMs, TimeUnit.MILLISECONDS)) {
-        throw new IOException("Slot " + slot + " of cluster '" + cluster + "' is held by another server ("
-            + describeLeader(acquired) + ") for more than " + waitMs + " ms");
+        // A planned handover names another server: let the lease pass on to it (DESIGN §11).
+        LOG.info("Slot {}: a handover names {}; {} lets the lease pass", slot, target, id);
+        closeQuietly(acquired);
+        acquired = null;
+        Thread.sleep(200);
       }
       LeaderLatch latchNow = acquired;
       reactions.submit(() -> {
@@ -154,6 +163,24 @@ public final class SlotLease implements AutoCloseable {
       throw new java.io.InterruptedIOException("Interrupted publishing slot " + slot);
     }
     LOG.info("Slot {} published at {}", slot, hostPort);
+  }
+
+  /** A new place in the queue for the slot's lease. */
+  private LeaderLatch join() throws Exception {
+    LeaderLatch l = new LeaderLatch(curator, ClusterPaths.lease(cluster, slot), id);
+    l.addListener(new LeaderLatchListener() {
+      @Override
+      public void isLeader() {
+        won();
+      }
+
+      @Override
+      public void notLeader() {
+        lostLatch();
+      }
+    }, reactions);
+    l.start();
+    return l;
   }
 
   private void abandon(LeaderLatch acquired) {

@@ -7,6 +7,7 @@ import io.netty.util.concurrent.DefaultThreadFactory;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.net.InetSocketAddress;
+import java.net.SocketTimeoutException;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
@@ -78,9 +79,51 @@ public final class Peers implements AutoCloseable {
     return response;
   }
 
-  /** Calls the server of {@code target} and returns its answer, whatever its code. */
+  /** How long a call keeps trying a slot that is unreachable or failing over (DESIGN §11). */
+  private static final long FAILOVER_WAIT_MS = 30_000;
+
+  /**
+   * Calls the server of {@code target} and returns its answer, whatever its code. A slot that is
+   * unreachable, not served right now or busy is tried again with backoff for a while (its standby
+   * may be taking over): every call between servers is idempotent (partition records by directory,
+   * renames by transaction id).
+   */
   public Response send(int target, Request.Builder request) throws IOException {
     org.indexfs.server.Blocking.check("call to slot " + target);
+    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(FAILOVER_WAIT_MS);
+    for (int attempt = 0; ; attempt++) {
+      Response response;
+      try {
+        response = sendOnce(target, request);
+      } catch (InterruptedIOException e) {
+        // Interrupted, or timed out: a call that already waited its whole timeout is not repeated.
+        throw e;
+      } catch (IOException unreachable) {
+        if (System.nanoTime() > deadline) {
+          throw unreachable;
+        }
+        pause(attempt);
+        continue;
+      }
+      Code code = response.getCode();
+      boolean passing = code == Code.NOT_SERVING || code == Code.WRONG_SERVER || code == Code.SERVER_BUSY;
+      if (!passing || System.nanoTime() > deadline) {
+        return response;
+      }
+      pause(attempt);
+    }
+  }
+
+  private static void pause(int attempt) throws InterruptedIOException {
+    try {
+      Thread.sleep(Math.min(2_000, 100L << Math.min(attempt, 5)));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new InterruptedIOException("Interrupted waiting to call a slot again");
+    }
+  }
+
+  private Response sendOnce(int target, Request.Builder request) throws IOException {
     request.setCaller(identity);
     if (cluster != null) {
       // A stale address never reaches another slot's server: it answers WRONG_SERVER.
@@ -96,7 +139,7 @@ public final class Peers implements AutoCloseable {
     } catch (TimeoutException e) {
       conn.abandon(request.getCallId());
       drop(target, conn);
-      throw new IOException(request.getOpCase() + " to slot " + target + " timed out after " + timeoutMs + " ms");
+      throw new SocketTimeoutException(request.getOpCase() + " to slot " + target + " timed out after " + timeoutMs + " ms");
     } catch (ExecutionException e) {
       drop(target, conn);
       throw new IOException("Call to slot " + target + " failed: " + e.getCause(), e.getCause());

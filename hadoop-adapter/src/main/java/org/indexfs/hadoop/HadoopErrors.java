@@ -13,6 +13,7 @@ import org.apache.hadoop.hdfs.protocol.AlreadyBeingCreatedException;
 import org.apache.hadoop.hdfs.server.namenode.SafeModeException;
 import org.apache.hadoop.ipc.RemoteException;
 import org.apache.hadoop.security.AccessControlException;
+import org.apache.hadoop.security.authorize.AuthorizationException;
 import org.indexfs.common.IndexFsException;
 
 /**
@@ -46,6 +47,10 @@ final class HadoopErrors {
       case ALREADY_BEING_CREATED -> new RemoteException(AlreadyBeingCreatedException.class.getName(), m);
       case RECOVERY_IN_PROGRESS -> new RemoteException("org.apache.hadoop.hdfs.protocol.RecoveryInProgressException", m);
       case LEASE_EXPIRED -> new RemoteException("org.apache.hadoop.hdfs.server.namenode.LeaseExpiredException", m);
+      // The NameNode's own refusals, which DFSClient lets through as RemoteExceptions naming them.
+      case NOT_AUTHORIZED -> new RemoteException(AuthorizationException.class.getName(), m);
+      case RESERVED_NAME -> new RemoteException(HadoopIllegalArgumentException.class.getName(), m);
+      case RESERVED_PATH -> new RemoteException(InvalidPathException.class.getName(), m);
       case UNSUPPORTED -> throw new UnsupportedOperationException(m);
       // DFSClient unwraps the NameNode's SafeModeException for every mutation, so callers see it as is.
       case SAFE_MODE -> new SafeModeException(m);

@@ -30,8 +30,12 @@ import org.apache.hadoop.fs.RemoteIterator;
 import org.apache.hadoop.fs.SafeMode;
 import org.apache.hadoop.fs.SafeModeAction;
 import org.apache.hadoop.fs.impl.PathCapabilitiesSupport;
+import org.apache.hadoop.fs.permission.FsAction;
 import org.apache.hadoop.fs.permission.FsPermission;
+import org.apache.hadoop.io.Text;
 import org.apache.hadoop.security.UserGroupInformation;
+import org.apache.hadoop.security.token.Token;
+import org.indexfs.hadoop.token.IndexFsTokenIdentifier;
 import org.apache.hadoop.util.Progressable;
 import org.indexfs.client.ClusterConnection;
 import org.indexfs.client.IndexFsClient;
@@ -39,7 +43,6 @@ import org.indexfs.client.LeaseRenewer;
 import org.indexfs.client.admin.AdminClient;
 import org.indexfs.common.ConfigKey;
 import org.indexfs.common.IndexFsConfig;
-import org.indexfs.common.ObjectNames;
 import org.indexfs.proto.Caller;
 import org.indexfs.proto.Listing;
 import org.indexfs.proto.OpenResult;
@@ -59,6 +62,8 @@ import org.indexfs.proto.WriteHandle;
  */
 public class IndexFileSystem extends FileSystem implements LeaseRecoverable, SafeMode {
   public static final String SCHEME = "indexfs";
+  /** Delegation tokens of cluster {@code c} have the service {@code indexfs:c}. */
+  public static final String TOKEN_SERVICE_PREFIX = "indexfs:";
 
   private URI uri;
   private Path workingDir;
@@ -82,17 +87,18 @@ public class IndexFileSystem extends FileSystem implements LeaseRecoverable, Saf
     UserGroupInformation ugi = UserGroupInformation.getCurrentUser();
     user = ugi.getShortUserName();
     ClusterConnection connection = ClusterConnection.acquire(zk, cluster,
-        get(conf, IndexFsConfig.RPC_MAX_FRAME_BYTES), 30_000, get(conf, IndexFsConfig.CLIENT_CACHE_ENTRIES));
+        get(conf, IndexFsConfig.RPC_MAX_FRAME_BYTES), 30_000, get(conf, IndexFsConfig.CLIENT_CACHE_ENTRIES),
+        KerberosLogin.of(ugi, conf, TOKEN_SERVICE_PREFIX + cluster));
     client = new IndexFsClient(connection, caller(ugi), get(conf, IndexFsConfig.RPC_TIMEOUT_MS),
         get(conf, IndexFsConfig.CLIENT_FAILOVER_WAIT_MS));
     try {
-      ServerInfo info = client.serverInfo();
+      ServerInfo info = connection.serverInfo(client::serverInfo);
       inlineMax = info.getInlineMaxBytes();
       objects = new DataObjects(info.getDataUri(), conf);
       renewer = new LeaseRenewer(client, info.getLeaseSoftLimitMs());
     } catch (IOException e) {
       client.close();
-      throw e;
+      throw HadoopErrors.toHadoop(e);
     }
     workingDir = getHomeDirectory();
   }
@@ -200,6 +206,11 @@ public class IndexFileSystem extends FileSystem implements LeaseRecoverable, Saf
 
   /** The absolute path the servers see. */
   String pathOf(Path p) {
+    // As DistributedFileSystem.getPathName: an absolute path of this file system is used as it is.
+    if (p.isUriPathAbsolute()) {
+      checkPath(p);
+      return p.toUri().getPath();
+    }
     return makeQualified(p).toUri().getPath();
   }
 
@@ -281,7 +292,7 @@ public class IndexFileSystem extends FileSystem implements LeaseRecoverable, Saf
     String path = pathOf(f);
     org.indexfs.proto.FileStatus created = write(() -> client.create(path, permission.toShort(), overwrite, replication, blockSize, createParent));
     IndexOutputStream out = new IndexOutputStream(client, objects, renewer, path, created.getInodeId(), inlineMax,
-        replication, blockSize, ObjectNames.of(created.getInodeId()), IndexOutputStream.Start.empty());
+        replication, blockSize, created.getSpillObject(), IndexOutputStream.Start.empty());
     return new FSDataOutputStream(out, statistics);
   }
 
@@ -541,6 +552,16 @@ public class IndexFileSystem extends FileSystem implements LeaseRecoverable, Saf
     return new IndexFileStatus(path, s);
   }
 
+  /** Answered by the server, as HDFS's NameNode answers it (Hadoop's default guesses on the client). */
+  @Override
+  public void access(Path p, FsAction mode) throws IOException {
+    Path qualified = makeQualified(p);
+    read(() -> {
+      client.access(pathOf(qualified), mode.ordinal()); // FsAction is declared in rwx-bit order
+      return null;
+    });
+  }
+
   @Override
   public void setPermission(Path p, FsPermission permission) throws IOException {
     writeVoid(() -> client.setPermission(pathOf(p), permission.toShort()));
@@ -588,10 +609,37 @@ public class IndexFileSystem extends FileSystem implements LeaseRecoverable, Saf
     return (short) getConf().getInt("dfs.replication", 3);
   }
 
+  /**
+   * The service of this cluster's delegation tokens, {@code indexfs:<cluster>} (HDFS HA uses
+   * {@code ha-hdfs:<nameservice>} the same way): the key under which credentials hold its token.
+   * Null without Kerberos, as there are no tokens then.
+   */
   @Override
   public String getCanonicalServiceName() {
-    // No delegation tokens: the metadata servers trust the caller identity on the connection.
-    return null;
+    return UserGroupInformation.isSecurityEnabled() ? TOKEN_SERVICE_PREFIX + uri.getAuthority() : null;
+  }
+
+  /**
+   * The data tier issues tokens too: a job collecting this file system's tokens also gets the data
+   * tier's (HDFS's), so its tasks can read and write objects without tickets.
+   */
+  @Override
+  public org.apache.hadoop.security.token.DelegationTokenIssuer[] getAdditionalTokenIssuers() throws IOException {
+    if (!UserGroupInformation.isSecurityEnabled() || !objects.configured()) {
+      return null;
+    }
+    return new org.apache.hadoop.security.token.DelegationTokenIssuer[] {objects.fileSystem()};
+  }
+
+  /** HDFS {@code getDelegationToken}: asked of the servers with this FileSystem's Kerberos login. */
+  @Override
+  public Token<IndexFsTokenIdentifier> getDelegationToken(String renewer) throws IOException {
+    if (!UserGroupInformation.isSecurityEnabled()) {
+      return null;
+    }
+    org.indexfs.proto.DelegationToken t = read(() -> client.getDelegationToken(renewer == null ? "" : renewer));
+    return new Token<>(t.getIdentifier().toByteArray(), t.getPassword().toByteArray(), IndexFsTokenIdentifier.KIND,
+        new Text(getCanonicalServiceName()));
   }
 
   @Override

@@ -22,6 +22,7 @@ import org.indexfs.client.cache.ResolutionCache;
 import org.indexfs.common.ClusterPaths;
 import org.indexfs.common.IndexFsConfig;
 import org.indexfs.common.rpc.RpcConnection;
+import org.indexfs.common.rpc.SaslAuthenticator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -44,6 +45,8 @@ public final class ClusterConnection implements AutoCloseable {
   private final EventLoopGroup group;
   private final int maxFrameBytes;
   private final int connectTimeoutMs;
+  /** With Kerberos: how this process's connections prove who opened them (null: simple). */
+  private volatile SaslAuthenticator authenticator;
   private final Map<Integer, RpcConnection> connections = new ConcurrentHashMap<>();
   private final ResolutionCache resolutions;
   private final SlotDirectory directory;
@@ -134,11 +137,22 @@ public final class ClusterConnection implements AutoCloseable {
   /** As above, with a bound on the process's directory-entry cache (the first caller's setting wins). */
   public static ClusterConnection acquire(String zkQuorum, String cluster, int maxFrameBytes, int connectTimeoutMs,
       int cacheEntries) throws IOException {
-    String key = zkQuorum + "/" + cluster;
+    return acquire(zkQuorum, cluster, maxFrameBytes, connectTimeoutMs, cacheEntries, null);
+  }
+
+  /**
+   * As above, for a caller whose connections authenticate with {@code authenticator} (Kerberos):
+   * connections are shared only by callers of the same login, since the server takes the user from
+   * the connection.
+   */
+  public static ClusterConnection acquire(String zkQuorum, String cluster, int maxFrameBytes, int connectTimeoutMs,
+      int cacheEntries, SaslAuthenticator authenticator) throws IOException {
+    String key = zkQuorum + "/" + cluster + (authenticator == null ? "" : "#" + authenticator.identity());
     synchronized (SHARED) {
       ClusterConnection c = SHARED.get(key);
       if (c == null) {
         c = new ClusterConnection(key, zkQuorum, cluster, maxFrameBytes, connectTimeoutMs, cacheEntries);
+        c.authenticator = authenticator;
         SHARED.put(key, c);
       }
       c.references++;
@@ -167,6 +181,24 @@ public final class ClusterConnection implements AutoCloseable {
     return resolutions;
   }
 
+  /** The settings a cluster's servers share, fetched for the process's first client only. */
+  public org.indexfs.proto.ServerInfo serverInfo(ServerInfoSource fetch) throws IOException {
+    org.indexfs.proto.ServerInfo known = serverInfo;
+    if (known == null) {
+      known = fetch.get();
+      serverInfo = known;
+    }
+    return known;
+  }
+
+  /** Asks a server for its {@link org.indexfs.proto.ServerInfo}. */
+  @FunctionalInterface
+  public interface ServerInfoSource {
+    org.indexfs.proto.ServerInfo get() throws IOException;
+  }
+
+  private volatile org.indexfs.proto.ServerInfo serverInfo;
+
   /** The number of slots the cluster was formatted with. */
   public int slotCount() throws IOException {
     return directory.slotCount();
@@ -193,11 +225,11 @@ public final class ClusterConnection implements AutoCloseable {
         connections.remove(slot);
       }
       try {
-        c = RpcConnection.open(group, directory.address(slot), maxFrameBytes, connectTimeoutMs);
+        c = RpcConnection.open(group, directory.address(slot), maxFrameBytes, connectTimeoutMs, authenticator);
       } catch (IOException unreachable) {
         // A remembered address may be out of date: ask ZooKeeper once before giving up.
         directory.forget(slot);
-        c = RpcConnection.open(group, directory.address(slot), maxFrameBytes, connectTimeoutMs);
+        c = RpcConnection.open(group, directory.address(slot), maxFrameBytes, connectTimeoutMs, authenticator);
       }
       connections.put(slot, c);
       return c;

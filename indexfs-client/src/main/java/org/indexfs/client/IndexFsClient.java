@@ -20,7 +20,11 @@ import org.indexfs.common.PathNames;
 import org.indexfs.common.giga.GigaIndex;
 import org.indexfs.common.giga.PartitionBitmap;
 import org.indexfs.common.schema.NameHash;
+import org.indexfs.proto.AccessRequest;
 import org.indexfs.proto.Ancestor;
+import org.indexfs.proto.DelegationToken;
+import org.indexfs.proto.DelegationTokenRequest;
+import org.indexfs.proto.TokenRequest;
 import org.indexfs.proto.AppendRequest;
 import org.indexfs.proto.Caller;
 import org.indexfs.proto.Code;
@@ -125,6 +129,33 @@ public final class IndexFsClient implements AutoCloseable {
   public FileStatus getFileStatus(String path) throws IOException {
     return call(Request.newBuilder().setGetFileStatus(GetFileStatusRequest.newBuilder().setPath(path)), path, false)
         .getStatus();
+  }
+
+  /** HDFS checkAccess: returns if the caller may perform {@code mode} (rwx bits) on {@code path}. */
+  public void access(String path, int mode) throws IOException {
+    call(Request.newBuilder().setAccess(AccessRequest.newBuilder().setPath(path).setMode(mode)), path, false);
+  }
+
+  /** A delegation token for this caller, renewable by {@code renewer} (Kerberos callers only). */
+  public DelegationToken getDelegationToken(String renewer) throws IOException {
+    return anySlot(Request.newBuilder().setGetDelegationToken(DelegationTokenRequest.newBuilder().setRenewer(renewer)))
+        .getToken();
+  }
+
+  /** Renews a token (its renewer only); the new expiry, in ms since the epoch. */
+  public long renewDelegationToken(byte[] identifier, byte[] password) throws IOException {
+    return anySlot(Request.newBuilder().setRenewDelegationToken(TokenRequest.newBuilder()
+        .setIdentifier(ByteString.copyFrom(identifier)).setPassword(ByteString.copyFrom(password)))).getToken().getExpiryMs();
+  }
+
+  public void cancelDelegationToken(byte[] identifier, byte[] password) throws IOException {
+    anySlot(Request.newBuilder().setCancelDelegationToken(TokenRequest.newBuilder()
+        .setIdentifier(ByteString.copyFrom(identifier)).setPassword(ByteString.copyFrom(password))));
+  }
+
+  /** Calls that any server answers alike (tokens live in ZooKeeper): slot 0's. */
+  private Response anySlot(Request.Builder request) throws IOException {
+    return call(request, "/", false);
   }
 
   /** One page of a listing; pass the returned cursor back for the next page. */

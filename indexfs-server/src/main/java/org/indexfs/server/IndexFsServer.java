@@ -34,6 +34,7 @@ import org.indexfs.server.metrics.ServerMetrics;
 import org.indexfs.server.ns.AccessChecker;
 import org.indexfs.server.ns.Namespace;
 import org.indexfs.server.ns.PathResolver;
+import org.indexfs.server.op.AccessOp;
 import org.indexfs.server.op.AppendOp;
 import org.indexfs.server.op.CompleteOp;
 import org.indexfs.server.op.ConcatOp;
@@ -72,7 +73,19 @@ import org.indexfs.server.placement.HomeSync;
 import org.indexfs.server.placement.Placement;
 import org.indexfs.server.rpc.Dispatcher;
 import org.indexfs.server.rpc.RpcServer;
+import org.indexfs.server.security.AncestorSeal;
+import org.indexfs.server.security.CallerIdentity;
+import org.indexfs.server.security.ResolutionKeys;
+import org.indexfs.server.security.token.CancelDelegationTokenOp;
+import org.indexfs.server.security.token.DelegationTokens;
+import org.indexfs.server.security.token.GetDelegationTokenOp;
+import org.indexfs.server.security.token.RenewDelegationTokenOp;
+import org.indexfs.server.security.HadoopSettings;
+import org.indexfs.server.security.KerberosTransport;
+import org.indexfs.server.security.ProxyUserRule;
+import org.indexfs.server.security.ServerGroups;
 import org.indexfs.server.store.MetadataStore;
+import org.apache.hadoop.conf.Configuration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -112,6 +125,9 @@ public final class IndexFsServer implements AutoCloseable {
   /** Set once superseded or handed over: a hook registered later runs at once. */
   private volatile boolean superseded;
   private volatile boolean handedOver;
+  private final ResolutionKeys resolutionKeys;
+  private final DelegationTokens tokens;
+  private final Periodic keyRotation;
 
   private IndexFsServer(Map<String, String> conf, java.util.function.Consumer<Standby> onStandby) throws IOException {
     String dir = IndexFsConfig.SERVER_DIR.get(conf);
@@ -119,9 +135,12 @@ public final class IndexFsServer implements AutoCloseable {
       throw new IllegalArgumentException(IndexFsConfig.SERVER_DIR.name() + " must be set");
     }
     int slot = IndexFsConfig.SERVER_SLOT.get(conf);
+    Configuration hadoopConf = HadoopSettings.of(conf);
+    // With Kerberos, the server logs in from its keytab and is its principal's short name.
+    KerberosTransport kerberos = KerberosTransport.start(hadoopConf, conf, IndexFsConfig.SERVER_BIND_HOST.get(conf));
     String superuser = IndexFsConfig.SUPERUSER.get(conf);
     if (superuser.isEmpty()) {
-      superuser = System.getProperty("user.name");
+      superuser = kerberos != null ? kerberos.shortName() : System.getProperty("user.name");
     }
     String supergroup = IndexFsConfig.SUPERGROUP.get(conf);
     String dataUri = IndexFsConfig.DATA_URI.get(conf);
@@ -158,7 +177,10 @@ public final class IndexFsServer implements AutoCloseable {
       }
       ns = new Namespace(store, slot, IndexFsConfig.WAL_SYNC.get(conf), superuser, supergroup,
           IndexFsConfig.SERVER_CACHE_ENTRIES.get(conf));
-      data = new DataTier(dataUri, slot);
+      data = new DataTier(dataUri, slot, hadoopConf);
+      if (kerberos != null) {
+        data.useLogin(kerberos::as);
+      }
       reclaimer = new Reclaimer(ns, data);
       leases = new LeaseTable(ns, IndexFsConfig.LEASE_SOFT_LIMIT_MS.get(conf), IndexFsConfig.LEASE_HARD_LIMIT_MS.get(conf));
       LeaseRecovery recovery = new LeaseRecovery(ns, leases, data, reclaimer);
@@ -167,7 +189,7 @@ public final class IndexFsServer implements AutoCloseable {
           IndexFsConfig.SCRUB_GRACE_MS.get(conf));
       AccessChecker access = new AccessChecker(ns, IndexFsConfig.PERMISSIONS_ENABLED.get(conf), superuser, supergroup);
       peers = new Peers(slot, superuser, IndexFsConfig.RPC_MAX_FRAME_BYTES.get(conf),
-          IndexFsConfig.RPC_TIMEOUT_MS.get(conf));
+          IndexFsConfig.RPC_TIMEOUT_MS.get(conf), kerberos == null ? null : kerberos.toPeers());
       HomeSync homes = new HomeSync(ns, peers);
       reclaimer.useHomes(homes);
       Placement placement = new Placement(ns, peers);
@@ -182,6 +204,19 @@ public final class IndexFsServer implements AutoCloseable {
       splits = new SplitManager(ns, partitions, peers, data, leases, metrics, IndexFsConfig.SPLIT_THRESHOLD.get(conf));
       resolver.useFreeze(splits::isFrozen);
       resolver.useLeases((parentId, name, depth) -> entryLeases.grant(new LeaseKey(parentId, name), depth));
+      // Cached entries clients present are believed only with a seal a server made (DESIGN §14).
+      resolutionKeys = new ResolutionKeys(IndexFsConfig.ZOOKEEPER_QUORUM.get(conf),
+          IndexFsConfig.ZOOKEEPER_SESSION_TIMEOUT_MS.get(conf), IndexFsConfig.CLUSTER_NAME.get(conf),
+          IndexFsConfig.SECURITY_ZOOKEEPER_DIGEST.get(conf), IndexFsConfig.SECURITY_KEY_ROTATION_MS.get(conf));
+      resolver.useSeal(new AncestorSeal(resolutionKeys, IndexFsConfig.SECURITY_RESOLUTION_GRACE_MS.get(conf)));
+      keyRotation = new Periodic("indexfs-keys-" + slot,
+          Math.max(1_000, Math.min(IndexFsConfig.SECURITY_KEY_ROTATION_MS.get(conf) / 4, 60_000)), true, () -> {
+            try {
+              resolutionKeys.refresh();
+            } catch (Exception e) {
+              LOG.warn("Could not refresh the resolution keys: {}", e.toString());
+            }
+          });
       OpContext ctx = new OpContext(ns, resolver,
           access, reclaimer, dataUri, IndexFsConfig.INLINE_MAX_BYTES.get(conf), IndexFsConfig.LIST_PAGE_SIZE.get(conf),
           leases, recovery, data, peers, homes, placement, entryLeases, partitions, splits);
@@ -213,6 +248,17 @@ public final class IndexFsServer implements AutoCloseable {
       reclaimer.pauseWhile(hold);
       splits.pauseWhile(hold);
       Map<OpCase, Operation> ops = operations(ctx, crossSlot, renames, scrubber);
+      // Delegation tokens, shared by every server through ZooKeeper: only with Kerberos (DESIGN §14).
+      if (kerberos != null) {
+        tokens = DelegationTokens.start(hadoopConf, IndexFsConfig.ZOOKEEPER_QUORUM.get(conf),
+            IndexFsConfig.CLUSTER_NAME.get(conf));
+        kerberos.useTokens(tokens);
+        ops.put(OpCase.GET_DELEGATION_TOKEN, new GetDelegationTokenOp(tokens));
+        ops.put(OpCase.RENEW_DELEGATION_TOKEN, new RenewDelegationTokenOp(tokens));
+        ops.put(OpCase.CANCEL_DELEGATION_TOKEN, new CancelDelegationTokenOp(tokens));
+      } else {
+        tokens = null;
+      }
       AdminOps.install(ops, admin);
       SpaceGuard.install(ops, new DiskSpace(Path.of(dir), IndexFsConfig.STORE_RESERVED_BYTES.get(conf)), slot);
       // At-most-once calls: a retry gets the first answer (outermost, DESIGN §11).
@@ -237,11 +283,18 @@ public final class IndexFsServer implements AutoCloseable {
               retries.purge();
             }
           });
+      CallerIdentity identity = new CallerIdentity(new ServerGroups(hadoopConf), new ProxyUserRule(hadoopConf));
+      if (kerberos != null) {
+        identity.serversAre(kerberos.shortName());
+      }
       dispatcher = new Dispatcher(ops, IndexFsConfig.SERVER_HANDLERS.get(conf),
           IndexFsConfig.SERVER_QUEUE.get(conf), new Auditor(auditLog, ctx), metrics, ns,
-          IndexFsConfig.RPC_MAX_FRAME_BYTES.get(conf), IndexFsConfig.CLUSTER_NAME.get(conf) + "/" + slot, fence);
+          IndexFsConfig.RPC_MAX_FRAME_BYTES.get(conf), IndexFsConfig.CLUSTER_NAME.get(conf) + "/" + slot, fence,
+          identity);
       rpc = new RpcServer(dispatcher, IndexFsConfig.RPC_MAX_FRAME_BYTES.get(conf),
-          IndexFsConfig.RPC_IDLE_TIMEOUT_SECONDS.get(conf), ioThreads(IndexFsConfig.SERVER_IO_THREADS.get(conf)), slot);
+          IndexFsConfig.RPC_IDLE_TIMEOUT_SECONDS.get(conf), ioThreads(IndexFsConfig.SERVER_IO_THREADS.get(conf)), slot,
+          new RpcServer.Limits(IndexFsConfig.RPC_MAX_IN_FLIGHT.get(conf), IndexFsConfig.RPC_MAX_BUFFERED_BYTES.get(conf),
+              IndexFsConfig.RPC_FRAME_DEADLINE_MS.get(conf)), kerberos);
       address = rpc.start(IndexFsConfig.SERVER_BIND_HOST.get(conf), IndexFsConfig.SERVER_PORT.get(conf));
       data.prepare();
       reclaimer.start();
@@ -266,6 +319,7 @@ public final class IndexFsServer implements AutoCloseable {
       placementRefresh.start();
       metricsLog.start();
       retryPurge.start();
+      keyRotation.start();
     } catch (Exception e) {
       closeQuietly();
       throw e instanceof IOException io ? io : new IOException("Server start failed: " + e.getMessage(), e);
@@ -392,6 +446,7 @@ public final class IndexFsServer implements AutoCloseable {
     ops.put(OpCase.RECOVER_LEASE, new RecoverLeaseOp(ctx));
     ops.put(OpCase.TRUNCATE, new TruncateOp(ctx));
     ops.put(OpCase.CONCAT, new ConcatOp(ctx));
+    ops.put(OpCase.ACCESS, new AccessOp(ctx));
     ops.put(OpCase.PARTITION, new PartitionOp(ctx));
     ops.put(OpCase.REFERENCED, new ReferencedObjectsOp(scrubber, ctx.access()));
     return ops;
@@ -399,6 +454,11 @@ public final class IndexFsServer implements AutoCloseable {
 
   public InetSocketAddress address() {
     return address;
+  }
+
+  /** The transport (tests look at what it holds). */
+  public RpcServer rpc() {
+    return rpc;
   }
 
   public Namespace namespace() {
@@ -473,6 +533,11 @@ public final class IndexFsServer implements AutoCloseable {
     return scrubber;
   }
 
+  /** The write leases of files open here (tests read a writer's reserved object name). */
+  public LeaseTable writeLeases() {
+    return leases;
+  }
+
   public LeaseMonitor leaseMonitor() {
     return leaseMonitor;
   }
@@ -499,6 +564,9 @@ public final class IndexFsServer implements AutoCloseable {
     }
     if (retryPurge != null) {
       retryPurge.close();
+    }
+    if (keyRotation != null) {
+      keyRotation.close();
     }
     if (status != null) {
       status.close();
@@ -539,6 +607,12 @@ public final class IndexFsServer implements AutoCloseable {
     }
     if (lease != null) {
       lease.close();
+    }
+    if (resolutionKeys != null) {
+      resolutionKeys.close();
+    }
+    if (tokens != null) {
+      tokens.close();
     }
     if (data != null) {
       try {

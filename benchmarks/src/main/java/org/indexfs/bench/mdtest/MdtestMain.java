@@ -1,6 +1,11 @@
 package org.indexfs.bench.mdtest;
 
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
 import java.security.PrivilegedExceptionAction;
 import java.util.Locale;
 import java.util.concurrent.atomic.AtomicLong;
@@ -19,9 +24,12 @@ import org.indexfs.bench.mdtest.MdtestWorkload.PhaseResult;
  */
 public final class MdtestMain {
   public static final String USAGE = """
-      Usage: indexfs bench mdtest --target URI --phase create|stat|list|delete [--user U] [--threads T]
-                                  [--files N] [--depth D] [--shared] [--root PATH]
-        Prints: phase, operations, seconds, ops/s, p50/p99 µs, client CPU µs per operation.
+      Usage: indexfs bench mdtest --target URI --phases create,stat,list,delete [--user U] [--threads T]
+                                  [--files N] [--depth D] [--shared] [--root PATH] [--warm-up] [--pause]
+        --warm-up   first runs every phase unmeasured under PATH-warm-up (JIT, caches)
+        --pause     before each measured phase prints "PHASE <name>" and waits for a line on stdin
+                    (so a profiler of the server can start exactly then)
+        Prints per phase: operations, seconds, ops/s, p50/p99 µs, client CPU µs per operation.
         Hadoop settings come from the classpath's core-site.xml and -Dkey=value system properties.
       """;
 
@@ -29,27 +37,35 @@ public final class MdtestMain {
 
   public static void main(String[] args) throws Exception {
     URI target = null;
-    Phase phase = null;
+    List<Phase> phases = new ArrayList<>();
     String user = null;
     int threads = 16;
     int files = 1000;
     int depth = 3;
     boolean shared = false;
     String root = "/bench/mdtest";
+    boolean warmUp = false;
+    boolean pause = false;
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
         case "--target" -> target = URI.create(args[++i]);
-        case "--phase" -> phase = Phase.valueOf(args[++i].toUpperCase(Locale.ROOT));
+        case "--phase", "--phases" -> {
+          for (String p : args[++i].split(",")) {
+            phases.add(Phase.valueOf(p.trim().toUpperCase(Locale.ROOT)));
+          }
+        }
         case "--user" -> user = args[++i];
         case "--threads" -> threads = Integer.parseInt(args[++i]);
         case "--files" -> files = Integer.parseInt(args[++i]);
         case "--depth" -> depth = Integer.parseInt(args[++i]);
         case "--shared" -> shared = true;
         case "--root" -> root = args[++i];
+        case "--warm-up" -> warmUp = true;
+        case "--pause" -> pause = true;
         default -> throw new IllegalArgumentException("Unknown argument " + args[i] + "\n" + USAGE);
       }
     }
-    if (target == null || phase == null) {
+    if (target == null || phases.isEmpty()) {
       throw new IllegalArgumentException(USAGE);
     }
     Configuration conf = new Configuration();
@@ -63,20 +79,37 @@ public final class MdtestMain {
         : UserGroupInformation.createRemoteUser(user);
     MdtestWorkload.Settings settings = new MdtestWorkload.Settings(threads, files, shared, depth);
     Path rootPath = new Path(root);
-    Phase run = phase;
-    PhaseResult r = ugi.doAs((PrivilegedExceptionAction<PhaseResult>) () -> {
+    boolean warm = warmUp;
+    boolean waitForGo = pause;
+    long errors = ugi.doAs((PrivilegedExceptionAction<Long>) () -> {
+      long failed = 0;
+      BufferedReader stdin = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
       try (FileSystem fs = FileSystem.newInstance(uri, conf)) {
-        MdtestWorkload w = new MdtestWorkload(fs, rootPath, settings, new AtomicLong());
-        if (run == Phase.CREATE) {
-          w.prepare();
+        if (warm) {
+          new MdtestWorkload(fs, new Path(rootPath + "-warm-up"), settings, new AtomicLong()).runAll();
         }
-        return w.run(run);
+        MdtestWorkload w = new MdtestWorkload(fs, rootPath, settings, new AtomicLong());
+        for (Phase phase : phases) {
+          if (phase == Phase.CREATE) {
+            w.prepare();
+          }
+          String name = phase.name().toLowerCase(Locale.ROOT);
+          if (waitForGo) {
+            System.out.println("PHASE " + name);
+            System.out.flush();
+            stdin.readLine();
+          }
+          PhaseResult r = w.run(phase);
+          System.out.printf(Locale.ROOT, "%s operations=%d seconds=%.3f ops/s=%.0f p50=%d p99=%d clientCpuUsPerOp=%.1f"
+                  + " errors=%d%n", name, r.operations(), r.seconds(), r.opsPerSecond(),
+              r.micros().getValueAtPercentile(50), r.micros().getValueAtPercentile(99),
+              r.clientCpuNanos() / 1000.0 / Math.max(1, r.operations()), r.errors());
+          System.out.flush();
+          failed += r.errors();
+        }
       }
+      return failed;
     });
-    System.out.printf(Locale.ROOT, "%s operations=%d seconds=%.3f ops/s=%.0f p50=%d p99=%d clientCpuUsPerOp=%.1f errors=%d%n",
-        phase.name().toLowerCase(Locale.ROOT), r.operations(), r.seconds(), r.opsPerSecond(),
-        r.micros().getValueAtPercentile(50), r.micros().getValueAtPercentile(99),
-        r.clientCpuNanos() / 1000.0 / Math.max(1, r.operations()), r.errors());
-    System.exit(r.errors() == 0 ? 0 : 1);
+    System.exit(errors == 0 ? 0 : 1);
   }
 }

@@ -98,8 +98,19 @@ public final class MdtestWorkload {
     return p;
   }
 
+  /** Built once: the workload's own path arithmetic should not count as file system client cost. */
+  private Path[] directories;
+
   Path directoryOf(int thread) {
-    return settings.sharedDirectory() ? new Path(base(), "shared") : new Path(base(), "t" + thread);
+    if (directories == null) {
+      Path base = base();
+      Path[] dirs = new Path[settings.threads()];
+      for (int t = 0; t < dirs.length; t++) {
+        dirs[t] = settings.sharedDirectory() ? new Path(base, "shared") : new Path(base, "t" + t);
+      }
+      directories = dirs;
+    }
+    return directories[thread];
   }
 
   Path fileOf(int thread, int i) {

@@ -40,6 +40,10 @@ public final class LocalMain {
     int formatted = Math.max(1, slots > 0 ? slots : servers);
     builder = LocalCluster.builder(work).zookeeperPort(zkPort).hdfs(hdfs).slots(formatted)
         .servers(servers > 0 ? servers : formatted);
+    // A development cluster lets the user who runs it act for anyone from this machine (the replay
+    // tool's proxy users), as a NameNode with hadoop.proxyuser.<you>.hosts=localhost would; -D overrides.
+    String me = System.getProperty("user.name");
+    builder.set("hadoop.proxyuser." + me + ".hosts", "127.0.0.1").set("hadoop.proxyuser." + me + ".groups", "*");
     for (String[] kv : settings) {
       builder.set(kv[0], kv.length > 1 ? kv[1] : "");
     }

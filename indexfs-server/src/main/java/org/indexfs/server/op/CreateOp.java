@@ -2,6 +2,7 @@ package org.indexfs.server.op;
 
 import java.io.IOException;
 import org.indexfs.common.IndexFsException;
+import org.indexfs.common.ReservedNames;
 import org.indexfs.common.ObjectNames;
 import org.indexfs.common.Permission;
 import org.indexfs.common.schema.Inode;
@@ -34,6 +35,9 @@ public final class CreateOp implements Operation {
   @Override
   public Response.Builder apply(Request request) throws IOException {
     CreateRequest req = request.getCreate();
+    java.util.List<String> names = ctx.resolver().parse(req.getPath());
+    ReservedNames.refuseReservedPath(names, req.getPath());
+    ReservedNames.checkCreatable(names);
     if (req.getReplication() == 0 || req.getReplication() > Short.MAX_VALUE) {
       throw IndexFsException.invalidArgument("Invalid replication " + req.getReplication());
     }
@@ -42,6 +46,7 @@ public final class CreateOp implements Operation {
     }
     String holder = Writers.holder(request.getCaller());
     long[] parentOf = {0};
+    String[] spill = {""};
     Writers.Outcome<Inode> outcome = ctx.ns().mutateLocked(m -> {
       WriteBatch batch = m.batch();
       ResolvedPath p = ctx.resolver().resolveForUpdate(m, request.getResolution(), req.getPath());
@@ -108,9 +113,9 @@ public final class CreateOp implements Operation {
       file.zerothSlot = ctx.ns().slot();
       ctx.ns().putEntry(batch, parent.inodeId, p.lastName(), file);
       parentOf[0] = parent.inodeId;
-      // A new file's first object is named by its inode id (ObjectNames).
-      ctx.leases().grant(batch, new FileLease(file.inodeId, holder, parent.inodeId, p.lastName(),
-          ObjectNames.of(file.inodeId)));
+      // The object this writer creates if the file outgrows the inline limit (ObjectNames).
+      spill[0] = ObjectNames.fresh(ctx.ns().slot());
+      ctx.leases().grant(batch, new FileLease(file.inodeId, holder, parent.inodeId, p.lastName(), spill[0]));
       return Writers.Outcome.of(file);
     });
     if (outcome.error() != null) {
@@ -118,7 +123,8 @@ public final class CreateOp implements Operation {
     }
     Inode created = outcome.get();
     ctx.splits().noteInsert(parentOf[0]);
-    return Response.newBuilder().setStatus(ctx.ns().toStatus(lastName(req.getPath()), created));
+    return Response.newBuilder().setStatus(ctx.ns().toStatus(lastName(req.getPath()), created).toBuilder()
+        .setSpillObject(spill[0]));
   }
 
   static String lastName(String path) {

@@ -3,6 +3,7 @@ package org.indexfs.server.op;
 import java.io.IOException;
 import java.util.ArrayList;
 import org.indexfs.common.IndexFsException;
+import org.indexfs.common.ReservedNames;
 import org.indexfs.common.Permission;
 import org.indexfs.common.schema.Inode;
 import org.indexfs.proto.BoolResult;
@@ -37,6 +38,7 @@ public final class DeleteOp implements Operation {
 
   @Override
   public Response.Builder apply(Request request) throws IOException {
+    ReservedNames.refuseReservedPath(ctx.resolver().parse(request.getDelete().getPath()), request.getDelete().getPath());
     Boolean deleted = deleteFile(request);
     if (deleted != null) {
       return Response.newBuilder().setBool(BoolResult.newBuilder().setValue(deleted));

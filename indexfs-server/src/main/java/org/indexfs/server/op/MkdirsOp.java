@@ -2,6 +2,7 @@ package org.indexfs.server.op;
 
 import java.io.IOException;
 import org.indexfs.common.IndexFsException;
+import org.indexfs.common.ReservedNames;
 import org.indexfs.common.Permission;
 import org.indexfs.common.schema.Inode;
 import org.indexfs.proto.BoolResult;
@@ -35,6 +36,7 @@ public final class MkdirsOp implements Operation {
   @Override
   public Response.Builder apply(Request request) throws IOException {
     MkdirsRequest req = request.getMkdirs();
+    ReservedNames.checkCreatable(ctx.resolver().parse(req.getPath()));
     long[] synced = {-1};
     long[] parentOf = {0};
     boolean created = ctx.ns().mutateLocked(m -> {

@@ -2,6 +2,7 @@ package org.indexfs.server.op;
 
 import java.io.IOException;
 import org.indexfs.common.IndexFsException;
+import org.indexfs.common.ReservedNames;
 import org.indexfs.common.ResolveElsewhereException;
 import org.indexfs.common.PathNames;
 import org.indexfs.common.Permission;
@@ -47,6 +48,10 @@ public final class RenameOp implements Operation {
 
   @Override
   public Response.Builder apply(Request request) throws IOException {
+    RenameRequest names = request.getRename();
+    java.util.List<String> dstNames = ctx.resolver().parse(names.getDst());
+    ReservedNames.refuseReservedRename(ctx.resolver().parse(names.getSrc()), dstNames);
+    ReservedNames.checkCreatable(dstNames);
     // A directory's entry changes: clients caching it must have let go first (DESIGN §5).
     try (EntryLeases.Revocation revoked = DirectoryLeases.revoke(ctx, request.getResolution(), request.getRename().getSrc())) {
       return applyRevoked(request);

@@ -38,6 +38,9 @@ public final class Partitions {
 
   /** The slot holding the entries of {@code dir} whose names hash to {@code hash}, as far as this slot knows. */
   public int ownerOf(Inode dir, long hash) throws IOException {
+    if (slots.getAsInt() == 1) {
+      return ns.slot();
+    }
     if (!holdsAny(dir)) {
       return dir.zerothSlot;
     }

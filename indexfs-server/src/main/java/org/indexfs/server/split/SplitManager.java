@@ -115,6 +115,12 @@ public final class SplitManager implements AutoCloseable {
     }
   }
 
+  /** True when a mutation of {@code name} in {@code dirId} must wait for a split to end. */
+  public boolean isFrozen(long dirId, String name) {
+    Integer child = frozen.get(dirId);
+    return child != null && GigaIndex.movesTo(org.indexfs.common.schema.NameHash.of(name), child);
+  }
+
   /** True when a mutation of a name hashing to {@code hash} in {@code dirId} must wait for a split to end. */
   public boolean isFrozen(long dirId, long hash) {
     Integer child = frozen.get(dirId);

@@ -64,6 +64,11 @@ public final class Principals {
     }
   }
 
+  /** Whether {@code name} has an id here (never allocates one). */
+  public boolean knows(String name) {
+    return ids.containsKey(name);
+  }
+
   public String nameOf(int id) {
     String name = names.get(id);
     if (name == null) {

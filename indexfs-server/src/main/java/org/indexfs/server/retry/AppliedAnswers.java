@@ -82,10 +82,31 @@ public final class AppliedAnswers {
       case RENAME -> {
         // A cross-slot rename still open is settled now; one that rolled back runs again.
         Boolean landed = crossSlot.settleNow(key::ownsTxid);
-        yield landed == null || landed ? bool(true) : null;
+        yield landed != null ? (landed ? bool(true) : null) : settledMeanwhile(key);
       }
       default -> null;
     };
+  }
+
+  /**
+   * A rename with no open transaction: done in the batch that carried its mark (within this slot),
+   * or settled since the retry looked — by the background settling, which replaces the mark in the
+   * same batch that closes the transaction: with the answer when it landed, with nothing when it
+   * rolled back (then it runs again). Reading the mark again closes that race.
+   */
+  private Response.Builder settledMeanwhile(CallKey key) throws IOException {
+    byte[] stored = ctx.ns().store().get(ctx.ns().store().calls(), key.encode());
+    if (stored == null) {
+      return null;
+    }
+    CallRecord record = CallRecord.decode(stored);
+    if (record.appliedOnly()) {
+      return bool(true);
+    }
+    if (record.answer().getCode() != org.indexfs.proto.Code.OK) {
+      throw new org.indexfs.common.IndexFsException(record.answer().getCode(), record.answer().getMessage());
+    }
+    return record.answer().toBuilder();
   }
 
   /** True when {@code file} is open for writing by {@code holder}: a create or append of its own took effect. */

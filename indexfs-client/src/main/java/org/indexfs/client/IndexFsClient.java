@@ -458,6 +458,9 @@ public final class IndexFsClient implements AutoCloseable {
       } catch (InterruptedIOException e) {
         throw e;
       } catch (IOException e) {
+        if (refused(e)) {
+          throw e;
+        }
         cluster.unreachable(slot);
         failed = e;
       }
@@ -467,6 +470,24 @@ public final class IndexFsClient implements AutoCloseable {
       counters.count("retry");
       retryBackoff(attempt);
     }
+  }
+
+  /**
+   * A server's answer while connecting (an authentication it refused) or a failed SASL exchange:
+   * trying again would only meet the same refusal, so it reaches the caller at once.
+   */
+  static boolean refused(IOException e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof IndexFsException x && !passing(x.code()) || t instanceof javax.security.sasl.SaslException) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Answers of a slot that is changing hands or overloaded: retried, never the application's. */
+  static boolean passing(Code code) {
+    return code == Code.NOT_SERVING || code == Code.WRONG_SERVER || code == Code.SERVER_BUSY;
   }
 
   private static void retryBackoff(int attempt) throws InterruptedIOException {

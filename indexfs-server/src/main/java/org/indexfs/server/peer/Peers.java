@@ -103,6 +103,13 @@ public final class Peers implements AutoCloseable {
       } catch (InterruptedIOException e) {
         // Interrupted, or timed out: a call that already waited its whole timeout is not repeated.
         throw e;
+      } catch (IndexFsException refused) {
+        // Refused while connecting (authentication): trying again would meet the same answer.
+        if (!passing(refused.code()) || System.nanoTime() > deadline) {
+          throw refused;
+        }
+        pause(attempt);
+        continue;
       } catch (IOException unreachable) {
         if (System.nanoTime() > deadline) {
           throw unreachable;
@@ -111,12 +118,15 @@ public final class Peers implements AutoCloseable {
         continue;
       }
       Code code = response.getCode();
-      boolean passing = code == Code.NOT_SERVING || code == Code.WRONG_SERVER || code == Code.SERVER_BUSY;
-      if (!passing || System.nanoTime() > deadline) {
+      if (!passing(code) || System.nanoTime() > deadline) {
         return response;
       }
       pause(attempt);
     }
+  }
+
+  private static boolean passing(Code code) {
+    return code == Code.NOT_SERVING || code == Code.WRONG_SERVER || code == Code.SERVER_BUSY;
   }
 
   private static void pause(int attempt) throws InterruptedIOException {

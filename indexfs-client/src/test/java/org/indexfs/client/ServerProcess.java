@@ -42,7 +42,13 @@ final class ServerProcess implements AutoCloseable {
 
   /** Starts a server with {@code conf} ({@code -D key=value} each) and waits until it serves. */
   static ServerProcess start(Map<String, String> conf, Path log) throws IOException, InterruptedException {
-    ServerProcess p = launch(conf, log);
+    return start(List.of(), conf, log);
+  }
+
+  /** As {@link #start(Map, Path)}, the command run through {@code prefix} (e.g. {@code ip netns exec h1}). */
+  static ServerProcess start(List<String> prefix, Map<String, String> conf, Path log)
+      throws IOException, InterruptedException {
+    ServerProcess p = launch(prefix, conf, log);
     try {
       p.address = p.serving.get(60, TimeUnit.SECONDS);
       return p;
@@ -53,10 +59,11 @@ final class ServerProcess implements AutoCloseable {
   }
 
   /** Starts a standby ({@code --standby}) and waits until it follows the slot's journal. */
-  static ServerProcess startStandby(Map<String, String> conf, Path log) throws IOException, InterruptedException {
+  static ServerProcess startStandby(List<String> prefix, Map<String, String> conf, Path log)
+      throws IOException, InterruptedException {
     Map<String, String> c = new java.util.LinkedHashMap<>(conf);
     c.put("indexfs.server.standby", "true");
-    ServerProcess p = launch(c, log);
+    ServerProcess p = launch(prefix, c, log);
     try {
       p.standing.get(120, TimeUnit.SECONDS);
       return p;
@@ -66,8 +73,10 @@ final class ServerProcess implements AutoCloseable {
     }
   }
 
-  private static ServerProcess launch(Map<String, String> conf, Path log) throws IOException {
-    List<String> command = new ArrayList<>(List.of(
+  private static ServerProcess launch(List<String> prefix, Map<String, String> conf, Path log) throws IOException {
+    // ip netns exec execs the command: the process started is the server's JVM itself (kill -9 reaches it).
+    List<String> command = new ArrayList<>(prefix);
+    command.addAll(List.of(
         Path.of(System.getProperty("java.home"), "bin", "java").toString(),
         "-Xmx256m", "-XX:+UseSerialGC", "-Djava.net.preferIPv4Stack=true",
         "-cp", System.getProperty("java.class.path"),
@@ -137,6 +146,11 @@ final class ServerProcess implements AutoCloseable {
   /** SIGSTOP / SIGCONT: the process pauses, as on a stalled machine, and resumes. */
   void signal(String name) throws Exception {
     new ProcessBuilder("kill", "-" + name, String.valueOf(process.pid())).inheritIO().start().waitFor();
+  }
+
+  /** Sends SIGKILL without waiting. */
+  void destroy() {
+    process.destroyForcibly();
   }
 
   /** SIGKILL (what {@link Process#destroyForcibly()} sends on Linux); returns the exit status. */

@@ -2,14 +2,17 @@ package org.indexfs.server.membership;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.framework.recipes.leader.LeaderLatch;
 import org.apache.curator.framework.recipes.leader.LeaderLatchListener;
+import org.apache.curator.framework.state.ConnectionState;
 import org.apache.curator.retry.BoundedExponentialBackoffRetry;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
@@ -66,6 +69,8 @@ public final class SlotLease implements AutoCloseable {
   private boolean ready;
   private boolean held;
   private boolean superseded;
+  /** A check of the epoch is scheduled (while connected but not holding the lease). */
+  private boolean watching;
 
   /**
    * Acquires slot {@code slot} of {@code cluster}, waiting up to {@code waitMs} for a previous
@@ -143,6 +148,13 @@ public final class SlotLease implements AutoCloseable {
       throw new IOException("Cannot take slot " + slot + ": " + e.getMessage(), e);
     }
     latch = acquired;
+    // Back in touch with ZooKeeper without the lease: a successor that took the slot meanwhile keeps
+    // it, so the latch never calls back; the epoch tells (a partitioned writer, DESIGN §11).
+    curator.getConnectionStateListenable().addListener((client, state) -> {
+      if (state == ConnectionState.RECONNECTED) {
+        watchEpoch();
+      }
+    }, reactions);
     LOG.info("Slot {} of cluster {} ({} slots) leased by {} at epoch {}", slot, cluster, config.slots(), id, epoch);
   }
 
@@ -212,6 +224,44 @@ public final class SlotLease implements AutoCloseable {
     } catch (IOException | RuntimeException e) {
       // ZooKeeper went away again: the latch calls back when it is reachable.
       LOG.warn("Could not confirm the lease of slot {}: {}", slot, e.toString());
+    }
+  }
+
+  /**
+   * On {@link #reactions}: while this writer is connected but does not hold the lease, checks every
+   * second whether another writer bumped the epoch; if so, it was superseded.
+   */
+  private void watchEpoch() {
+    if (!ready || held || superseded || watching) {
+      return;
+    }
+    watching = true;
+    checkEpoch();
+  }
+
+  private void checkEpoch() {
+    watching = false;
+    if (!ready || held || superseded) {
+      return;
+    }
+    long now;
+    try {
+      now = Epochs.read(curator, cluster, slot);
+    } catch (IOException | RuntimeException e) {
+      // Out of touch again: the next reconnection looks again.
+      return;
+    }
+    if (now != epoch) {
+      superseded = true;
+      LOG.error("Slot {} is served at epoch {} now (this writer's was {}): another server took it over", slot, now, epoch);
+      holder.superseded(now);
+      return;
+    }
+    watching = true;
+    try {
+      CompletableFuture.delayedExecutor(1, TimeUnit.SECONDS, reactions).execute(this::checkEpoch);
+    } catch (RejectedExecutionException closing) {
+      watching = false;
     }
   }
 

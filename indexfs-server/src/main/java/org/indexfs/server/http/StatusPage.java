@@ -105,7 +105,7 @@ final class StatusPage {
 
     h.append("<section id=\"standbys\"><h2>Standbys</h2>");
     @SuppressWarnings("unchecked")
-    List<String> standbys = (List<String>) o.get("standbys");
+    List<String> standbys = (List<String>) s.get("standbys");
     if (standbys.isEmpty()) {
       h.append("<p>none: no server follows this slot's journal (start one with bin/indexfs server --standby)</p>");
     } else {

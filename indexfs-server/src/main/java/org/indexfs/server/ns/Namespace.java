@@ -382,7 +382,8 @@ public final class Namespace implements AutoCloseable {
 
   /**
    * As {@link #mutateLocked}, for bookkeeping that changes no entry (the retry cache's record of an
-   * answer): it is not counted as a mutation of the namespace.
+   * answer): it is not counted as a mutation of the namespace, and nobody waits for its fsync (a
+   * sequential client would otherwise pay two fsyncs per call).
    */
   public <T> T bookkeep(LockedWork<T> work) throws IOException {
     return run(work, false, true, false);
@@ -420,7 +421,9 @@ public final class Namespace implements AutoCloseable {
           }
           store.write(batch);
           callMark.remove();
-          ticket = groupCommit.ticket();
+          // Bookkeeping (a retry-cache answer) waits for no fsync of its own: the next sync covers
+          // it, and if a crash loses it, the call's mark — durable with the change — still answers.
+          ticket = counted ? groupCommit.ticket() : 0;
           if (counted) {
             mutations.incrementAndGet();
           }

@@ -81,14 +81,21 @@ public final class IndexFsTestCluster {
    * live under {@code /<name>-data} unless {@code settings} say otherwise. The caller closes it.
    */
   public static LocalCluster startCluster(String name, Map<String, String> settings) {
+    // -Dindexfs.test.servers=N runs every suite against N slots (N servers in this process).
+    return startCluster(name, Integer.getInteger("indexfs.test.servers", 1), settings);
+  }
+
+  /** As above, with {@code servers} slots whatever the run's setting. */
+  public static LocalCluster startCluster(String name, int servers, Map<String, String> settings) {
     try {
-      // -Dindexfs.test.servers=N runs every suite against N slots (N servers in this process).
       LocalCluster.Builder b = LocalCluster.builder(newWorkDir(name)).clusterName(name)
-          .servers(Integer.getInteger("indexfs.test.servers", 1))
+          .servers(servers)
           .set(IndexFsConfig.DATA_URI.name(), hdfs().uri() + "/" + name + "-data")
           .set(GROUP_MAPPING_KEY, TEST_GROUPS)
           .set("hadoop.proxyuser." + PROXY_USER + ".users", "alice")
-          .set("hadoop.proxyuser." + PROXY_USER + ".hosts", "*");
+          .set("hadoop.proxyuser." + PROXY_USER + ".hosts", "*")
+          // The same limit as the HDFS underneath (tests use small blocks, as HDFS's own tests do).
+          .set(IndexFsConfig.MIN_BLOCK_SIZE.name(), "0");
       // -Dindexfs.test.split-threshold=K makes small test directories split (GIGA+) too.
       String threshold = System.getProperty("indexfs.test.split-threshold");
       if (threshold != null) {

@@ -166,8 +166,22 @@ public final class ClusterConnection implements AutoCloseable {
    */
   public static ClusterConnection openUnshared(String zkQuorum, String cluster, int maxFrameBytes,
       int connectTimeoutMs) throws IOException {
-    ClusterConnection c = new ClusterConnection(null, zkQuorum, cluster, maxFrameBytes, connectTimeoutMs,
+    return openUnshared(zkQuorum, cluster, maxFrameBytes, connectTimeoutMs,
         IndexFsConfig.CLIENT_CACHE_ENTRIES.defaultValue());
+  }
+
+  /** As above, with a bound on its directory-entry cache. */
+  public static ClusterConnection openUnshared(String zkQuorum, String cluster, int maxFrameBytes,
+      int connectTimeoutMs, int cacheEntries) throws IOException {
+    return openUnshared(zkQuorum, cluster, maxFrameBytes, connectTimeoutMs, cacheEntries, null);
+  }
+
+  /** As above, authenticating with {@code authenticator} (Kerberos) when not null. */
+  public static ClusterConnection openUnshared(String zkQuorum, String cluster, int maxFrameBytes,
+      int connectTimeoutMs, int cacheEntries, SaslAuthenticator authenticator) throws IOException {
+    ClusterConnection c = new ClusterConnection(null, zkQuorum, cluster, maxFrameBytes, connectTimeoutMs,
+        cacheEntries);
+    c.authenticator = authenticator;
     c.references = 1;
     return c;
   }

@@ -82,6 +82,8 @@ public final class IndexFsClient implements AutoCloseable {
 
   /** Re-routing a call more often than this means the namespace keeps moving under it. */
   private static final int MAX_HOPS = 32;
+  /** How long a call keeps re-routing while the namespace moves under it, at most. */
+  private static final long ROUTING_PATIENCE_MS = 30_000;
 
   public IndexFsClient(ClusterConnection cluster, Caller caller, long timeoutMs) {
     this(cluster, caller, timeoutMs, IndexFsConfig.CLIENT_FAILOVER_WAIT_MS.defaultValue());
@@ -158,23 +160,50 @@ public final class IndexFsClient implements AutoCloseable {
     return call(request, "/", false);
   }
 
-  /** One page of a listing; pass the returned cursor back for the next page. */
-  public Listing listStatus(String path, ByteString cursor, int limit) throws IOException {
-    // A page goes to the partition holding the cursor's hash (DESIGN §5 of the scale-out plan).
-    long hash = cursor.size() >= 8 ? cursor.asReadOnlyByteBuffer().getLong() : 0;
+  /**
+   * One page of partition {@code partition} of a directory: its names after {@code startAfter}
+   * (UTF-8; empty for the first page) in HDFS order. {@link #list} merges the partitions.
+   */
+  public Listing listPage(String path, int partition, ByteString startAfter, int limit) throws IOException {
+    // A page goes to the slot of the partition (its lowest hash routes there, DESIGN §4).
     return routed(Request.newBuilder().setListStatus(ListStatusRequest.newBuilder().setPath(path)
-        .setCursor(cursor).setLimit(limit)), path, true, hash, null).getListing();
+        .setPartition(partition).setStartAfter(startAfter).setLimit(limit)), path, true,
+        Long.reverse(partition), null).getListing();
   }
 
-  /** Every entry of a directory (or the file itself), fetched page by page. */
+  /** A directory's entries (or the file itself) in HDFS order, streamed page by page. */
+  public DirectoryListing list(String path) {
+    return list(path, () -> {});
+  }
+
+  /** As {@link #list}; {@code onPage} runs after every page fetched (statistics). */
+  public DirectoryListing list(String path, Runnable onPage) {
+    return new DirectoryListing(this, path, 0, onPage, cachedPartitions(path));
+  }
+
+  /** The GIGA+ partitions of directory {@code path} this client has heard of (none: only partition 0). */
+  private int[] cachedPartitions(String path) {
+    List<String> names;
+    try {
+      names = PathNames.components(path, Integer.MAX_VALUE);
+    } catch (IndexFsException invalid) {
+      return new int[0]; // the first page's answer says what is wrong with the path
+    }
+    Resolution known = cluster.resolutions().resolve(names, names.size());
+    if (known.getAncestorsCount() != names.size() + 1) {
+      return new int[0];
+    }
+    PartitionBitmap bitmap = cluster.resolutions().bitmap(known.getAncestors(names.size()).getInodeId());
+    return bitmap == null ? new int[0] : bitmap.partitions();
+  }
+
+  /** Every entry of a directory (or the file itself), in HDFS order. */
   public List<FileStatus> listAll(String path) throws IOException {
     List<FileStatus> all = new ArrayList<>();
-    ByteString cursor = ByteString.EMPTY;
-    do {
-      Listing page = listStatus(path, cursor, 0);
-      all.addAll(page.getEntriesList());
-      cursor = page.getCursor();
-    } while (!cursor.isEmpty());
+    DirectoryListing listing = list(path);
+    while (listing.hasNext()) {
+      all.add(listing.next());
+    }
     return all;
   }
 
@@ -298,6 +327,16 @@ public final class IndexFsClient implements AutoCloseable {
         target, false);
   }
 
+  /**
+   * The address of the server holding {@code path}'s entry, as far as this client's cache knows
+   * (a hint for locality: an inline file's bytes come from there).
+   */
+  public java.net.InetSocketAddress serverOf(String path) throws IOException {
+    List<String> names = PathNames.components(path, Integer.MAX_VALUE);
+    Resolution known = cluster.resolutions().resolve(names, names.size() - 1);
+    return cluster.connection(slotOf(known, names, 0)).address();
+  }
+
   public ServerInfo serverInfo() throws IOException {
     return call(Request.newBuilder().setServerInfo(ServerInfoRequest.getDefaultInstance()), 0).getServerInfo();
   }
@@ -358,6 +397,9 @@ public final class IndexFsClient implements AutoCloseable {
     List<String> dstNames = dst == null ? null : PathNames.components(dst, Integer.MAX_VALUE);
     Resolution known = cache.resolve(names, into ? names.size() : names.size() - 1);
     Resolution knownDst = dst == null ? null : cache.resolve(dstNames, dstNames.size() - 1);
+    StringBuilder trail = new StringBuilder();
+    // Entries move (splits, renames across slots) for moments: keep re-routing for a while.
+    long deadline = System.nanoTime() + Math.min(timeoutMs, ROUTING_PATIENCE_MS) * 1_000_000L;
     for (int attempt = 0; ; attempt++) {
       request.setResolution(known);
       if (knownDst != null) {
@@ -367,8 +409,18 @@ public final class IndexFsClient implements AutoCloseable {
       lastSlot.set(slot);
       long sent = System.nanoTime();
       Response response = send(slot, request);
-      if (response.getCode() == Code.OK || attempt >= MAX_HOPS) {
-        return check(response);
+      if (response.getCode() == Code.OK) {
+        return response;
+      }
+      boolean patient = attempt < MAX_HOPS || System.nanoTime() - deadline < 0;
+      if (!patient && isRouting(response.getCode())) {
+        // Routing answers are the servers' business and never reach a caller (issue 16).
+        throw new IOException("Cannot reach " + path + ": the directories on its way kept moving ("
+            + attempt + " attempts; last: " + trail + ")");
+      }
+      if (attempt >= MAX_HOPS - 4 && trail.length() < 2_000) {
+        trail.append(" slot ").append(slot).append(' ').append(response.getCode()).append(' ')
+            .append(response.getMessage()).append(';');
       }
       if (response.getCode() == Code.RESOLVE_ELSEWHERE) {
         counters.count("resolve.elsewhere");
@@ -378,6 +430,10 @@ public final class IndexFsClient implements AutoCloseable {
         } else {
           known = response.getResolved();
           cache.remember(names, known, sent);
+        }
+        if (attempt >= MAX_HOPS / 2) {
+          // Far more hops than any path has slots: something moves under this call; do not spin.
+          backoff(attempt - MAX_HOPS / 2);
         }
       } else if (response.getCode() == Code.STALE_RESOLUTION) {
         counters.count("resolve.stale");
@@ -392,6 +448,11 @@ public final class IndexFsClient implements AutoCloseable {
         return check(response);
       }
     }
+  }
+
+  /** Answers that only tell the client where to go next. */
+  private static boolean isRouting(Code code) {
+    return code == Code.RESOLVE_ELSEWHERE || code == Code.STALE_RESOLUTION;
   }
 
   private static void backoff(int attempt) throws InterruptedIOException {

@@ -19,6 +19,7 @@ final class StoreContents {
     out.put("principals", dump(store, store.principals()));
     out.put("meta", dump(store, store.meta()));
     out.put("calls", dump(store, store.calls()));
+    out.put("names", dump(store, store.names()));
     return out;
   }
 

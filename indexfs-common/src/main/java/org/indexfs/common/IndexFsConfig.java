@@ -131,6 +131,9 @@ public final class IndexFsConfig {
   public static final ConfigKey<Integer> CLIENT_CACHE_ENTRIES = ConfigKey.integer(
       "indexfs.client.cache-entries", 100_000,
       "Directory entries a client process caches under leases (least recently used go first).");
+  public static final ConfigKey<Boolean> CLIENT_PRIVATE_CONNECTION = ConfigKey.bool(
+      "indexfs.client.private-connection", false,
+      "true: a FileSystem opens its own connections and directory cache instead of sharing the process's (to act as separate client processes in one JVM).");
   public static final ConfigKey<Integer> SPLIT_THRESHOLD = ConfigKey.integer(
       "indexfs.split.threshold", 2_000,
       "A directory partition holding more entries than this splits in two (GIGA+), until the directory spans all slots; 0 never splits.");
@@ -189,6 +192,13 @@ public final class IndexFsConfig {
       "indexfs.fs-limits.max-component-length", 255,
       "Longest path component in UTF-8 bytes (HDFS dfs.namenode.fs-limits.max-component-length).");
 
+  public static final ConfigKey<Long> MIN_BLOCK_SIZE = ConfigKey.longValue(
+      "indexfs.fs-limits.min-block-size", 1024 * 1024,
+      "Smallest block size a create may ask for; smaller ones are refused at create (HDFS dfs.namenode.fs-limits.min-block-size).");
+  public static final ConfigKey<Long> ACCESS_TIME_PRECISION_MS = ConfigKey.longValue(
+      "indexfs.accesstime.precision-ms", 3_600_000,
+      "Reading a file updates its access time when it is older than this; 0 turns access times off (HDFS dfs.namenode.accesstime.precision).");
+
   public static final ConfigKey<Boolean> AUDIT_ENABLED = ConfigKey.bool(
       "indexfs.audit.enabled", true,
       "Write an HDFS-format audit record per client call to logger org.apache.hadoop.hdfs.server.namenode.FSNamesystem.audit.");
@@ -205,9 +215,9 @@ public final class IndexFsConfig {
       RPC_MAX_FRAME_BYTES, RPC_IDLE_TIMEOUT_SECONDS, RPC_MAX_IN_FLIGHT, RPC_MAX_BUFFERED_BYTES,
       RPC_FRAME_DEADLINE_MS, RPC_TIMEOUT_MS, CLIENT_FAILOVER_WAIT_MS, RETRY_CACHE_EXPIRY_MS,
       RETRY_CACHE_ENTRIES, LIST_PAGE_SIZE, SUPERUSER, SUPERGROUP,
-      PERMISSIONS_ENABLED, MAX_COMPONENT_LENGTH, AUDIT_ENABLED, AUDIT_QUEUE, LEASE_POLICY, LEASE_FIXED_MS,
+      PERMISSIONS_ENABLED, MAX_COMPONENT_LENGTH, MIN_BLOCK_SIZE, ACCESS_TIME_PRECISION_MS, AUDIT_ENABLED, AUDIT_QUEUE, LEASE_POLICY, LEASE_FIXED_MS,
       LEASE_MAX_MS, SECURITY_RESOLUTION_GRACE_MS, SECURITY_KEY_ROTATION_MS, SECURITY_ZOOKEEPER_DIGEST,
       SERVER_KERBEROS_PRINCIPAL, SERVER_KEYTAB,
-      LEASE_TABLE_ENTRIES, CLIENT_CACHE_ENTRIES, HOME_SYNC_INTERVAL_MS,
+      LEASE_TABLE_ENTRIES, CLIENT_CACHE_ENTRIES, CLIENT_PRIVATE_CONNECTION, HOME_SYNC_INTERVAL_MS,
       METRICS_LOG_INTERVAL_MS, METRICS_WINDOW_MS, HTTP_PORT, SPLIT_THRESHOLD);
 }

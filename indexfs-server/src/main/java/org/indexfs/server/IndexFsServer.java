@@ -16,6 +16,7 @@ import org.indexfs.server.audit.Auditor;
 import org.indexfs.server.data.DataTier;
 import org.indexfs.server.data.Reclaimer;
 import org.indexfs.server.data.Scrubber;
+import org.indexfs.server.data.ServerDefaults;
 import org.indexfs.server.filelease.LeaseMonitor;
 import org.indexfs.server.filelease.LeaseRecovery;
 import org.indexfs.server.filelease.LeaseTable;
@@ -50,6 +51,7 @@ import org.indexfs.server.op.OpenOp;
 import org.indexfs.server.op.PartitionOp;
 import org.indexfs.server.op.Operation;
 import org.indexfs.server.op.RecoverLeaseOp;
+import org.indexfs.server.op.AccessTimes;
 import org.indexfs.server.op.ReferencedObjectsOp;
 import org.indexfs.server.op.CrossSlotRename;
 import org.indexfs.server.op.RenameInOp;
@@ -202,7 +204,6 @@ public final class IndexFsServer implements AutoCloseable {
       PathResolver resolver = new PathResolver(ns, IndexFsConfig.MAX_COMPONENT_LENGTH.get(conf), partitions);
       metrics = new ServerMetrics(IndexFsConfig.CLUSTER_NAME.get(conf), slot);
       splits = new SplitManager(ns, partitions, peers, data, leases, metrics, IndexFsConfig.SPLIT_THRESHOLD.get(conf));
-      resolver.useFreeze(splits::isFrozen);
       resolver.useLeases((parentId, name, depth) -> entryLeases.grant(new LeaseKey(parentId, name), depth));
       // Cached entries clients present are believed only with a seal a server made (DESIGN §14).
       resolutionKeys = new ResolutionKeys(IndexFsConfig.ZOOKEEPER_QUORUM.get(conf),
@@ -222,6 +223,7 @@ public final class IndexFsServer implements AutoCloseable {
           leases, recovery, data, peers, homes, placement, entryLeases, partitions, splits);
       RenameIntents renames = new RenameIntents(ns);
       CrossSlotRename crossSlot = new CrossSlotRename(ctx, renames);
+      resolver.useFreeze((dirId, name) -> splits.isFrozen(dirId, name) || crossSlot.isMoving(dirId, name));
       placementRefresh = new Periodic("indexfs-placement-" + slot, IndexFsConfig.HOME_SYNC_INTERVAL_MS.get(conf),
           true, () -> {
             if (!fence.serving()) {
@@ -247,7 +249,7 @@ public final class IndexFsServer implements AutoCloseable {
       scrubber.pauseWhile(hold);
       reclaimer.pauseWhile(hold);
       splits.pauseWhile(hold);
-      Map<OpCase, Operation> ops = operations(ctx, crossSlot, renames, scrubber);
+      Map<OpCase, Operation> ops = operations(ctx, crossSlot, renames, scrubber, conf);
       // Delegation tokens, shared by every server through ZooKeeper: only with Kerberos (DESIGN §14).
       if (kerberos != null) {
         tokens = DelegationTokens.start(hadoopConf, IndexFsConfig.ZOOKEEPER_QUORUM.get(conf),
@@ -423,10 +425,11 @@ public final class IndexFsServer implements AutoCloseable {
   }
 
   private static Map<OpCase, Operation> operations(OpContext ctx, CrossSlotRename crossSlot, RenameIntents renames,
-      Scrubber scrubber) {
+      Scrubber scrubber, Map<String, String> conf) {
     Map<OpCase, Operation> ops = new EnumMap<>(OpCase.class);
+    AccessTimes accessTimes = new AccessTimes(IndexFsConfig.ACCESS_TIME_PRECISION_MS.get(conf));
     ops.put(OpCase.MKDIRS, new MkdirsOp(ctx));
-    ops.put(OpCase.CREATE, new CreateOp(ctx));
+    ops.put(OpCase.CREATE, new CreateOp(ctx, IndexFsConfig.MIN_BLOCK_SIZE.get(conf)));
     ops.put(OpCase.GET_FILE_STATUS, new GetFileStatusOp(ctx));
     ops.put(OpCase.LIST_STATUS, new ListStatusOp(ctx));
     ops.put(OpCase.DELETE, new DeleteOp(ctx));
@@ -434,12 +437,12 @@ public final class IndexFsServer implements AutoCloseable {
     ops.put(OpCase.RENAME_IN, new RenameInOp(ctx, renames));
     ops.put(OpCase.SET_PERMISSION, new SetPermissionOp(ctx));
     ops.put(OpCase.SET_OWNER, new SetOwnerOp(ctx));
-    ops.put(OpCase.SET_TIMES, new SetTimesOp(ctx));
+    ops.put(OpCase.SET_TIMES, new SetTimesOp(ctx, accessTimes));
     ops.put(OpCase.SET_REPLICATION, new SetReplicationOp(ctx));
     ops.put(OpCase.CONTENT_SUMMARY, new ContentSummaryOp(ctx));
-    ops.put(OpCase.OPEN, new OpenOp(ctx));
+    ops.put(OpCase.OPEN, new OpenOp(ctx, accessTimes));
     ops.put(OpCase.COMPLETE, new CompleteOp(ctx));
-    ops.put(OpCase.SERVER_INFO, new ServerInfoOp(ctx));
+    ops.put(OpCase.SERVER_INFO, new ServerInfoOp(ctx, new ServerDefaults(ctx.data())));
     ops.put(OpCase.APPEND, new AppendOp(ctx));
     ops.put(OpCase.FLUSH, new FlushOp(ctx));
     ops.put(OpCase.RENEW_LEASE, new RenewLeaseOp(ctx));

@@ -228,6 +228,14 @@ public final class DataTier implements AutoCloseable {
     }
   }
 
+  /** The data tier's own defaults for new files when it is HDFS (its NameNode's); null for any other file system. */
+  public org.apache.hadoop.fs.FsServerDefaults hdfsServerDefaults() throws IOException {
+    if (!configured() || !"hdfs".equals(URI.create(dataUri).getScheme())) {
+      return null;
+    }
+    return fs().getServerDefaults(new Path(dataUri));
+  }
+
   /** An object found on the data tier: its name, last modification time (data tier clock) and length. */
   public record StoredObject(String name, long modificationTime, long length) {}
 

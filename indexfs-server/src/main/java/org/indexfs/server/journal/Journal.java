@@ -151,12 +151,15 @@ public final class Journal implements AutoCloseable {
     if (record.type() != JournalRecord.INGEST) {
       throw new IOException("Unknown journal record type " + record.type() + " at " + record.seq());
     }
-    String name = new String(record.payload(), StandardCharsets.UTF_8);
+    String named = new String(record.payload(), StandardCharsets.UTF_8);
+    int slash = named.indexOf('/');
+    String columnFamily = slash < 0 ? "entries" : named.substring(0, slash);
+    String name = named.substring(slash + 1);
     java.nio.file.Path local = Files.createTempFile("indexfs-replay-" + slot + "-", ".sst");
     Files.delete(local);
     try {
       fs.copyToLocalFile(false, new Path(layout.ssts(), name), new Path(local.toUri()), true);
-      store.applyReplicatedIngest(local, new LogPosition(record.epoch(), record.seq()));
+      store.applyReplicatedIngest(columnFamily, local, new LogPosition(record.epoch(), record.seq()));
     } finally {
       Files.deleteIfExists(local);
     }

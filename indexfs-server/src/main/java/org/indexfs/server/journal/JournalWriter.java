@@ -89,12 +89,13 @@ public final class JournalWriter implements ChangeLog, AutoCloseable {
   }
 
   @Override
-  public void appendIngest(LogPosition at, String shipped) throws IOException {
+  public void appendIngest(LogPosition at, String shipped, String columnFamily) throws IOException {
     Path named = layout.sst(at.seq());
     if (!layout.fs().rename(new Path(layout.ssts(), shipped), named)) {
       throw new IOException("Could not name the shipped SST file " + shipped + " " + named.getName());
     }
-    queue(at, JournalRecord.INGEST, named.getName().getBytes(StandardCharsets.UTF_8));
+    // "<column family>/<file>": splits ship the entries and their listing-order index (DESIGN §13).
+    queue(at, JournalRecord.INGEST, (columnFamily + "/" + named.getName()).getBytes(StandardCharsets.UTF_8));
   }
 
   private void queue(LogPosition at, byte type, byte[] payload) {

@@ -130,7 +130,7 @@ public final class ConcatOp implements Operation {
       ctx.access().checkTraverse(caller, s);
       Inode file = requireFile(s, src);
       ctx.access().checkSelf(caller, s, Permission.READ);
-      ctx.access().checkParent(caller, s, Permission.WRITE_EXECUTE);
+      ctx.access().checkParent(caller, s, Permission.WRITE);
       if (s.parent().inodeId != t.parent().inodeId) {
         throw IndexFsException.invalidArgument("Source file " + src + " is not in the same directory with the target "
             + targetPath);

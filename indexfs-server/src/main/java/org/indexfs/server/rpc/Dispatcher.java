@@ -188,7 +188,13 @@ public final class Dispatcher implements AutoCloseable {
   private Response runAudited(Operation op, Request request, SocketAddress remote, long queued) {
     long started = System.nanoTime();
     String before = auditor.beforeApply(request);
-    Response response = run(op, request);
+    Response response;
+    CallerAddress.set(remote);
+    try {
+      response = run(op, request);
+    } finally {
+      CallerAddress.clear();
+    }
     metrics.served(request.getOpCase(), response.getCode(), started - queued, System.nanoTime() - started);
     auditor.record(request, remote, response, before);
     return response;

@@ -23,8 +23,8 @@ public interface ChangeLog {
   /** Copies an SST file about to be ingested to where replicas can read it; returns its name there. */
   String ship(Path sst) throws IOException;
 
-  /** The change at {@code at} ingested {@code shipped}: replicas ingest the same file. */
-  void appendIngest(LogPosition at, String shipped) throws IOException;
+  /** The change at {@code at} ingested {@code shipped} into {@code columnFamily}: replicas ingest the same file. */
+  void appendIngest(LogPosition at, String shipped, String columnFamily) throws IOException;
 
   /**
    * Makes every change appended so far durable in the log. Throws when that cannot be done, and

@@ -35,6 +35,7 @@ import org.rocksdb.WriteOptions;
  *   <li>{@code principals}: interned owner/group names, so entry values stay fixed-width;</li>
  *   <li>{@code meta}: counters and durable work records (pending reclamation);</li>
  *   <li>{@code calls}: the retry cache's record of recent non-idempotent calls (DESIGN §11).</li>
+ *   <li>{@code names}: the same entries in HDFS's listing order, {@link NameIndex} (DESIGN §13).</li>
  * </ul>
  * Owns every native handle it opens and closes them in reverse order.
  */
@@ -61,6 +62,8 @@ public final class MetadataStore implements AutoCloseable {
   /** Held while a change is written and appended to the log, so both see the same order. */
   private final Object commitOrder = new Object();
   private static final byte[] POSITION_KEY = "log.position".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+  private final ColumnFamilyHandle names;
+  private final NameIndex nameIndex;
 
   private MetadataStore(Path dir) throws IOException {
     Files.createDirectories(dir);
@@ -88,7 +91,8 @@ public final class MetadataStore implements AutoCloseable {
         new ColumnFamilyDescriptor(bytes("entries"), entryOptions),
         new ColumnFamilyDescriptor(bytes("principals"), plainOptions),
         new ColumnFamilyDescriptor(bytes("meta"), plainOptions),
-        new ColumnFamilyDescriptor(bytes("calls"), plainOptions));
+        new ColumnFamilyDescriptor(bytes("calls"), plainOptions),
+        new ColumnFamilyDescriptor(bytes("names"), plainOptions));
     try {
       db = RocksDB.open(dbOptions, dir.toString(), descriptors, handles);
     } catch (RocksDBException e) {
@@ -99,12 +103,21 @@ public final class MetadataStore implements AutoCloseable {
     principals = handles.get(2);
     meta = handles.get(3);
     calls = handles.get(4);
+    names = handles.get(5);
+    nameIndex = new NameIndex(this);
     // The WAL is written on every mutation; fsync is GroupCommit's job, shared by concurrent writers.
     writeOptions = new WriteOptions().setSync(false);
   }
 
   public static MetadataStore open(Path dir) throws IOException {
-    return new MetadataStore(dir);
+    MetadataStore store = new MetadataStore(dir);
+    try {
+      store.nameIndex.ensureBuilt();
+    } catch (IOException | RuntimeException e) {
+      store.close();
+      throw e;
+    }
+    return store;
   }
 
   private static byte[] bytes(String s) {
@@ -125,6 +138,15 @@ public final class MetadataStore implements AutoCloseable {
 
   public ColumnFamilyHandle calls() {
     return calls;
+  }
+
+  public ColumnFamilyHandle names() {
+    return names;
+  }
+
+  /** The entries in listing order (DESIGN §13). */
+  public NameIndex nameIndex() {
+    return nameIndex;
   }
 
   /**
@@ -155,28 +177,28 @@ public final class MetadataStore implements AutoCloseable {
   }
 
   /**
-   * Ingests an SST file written by {@link #exportRange} into the entries (the receiver's commit
-   * point). With a change log the file is first shipped where replicas find it, and the ingest is
-   * logged by reference, in commit order.
+   * Ingests an SST file written by {@link #exportRange} (or {@link NameIndex#exportMoving}) into
+   * {@code cf} (the receiver's commit point). With a change log the file is first shipped where
+   * replicas find it, and the ingest is logged by reference, in commit order.
    */
-  public void ingest(java.nio.file.Path file) throws IOException {
+  public void ingest(ColumnFamilyHandle cf, java.nio.file.Path file) throws IOException {
     ChangeLog l = log;
     if (l == null) {
-      ingestFile(file);
+      ingestFile(cf, file);
       return;
     }
     String shipped = l.ship(file);
     synchronized (commitOrder) {
       LogPosition at = l.next();
-      ingestFile(file);
+      ingestFile(cf, file);
       recordPosition(at);
-      l.appendIngest(at, shipped);
+      l.appendIngest(at, shipped, cf == names ? "names" : "entries");
     }
   }
 
-  private void ingestFile(java.nio.file.Path file) throws IOException {
+  private void ingestFile(ColumnFamilyHandle cf, java.nio.file.Path file) throws IOException {
     try (IngestExternalFileOptions options = new IngestExternalFileOptions().setMoveFiles(true)) {
-      db.ingestExternalFile(entries, List.of(file.toString()), options);
+      db.ingestExternalFile(cf, List.of(file.toString()), options);
     } catch (RocksDBException e) {
       throw failure("Cannot ingest split file " + file, e);
     }
@@ -278,8 +300,8 @@ public final class MetadataStore implements AutoCloseable {
   }
 
   /** A standby applies a replicated ingest: the file (a local copy, moved in) and then its position. */
-  public void applyReplicatedIngest(java.nio.file.Path file, LogPosition at) throws IOException {
-    ingestFile(file);
+  public void applyReplicatedIngest(String columnFamily, java.nio.file.Path file, LogPosition at) throws IOException {
+    ingestFile(columnFamily.equals("names") ? names : entries, file);
     recordPosition(at);
   }
 

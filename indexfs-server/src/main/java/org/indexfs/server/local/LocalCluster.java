@@ -88,7 +88,7 @@ public final class LocalCluster implements AutoCloseable {
       for (int slot = 0; slot < servers; slot++) {
         startServer(slot);
       }
-      serverCount = b.servers;
+      serverCount = servers;
     } catch (IOException | RuntimeException e) {
       close();
       throw e;

@@ -3,6 +3,7 @@ package org.indexfs.hadoop;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import org.apache.hadoop.HadoopIllegalArgumentException;
+import org.apache.hadoop.fs.ClusterStorageCapacityExceededException;
 import org.apache.hadoop.fs.FileAlreadyExistsException;
 import org.apache.hadoop.fs.InvalidPathException;
 import org.apache.hadoop.fs.ParentNotDirectoryException;
@@ -60,6 +61,9 @@ final class HadoopErrors {
       // other code is the servers' business: the message says what happened, no code name.
       // DFSClient unwraps the NameNode's SafeModeException for every mutation, so callers see it as is.
       case SAFE_MODE -> new SafeModeException(m);
+      // A slot's metadata disk is full: HDFS's exception for storage capacity exceeded (the parent of
+      // its quota exceptions), which MapReduce treats as fatal rather than retrying tasks (MAPREDUCE-7148).
+      case NO_SPACE -> new ClusterStorageCapacityExceededException(m);
       default -> new IOException(m);
     };
     mapped.initCause(ie);

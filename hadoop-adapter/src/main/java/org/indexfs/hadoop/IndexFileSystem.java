@@ -93,7 +93,8 @@ public class IndexFileSystem extends FileSystem implements LeaseRecoverable, Saf
             get(conf, IndexFsConfig.CLIENT_CACHE_ENTRIES), login)
         : ClusterConnection.acquire(zk, cluster,
             get(conf, IndexFsConfig.RPC_MAX_FRAME_BYTES), 30_000, get(conf, IndexFsConfig.CLIENT_CACHE_ENTRIES), login);
-    client = new IndexFsClient(connection, caller(ugi), get(conf, IndexFsConfig.RPC_TIMEOUT_MS));
+    client = new IndexFsClient(connection, caller(ugi), get(conf, IndexFsConfig.RPC_TIMEOUT_MS),
+        get(conf, IndexFsConfig.CLIENT_FAILOVER_WAIT_MS));
     try {
       ServerInfo info = connection.serverInfo(client::serverInfo);
       inlineMax = info.getInlineMaxBytes();

@@ -14,9 +14,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.indexfs.common.rpc.RpcConnection;
 import org.indexfs.client.cache.ResolutionCache;
+import org.indexfs.common.IndexFsConfig;
 import org.indexfs.common.IndexFsException;
 import org.indexfs.common.PathNames;
-import org.indexfs.common.rpc.RpcConnection;
 import org.indexfs.common.giga.GigaIndex;
 import org.indexfs.common.giga.PartitionBitmap;
 import org.indexfs.common.schema.NameHash;
@@ -65,11 +65,20 @@ public final class IndexFsClient implements AutoCloseable {
   private final ClusterConnection cluster;
   private final Caller caller;
   private final long timeoutMs;
+  private final long failoverWaitMs;
   private final RpcCounters counters = new RpcCounters();
   /** Files this client writes, and the slot holding each one's write lease. */
   private final Map<Long, Integer> writing = new ConcurrentHashMap<>();
   /** The slot this thread's last routed call went to (a writer's later calls go there). */
   private final ThreadLocal<Integer> lastSlot = ThreadLocal.withInitial(() -> 0);
+
+  /** Tests: the call id the next call of this thread carries (a retry of an earlier call, made by hand). */
+  private final ThreadLocal<Long> reuseCallId = new ThreadLocal<>();
+
+  /** Tests only: the next call of this thread goes out with {@code callId}, as a retry of that call would. */
+  void reuseCallId(long callId) {
+    reuseCallId.set(callId);
+  }
 
   /** Re-routing a call more often than this means the namespace keeps moving under it. */
   private static final int MAX_HOPS = 32;
@@ -77,9 +86,18 @@ public final class IndexFsClient implements AutoCloseable {
   private static final long ROUTING_PATIENCE_MS = 30_000;
 
   public IndexFsClient(ClusterConnection cluster, Caller caller, long timeoutMs) {
+    this(cluster, caller, timeoutMs, IndexFsConfig.CLIENT_FAILOVER_WAIT_MS.defaultValue());
+  }
+
+  /**
+   * {@code failoverWaitMs}: how long a call keeps being retried while its slot is unreachable,
+   * not served (a failover) or busy, before the error is thrown.
+   */
+  public IndexFsClient(ClusterConnection cluster, Caller caller, long timeoutMs, long failoverWaitMs) {
     this.cluster = cluster;
     this.caller = caller;
     this.timeoutMs = timeoutMs;
+    this.failoverWaitMs = failoverWaitMs;
   }
 
   /** RPCs sent by this client, by operation (and re-routings), since it was opened. */
@@ -468,15 +486,78 @@ public final class IndexFsClient implements AutoCloseable {
     return check(send(slot, request));
   }
 
+  /**
+   * Sends a call to {@code slot}'s server and returns its answer, riding through failovers (DESIGN
+   * §11): a broken connection, a server that does not serve the slot right now, or one too busy,
+   * is retried with backoff — the address looked up in ZooKeeper again — for up to
+   * {@code failoverWaitMs}. Every try of a call carries the same call id, so a mutation whose
+   * answer was lost is answered from the server's retry cache instead of running twice.
+   */
   private Response send(int slot, Request.Builder request) throws IOException {
-    request.setCaller(caller).setTarget(cluster.target(slot));
-    Response response = sendOnce(slot, request);
-    if (response.getCode() == Code.WRONG_SERVER) {
-      // The address this process remembered for the slot serves something else now: look it up again.
-      cluster.wrongServer(slot);
-      response = sendOnce(slot, request);
+    request.setCaller(caller).setTarget(cluster.target(slot)).setRpcClientId(cluster.rpcClientId());
+    if (request.getCallId() == 0) {
+      Long reused = reuseCallId.get();
+      reuseCallId.remove();
+      request.setCallId(reused != null ? reused : RpcConnection.newCallId());
     }
-    return response;
+    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(failoverWaitMs);
+    for (int attempt = 0; ; attempt++) {
+      IOException failed;
+      try {
+        Response response = sendOnce(slot, request);
+        Code code = response.getCode();
+        if (code == Code.WRONG_SERVER || code == Code.NOT_SERVING) {
+          // The address this process remembered for the slot is not its server now: ask ZooKeeper.
+          cluster.unreachable(slot);
+          if (code == Code.WRONG_SERVER && attempt == 0) {
+            continue;
+          }
+        } else if (code != Code.SERVER_BUSY) {
+          return response;
+        }
+        failed = new IndexFsException(code, response.getMessage());
+      } catch (InterruptedIOException e) {
+        throw e;
+      } catch (IOException e) {
+        if (refused(e)) {
+          throw e;
+        }
+        cluster.unreachable(slot);
+        failed = e;
+      }
+      if (System.nanoTime() > deadline) {
+        throw failed;
+      }
+      counters.count("retry");
+      retryBackoff(attempt);
+    }
+  }
+
+  /**
+   * A server's answer while connecting (an authentication it refused) or a failed SASL exchange:
+   * trying again would only meet the same refusal, so it reaches the caller at once.
+   */
+  static boolean refused(IOException e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof IndexFsException x && !passing(x.code()) || t instanceof javax.security.sasl.SaslException) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Answers of a slot that is changing hands or overloaded: retried, never the application's. */
+  static boolean passing(Code code) {
+    return code == Code.NOT_SERVING || code == Code.WRONG_SERVER || code == Code.SERVER_BUSY;
+  }
+
+  private static void retryBackoff(int attempt) throws InterruptedIOException {
+    try {
+      Thread.sleep(Math.min(2_000, 50L << Math.min(attempt, 6)));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new InterruptedIOException("Interrupted while waiting to retry");
+    }
   }
 
   private Response sendOnce(int slot, Request.Builder request) throws IOException {

@@ -34,6 +34,10 @@ import org.indexfs.proto.FileStatus;
 import org.indexfs.proto.FlushRequest;
 import org.indexfs.proto.GetFileStatusRequest;
 import org.indexfs.proto.ListStatusRequest;
+import org.indexfs.proto.LocalizeGrant;
+import org.indexfs.proto.LocalizeRequest;
+import org.indexfs.proto.PublishRequest;
+import org.indexfs.proto.PublishResult;
 import org.indexfs.proto.Listing;
 import org.indexfs.proto.MkdirsRequest;
 import org.indexfs.proto.OpenRequest;
@@ -249,6 +253,45 @@ public final class IndexFsClient implements AutoCloseable {
         target, false);
   }
 
+  /**
+   * LOCALIZE ({@code shared}: SHARED_LOCALIZE) the existing directory {@code path} for this client
+   * (IndexFS §II-D), reserving {@code idsWanted} inode ids for it. See {@code client.bulk}.
+   */
+  public LocalizeGrant localize(String path, boolean shared, int idsWanted) throws IOException {
+    return call(Request.newBuilder().setLocalize(LocalizeRequest.newBuilder().setPath(path)
+        .setAction(LocalizeRequest.Action.GRANT).setShared(shared).setIdsWanted(idsWanted)), path, true)
+        .getLocalizeGrant();
+  }
+
+  /** Renews this client's localization of {@code path} (and reserves more ids); may come back denied. */
+  public LocalizeGrant renewLocalization(String path, int idsWanted) throws IOException {
+    return call(Request.newBuilder().setLocalize(LocalizeRequest.newBuilder().setPath(path)
+        .setAction(LocalizeRequest.Action.RENEW).setIdsWanted(idsWanted)), path, true).getLocalizeGrant();
+  }
+
+  /** Ends this client's localization of {@code path}; what it did not publish is dropped. */
+  public void releaseLocalization(String path) throws IOException {
+    call(Request.newBuilder().setLocalize(LocalizeRequest.newBuilder().setPath(path)
+        .setAction(LocalizeRequest.Action.RELEASE)), path, true);
+  }
+
+  /** Has the localized directory's slot ingest {@code file} (an SST on the data tier); empty: none. */
+  public PublishResult publish(String path, String file, boolean release) throws IOException {
+    return call(Request.newBuilder().setPublish(PublishRequest.newBuilder().setPath(path).setFile(file)
+        .setRelease(release)), path, true).getPublishResult();
+  }
+
+  /**
+   * How long a call into a subtree another client has localized waits for it to publish before
+   * failing with SUBTREE_LOCALIZED (0: fail at once). The holder's renewal is denied by the first
+   * refusal, so it publishes within one lease period.
+   */
+  public void waitForLocalized(long ms) {
+    this.localizedWaitMs = ms;
+  }
+
+  private volatile long localizedWaitMs = 65_000;
+
   public ServerInfo serverInfo() throws IOException {
     return call(Request.newBuilder().setServerInfo(ServerInfoRequest.getDefaultInstance()), 0).getServerInfo();
   }
@@ -309,6 +352,7 @@ public final class IndexFsClient implements AutoCloseable {
     List<String> dstNames = dst == null ? null : PathNames.components(dst, Integer.MAX_VALUE);
     Resolution known = cache.resolve(names, into ? names.size() : names.size() - 1);
     Resolution knownDst = dst == null ? null : cache.resolve(dstNames, dstNames.size() - 1);
+    long localizedUntil = 0;
     for (int attempt = 0; ; attempt++) {
       request.setResolution(known);
       if (knownDst != null) {
@@ -330,6 +374,16 @@ public final class IndexFsClient implements AutoCloseable {
           known = response.getResolved();
           cache.remember(names, known, sent);
         }
+      } else if (response.getCode() == Code.SUBTREE_LOCALIZED && localizedWaitMs > 0) {
+        // Another client holds the subtree (bulk insertion); it publishes soon: wait, not a hop.
+        long now = System.nanoTime();
+        localizedUntil = localizedUntil == 0 ? now + localizedWaitMs * 1_000_000 : localizedUntil;
+        if (now - localizedUntil > 0) {
+          return check(response);
+        }
+        counters.count("localized.wait");
+        attempt--;
+        backoff(6);
       } else if (response.getCode() == Code.STALE_RESOLUTION) {
         counters.count("resolve.stale");
         cache.forget(names);

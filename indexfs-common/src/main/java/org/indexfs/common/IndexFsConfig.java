@@ -133,6 +133,25 @@ public final class IndexFsConfig {
       "indexfs.audit.queue-size", 65_536,
       "Audit records waiting for the asynchronous writer; a full queue slows handlers, it never drops records.");
 
+  public static final ConfigKey<Long> LOCALIZE_LEASE_MS = ConfigKey.longValue(
+      "indexfs.localize.lease-ms", 30_000,
+      "Bulk insertion: how long a LOCALIZE lease on a subtree holds between renewals; a holder that stops renewing loses its unpublished work after this.");
+  public static final ConfigKey<Integer> LOCALIZE_MAX_ID_BLOCK = ConfigKey.integer(
+      "indexfs.localize.max-id-block", 1 << 20,
+      "Bulk insertion: the most inode ids one LOCALIZE grant or renewal reserves for its holder.");
+  public static final ConfigKey<String> CLIENT_LOCALIZE_PATTERNS = ConfigKey.string(
+      "indexfs.client.localize.patterns", "",
+      "Comma-separated glob patterns of directories a client localizes when it creates them (bulk insertion for unmodified jobs), e.g. /checkpoints/*; a pattern ending in :shared uses SHARED_LOCALIZE.");
+  public static final ConfigKey<Integer> CLIENT_LOCALIZE_BUFFER_ENTRIES = ConfigKey.integer(
+      "indexfs.client.localize.buffer-entries", 262_144,
+      "Bulk insertion: entries a client keeps in its sorted in-memory buffer before it spills them to a local SST run.");
+  public static final ConfigKey<Long> CLIENT_LOCALIZE_DATA_LIMIT_BYTES = ConfigKey.longValue(
+      "indexfs.client.localize.data-limit-bytes", 256L << 20,
+      "Bulk insertion: after this many bytes written to data objects in a localized subtree the client publishes and gives the lease up (bulk insertion helps metadata, not data).");
+  public static final ConfigKey<String> CLIENT_LOCALIZE_STORE = ConfigKey.string(
+      "indexfs.client.localize.store", "buffer",
+      "Bulk insertion: where a client keeps a localized subtree's entries: buffer (sorted in memory, spilled as SST runs) or rocksdb (an embedded RocksDB).");
+
   public static final List<ConfigKey<?>> ALL = List.of(
       ZOOKEEPER_QUORUM, ZOOKEEPER_SESSION_TIMEOUT_MS, SLOT_LEASE_WAIT_MS, CLUSTER_NAME, SERVER_DIR,
       SERVER_BIND_HOST, SERVER_PORT, SERVER_SLOT, SERVER_HANDLERS, SERVER_IO_THREADS, SERVER_CACHE_ENTRIES, SERVER_QUEUE, WAL_SYNC, DATA_URI,
@@ -140,5 +159,7 @@ public final class IndexFsConfig {
       RPC_MAX_FRAME_BYTES, RPC_IDLE_TIMEOUT_SECONDS, RPC_TIMEOUT_MS, LIST_PAGE_SIZE, SUPERUSER, SUPERGROUP,
       PERMISSIONS_ENABLED, MAX_COMPONENT_LENGTH, AUDIT_ENABLED, AUDIT_QUEUE, LEASE_POLICY, LEASE_FIXED_MS,
       LEASE_MAX_MS, LEASE_TABLE_ENTRIES, CLIENT_CACHE_ENTRIES, HOME_SYNC_INTERVAL_MS,
-      METRICS_LOG_INTERVAL_MS, METRICS_WINDOW_MS, HTTP_PORT, SPLIT_THRESHOLD);
+      METRICS_LOG_INTERVAL_MS, METRICS_WINDOW_MS, HTTP_PORT, SPLIT_THRESHOLD, LOCALIZE_LEASE_MS,
+      LOCALIZE_MAX_ID_BLOCK, CLIENT_LOCALIZE_PATTERNS, CLIENT_LOCALIZE_BUFFER_ENTRIES, CLIENT_LOCALIZE_DATA_LIMIT_BYTES,
+      CLIENT_LOCALIZE_STORE);
 }

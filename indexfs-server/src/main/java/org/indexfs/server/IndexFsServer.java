@@ -94,6 +94,7 @@ public final class IndexFsServer implements AutoCloseable {
   private final InetSocketAddress address;
   private final SafeMode safeMode = new SafeMode();
   private final StatusServer status;
+  private org.indexfs.server.bulk.Localizer localizer;
 
   private IndexFsServer(Map<String, String> conf) throws IOException {
     String dir = IndexFsConfig.SERVER_DIR.get(conf);
@@ -138,6 +139,15 @@ public final class IndexFsServer implements AutoCloseable {
       OpContext ctx = new OpContext(ns, resolver,
           access, reclaimer, dataUri, IndexFsConfig.INLINE_MAX_BYTES.get(conf), IndexFsConfig.LIST_PAGE_SIZE.get(conf),
           leases, recovery, data, peers, homes, placement, entryLeases, partitions, splits);
+      // Bulk insertion (IndexFS §II-D): leases on localized subtrees, and the ingest of what their holders publish.
+      org.indexfs.server.bulk.Localizations localizations = new org.indexfs.server.bulk.Localizations(ns,
+          IndexFsConfig.LOCALIZE_LEASE_MS.get(conf));
+      resolver.useLocalized(localizations);
+      org.indexfs.server.bulk.BulkIngest bulk = new org.indexfs.server.bulk.BulkIngest(ctx, localizations,
+          Path.of(dir, "bulk"));
+      splits.holdWhile(bulk::inLocalizedSubtree);
+      localizer = new org.indexfs.server.bulk.Localizer(ctx, localizations, bulk,
+          IndexFsConfig.LOCALIZE_MAX_ID_BLOCK.get(conf));
       RenameIntents renames = new RenameIntents(ns);
       CrossSlotRename crossSlot = new CrossSlotRename(ctx, renames);
       placementRefresh = new Periodic("indexfs-placement-" + slot, IndexFsConfig.HOME_SYNC_INTERVAL_MS.get(conf),
@@ -159,6 +169,8 @@ public final class IndexFsServer implements AutoCloseable {
       splits.pauseWhile(safeMode::isOn);
       Map<OpCase, Operation> ops = operations(ctx, crossSlot, renames, scrubber);
       AdminOps.install(ops, admin);
+      ops.put(OpCase.LOCALIZE, new org.indexfs.server.bulk.LocalizeOp(ctx, localizer));
+      ops.put(OpCase.PUBLISH, new org.indexfs.server.bulk.PublishOp(ctx, localizer));
       dispatcher = new Dispatcher(ops, IndexFsConfig.SERVER_HANDLERS.get(conf),
           IndexFsConfig.SERVER_QUEUE.get(conf), new Auditor(auditLog, ctx), metrics, ns,
           IndexFsConfig.RPC_MAX_FRAME_BYTES.get(conf), IndexFsConfig.CLUSTER_NAME.get(conf) + "/" + slot);
@@ -169,6 +181,7 @@ public final class IndexFsServer implements AutoCloseable {
       reclaimer.start();
       leaseMonitor.start();
       scrubber.start();
+      localizer.start();
       lease = new SlotLease(IndexFsConfig.ZOOKEEPER_QUORUM.get(conf),
           IndexFsConfig.ZOOKEEPER_SESSION_TIMEOUT_MS.get(conf), IndexFsConfig.CLUSTER_NAME.get(conf), slot,
           address.getHostString() + ":" + address.getPort(), IndexFsConfig.SLOT_LEASE_WAIT_MS.get(conf),
@@ -318,6 +331,9 @@ public final class IndexFsServer implements AutoCloseable {
     }
     if (scrubber != null) {
       scrubber.close();
+    }
+    if (localizer != null) {
+      localizer.close();
     }
     if (leaseMonitor != null) {
       leaseMonitor.close();

@@ -144,7 +144,7 @@ public final class IndexFsConfig {
       "Comma-separated glob patterns of directories a client localizes when it creates them (bulk insertion for unmodified jobs), e.g. /checkpoints/*; a pattern ending in :shared uses SHARED_LOCALIZE.");
   public static final ConfigKey<Integer> CLIENT_LOCALIZE_BUFFER_ENTRIES = ConfigKey.integer(
       "indexfs.client.localize.buffer-entries", 262_144,
-      "Bulk insertion: entries a client keeps in its sorted in-memory buffer before it spills them to a local SST run.");
+      "Bulk insertion: unpublished entries a client keeps in memory; past this many it publishes them (and goes on localized).");
   public static final ConfigKey<Long> CLIENT_LOCALIZE_DATA_LIMIT_BYTES = ConfigKey.longValue(
       "indexfs.client.localize.data-limit-bytes", 256L << 20,
       "Bulk insertion: after this many bytes written to data objects in a localized subtree the client publishes and gives the lease up (bulk insertion helps metadata, not data).");

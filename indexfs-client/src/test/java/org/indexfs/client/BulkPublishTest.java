@@ -50,6 +50,10 @@ class BulkPublishTest {
   }
 
   static IndexFsClient client(String user, String id) throws IOException {
+    return client(cluster, user, id);
+  }
+
+  static IndexFsClient client(LocalCluster cluster, String user, String id) throws IOException {
     ClusterConnection c = ClusterConnection.openUnshared(cluster.zookeeperConnect(), cluster.clusterName(),
         IndexFsConfig.RPC_MAX_FRAME_BYTES.defaultValue(), 10_000);
     return new IndexFsClient(c, IndexFsClient.caller(user, List.of(), id), 30_000);

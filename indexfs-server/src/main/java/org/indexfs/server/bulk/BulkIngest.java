@@ -118,6 +118,11 @@ public final class BulkIngest {
       }
       LOG.info("Ingested {} entries published into {} by client {} ({} refused)", plan.accepted, rootPath,
           publisher.clientId(), plan.rejections.stream().filter(r -> r.getCode() != Code.OK).count());
+      try {
+        ctx.data().delete(dataFile);
+      } catch (IOException e) {
+        LOG.debug("Published file {} stays on the data tier: {}", dataFile, e.toString());
+      }
       return PublishResult.newBuilder().setIngested(plan.accepted).addAllRejected(plan.rejections).build();
     } finally {
       table.endPublish(l.dirId());

@@ -75,8 +75,10 @@ public final class BulkMain {
             IndexFsConfig.DATA_URI.name(), dataUri, IndexFsConfig.HTTP_PORT.name(), "-1",
             IndexFsConfig.AUDIT_ENABLED.name(), "false"), work.resolve("server.log"))) {
       Bench b = new Bench(zk.connectString(), dataUri, work);
-      System.out.printf(Locale.ROOT, "# bench bulk: server JVM -Xmx%s, %d cores, %s%n", heap,
-          Runtime.getRuntime().availableProcessors(), System.getProperty("os.arch"));
+      System.out.printf(Locale.ROOT, "# bench bulk: server JVM -Xmx%s, %d cores, %s, load average at start %.1f%n", heap,
+          Runtime.getRuntime().availableProcessors(), System.getProperty("os.arch"),
+          java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
+      b.rawSst(Math.min(files, 100_000)); // warm-up of the encoders and the JIT
       b.rawSst(files);
       b.localized("buffer", files);
       b.localized("rocksdb", files);
@@ -97,7 +99,7 @@ public final class BulkMain {
       Bench b = new Bench(zk.connectString(), dataUri, work);
       b.lookups(entries, threads, seconds, "cold (restarted server)");
       b.lookups(entries, threads, seconds, "warm");
-      b.smallReadsAndListing();
+      b.smallReadsAndListing(entries);
     }
     System.out.printf(Locale.ROOT, "RocksDB size on disk (slot-0): %.1f MiB for %,d loaded entries (%.1f bytes/entry)%n",
         size(work.resolve("slot-0")) / 1048576.0, entries, size(work.resolve("slot-0")) / (double) Math.max(1, entries));
@@ -190,6 +192,8 @@ public final class BulkMain {
         BulkInsertion bulk = bulk(c, store);
         String dir = "/local-" + store;
         LocalSubtree t = bulk.localize(dir, 0777, false);
+        java.lang.management.ThreadMXBean mx = java.lang.management.ManagementFactory.getThreadMXBean();
+        long cpu0 = mx.getCurrentThreadCpuTime();
         long start = System.nanoTime();
         try (ProgressBar bar = ProgressBar.open(true, "localized creates (" + store + ")", n, t::pendingEntries)) {
           for (long i = 0; i < n; i++) {
@@ -199,6 +203,8 @@ public final class BulkMain {
         }
         long created = System.nanoTime() - start;
         report("1 client, localized creates, store=" + store, n, created);
+        report("  per CPU-second of the creating thread (what an idle core would do)", n,
+            mx.getCurrentThreadCpuTime() - cpu0);
         long p = System.nanoTime();
         bulk.publish(dir, true);
         report("  + publish (SST write, ship, validate, ingest)", n, System.nanoTime() - p);
@@ -340,11 +346,11 @@ public final class BulkMain {
       }
     }
 
-    void smallReadsAndListing() throws Exception {
+    void smallReadsAndListing(long n) throws Exception {
       try (IndexFsClient c = client()) {
         long start = System.nanoTime();
         int reads = 0;
-        for (long i = 1; i < 2_000_000 && reads < 1_000; i += 1000) {
+        for (long i = 1; i < n && reads < 1_000; i += 1000) {
           c.open(nameOf(i));
           reads++;
         }

@@ -304,6 +304,9 @@ public final class LocalSubtree {
       throw new IndexFsException(Code.LEASE_EXPIRED, "The localization of " + root
           + " ended before this file was closed: its entry was not published");
     }
+    if (length == 0 && object == null && !ending && pending.size() < bufferEntries) {
+      return; // an empty file: its entry as created is its entry as closed
+    }
     Inode f = Inode.decode(pending.get(k));
     f.length = length;
     f.inlineData = object == null ? inline : null;

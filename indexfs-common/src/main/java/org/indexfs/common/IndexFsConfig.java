@@ -152,6 +152,10 @@ public final class IndexFsConfig {
       "indexfs.client.localize.store", "buffer",
       "Bulk insertion: where a client keeps a localized subtree's entries: buffer (sorted in memory, spilled as SST runs) or rocksdb (an embedded RocksDB).");
 
+  public static final ConfigKey<Integer> STORE_BLOB_MIN_BYTES = ConfigKey.integer(
+      "indexfs.store.blob-min-bytes", 0,
+      "Column-style storage (IndexFS §II-C): entry values of at least this many bytes (small files' inline bytes) go to RocksDB blob files, so compactions move only attribute records; 0 keeps every value in the LSM tree.");
+
   public static final List<ConfigKey<?>> ALL = List.of(
       ZOOKEEPER_QUORUM, ZOOKEEPER_SESSION_TIMEOUT_MS, SLOT_LEASE_WAIT_MS, CLUSTER_NAME, SERVER_DIR,
       SERVER_BIND_HOST, SERVER_PORT, SERVER_SLOT, SERVER_HANDLERS, SERVER_IO_THREADS, SERVER_CACHE_ENTRIES, SERVER_QUEUE, WAL_SYNC, DATA_URI,
@@ -161,5 +165,5 @@ public final class IndexFsConfig {
       LEASE_MAX_MS, LEASE_TABLE_ENTRIES, CLIENT_CACHE_ENTRIES, HOME_SYNC_INTERVAL_MS,
       METRICS_LOG_INTERVAL_MS, METRICS_WINDOW_MS, HTTP_PORT, SPLIT_THRESHOLD, LOCALIZE_LEASE_MS,
       LOCALIZE_MAX_ID_BLOCK, CLIENT_LOCALIZE_PATTERNS, CLIENT_LOCALIZE_BUFFER_ENTRIES, CLIENT_LOCALIZE_DATA_LIMIT_BYTES,
-      CLIENT_LOCALIZE_STORE);
+      CLIENT_LOCALIZE_STORE, STORE_BLOB_MIN_BYTES);
 }

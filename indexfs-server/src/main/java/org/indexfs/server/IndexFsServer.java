@@ -108,7 +108,7 @@ public final class IndexFsServer implements AutoCloseable {
     }
     String supergroup = IndexFsConfig.SUPERGROUP.get(conf);
     String dataUri = IndexFsConfig.DATA_URI.get(conf);
-    store = MetadataStore.open(Path.of(dir));
+    store = MetadataStore.open(Path.of(dir), IndexFsConfig.STORE_BLOB_MIN_BYTES.get(conf));
     try {
       ns = new Namespace(store, slot, IndexFsConfig.WAL_SYNC.get(conf), superuser, supergroup,
           IndexFsConfig.SERVER_CACHE_ENTRIES.get(conf));

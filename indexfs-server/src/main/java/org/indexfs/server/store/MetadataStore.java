@@ -49,7 +49,7 @@ public final class MetadataStore implements AutoCloseable {
   private final ColumnFamilyHandle principals;
   private final ColumnFamilyHandle meta;
 
-  private MetadataStore(Path dir) throws IOException {
+  private MetadataStore(Path dir, int blobMinBytes) throws IOException {
     Files.createDirectories(dir);
     // RocksDB's own counters (compactions, stalls, block cache), read by the server's metrics.
     statistics = new Statistics();
@@ -60,6 +60,11 @@ public final class MetadataStore implements AutoCloseable {
         .setWholeKeyFiltering(true);
     entryOptions = new ColumnFamilyOptions().setTableFormatConfig(table)
         .setWriteBufferSize(32L << 20);
+    if (blobMinBytes > 0) {
+      // Integrated BlobDB: large values (inline file bytes) live in blob files; compactions move keys
+      // and small attribute records only (IndexFS §II-C, column-style storage).
+      entryOptions.setEnableBlobFiles(true).setMinBlobSize(blobMinBytes).setEnableBlobGarbageCollection(true);
+    }
     plainOptions = new ColumnFamilyOptions();
     List<ColumnFamilyDescriptor> descriptors = List.of(
         new ColumnFamilyDescriptor(RocksDB.DEFAULT_COLUMN_FAMILY, plainOptions),
@@ -80,7 +85,12 @@ public final class MetadataStore implements AutoCloseable {
   }
 
   public static MetadataStore open(Path dir) throws IOException {
-    return new MetadataStore(dir);
+    return new MetadataStore(dir, 0);
+  }
+
+  /** With {@code blobMinBytes > 0}, entry values of that size or more go to blob files. */
+  public static MetadataStore open(Path dir, int blobMinBytes) throws IOException {
+    return new MetadataStore(dir, blobMinBytes);
   }
 
   private static byte[] bytes(String s) {

@@ -335,7 +335,7 @@ public class IndexFileSystem extends FileSystem implements LeaseRecoverable, Saf
         if (c.replacedObject() != null) {
           objects.deleteQuietly(c.replacedObject());
         }
-        return new FSDataOutputStream(new LocalOutputStream(t, objects, path, c.status().getInodeId(), inlineMax,
+        return new FSDataOutputStream(new LocalOutputStream(t, objects, path, c.inodeId(), inlineMax,
             replication, blockSize), statistics);
       } catch (org.indexfs.client.bulk.LocalSubtree.NotLocal e) {
         t.publish(false);

@@ -198,7 +198,7 @@ public final class BulkMain {
         try (ProgressBar bar = ProgressBar.open(true, "localized creates (" + store + ")", n, t::pendingEntries)) {
           for (long i = 0; i < n; i++) {
             String path = dir + "/file." + i;
-            t.complete(t.create(path, 0644, false, 3, 128 << 20).status().getInodeId(), 0, new byte[0], null);
+            t.complete(t.create(path, 0644, false, 3, 128 << 20).inodeId(), 0, new byte[0], null);
           }
         }
         long created = System.nanoTime() - start;
@@ -257,7 +257,7 @@ public final class BulkMain {
         fs.add(pool.submit(() -> {
           LocalSubtree t = ts.get(me);
           for (long j = 0; j < each; j++) {
-            t.complete(t.create(t.root() + "/c" + me + ".file." + j, 0644, false, 3, 128 << 20).status().getInodeId(),
+            t.complete(t.create(t.root() + "/c" + me + ".file." + j, 0644, false, 3, 128 << 20).inodeId(),
                 0, new byte[0], null);
           }
           return null;
@@ -296,7 +296,7 @@ public final class BulkMain {
           for (long i = 0; i < n; i++) {
             String path = i % 2 == 0 ? "/load/huge/f" + i : "/load/tree." + (i % 10) + "/sub." + (i / 10 % 10) + "/f" + i;
             byte[] bytes = i % 1000 == 1 ? ("small file " + i).getBytes() : new byte[0];
-            t.complete(t.create(path, 0644, false, 3, 128 << 20).status().getInodeId(), bytes.length, bytes, null);
+            t.complete(t.create(path, 0644, false, 3, 128 << 20).inodeId(), bytes.length, bytes, null);
             done.incrementAndGet();
             if (t.pendingEntries() >= batch) {
               t.publish(false);

@@ -51,8 +51,30 @@ public final class LocalSubtree {
     }
   }
 
-  /** A file created here: its status, and the data object of a file it replaced (to delete). */
-  public record Created(FileStatus status, String replacedObject) {}
+  /** A file created here: its id (its status on demand), and the data object of a file it replaced (to delete). */
+  public final class Created {
+    private final String name;
+    private final Inode inode;
+    private final String replacedObject;
+
+    Created(String name, Inode inode, String replacedObject) {
+      this.name = name;
+      this.inode = inode;
+      this.replacedObject = replacedObject;
+    }
+
+    public long inodeId() {
+      return inode.inodeId;
+    }
+
+    public FileStatus status() {
+      return LocalSubtree.this.status(name, inode);
+    }
+
+    public String replacedObject() {
+      return replacedObject;
+    }
+  }
 
   private final IndexFsClient client;
   private final String root;
@@ -136,6 +158,20 @@ public final class LocalSubtree {
 
   /** Names below the root, or refused when {@code path} is not below it. */
   private List<String> below(String path) throws IOException {
+    if (contains(path) && path.indexOf("//") < 0 && !path.endsWith("/")) {
+      // The common case, without re-checking the root's own components.
+      List<String> out = new ArrayList<>(4);
+      int from = root.equals("/") ? 1 : root.length() + 1;
+      for (int i = from; i <= path.length(); i++) {
+        if (i == path.length() || path.charAt(i) == '/') {
+          String part = path.substring(from, i);
+          PathNames.checkComponent(path, part, 255);
+          out.add(part);
+          from = i + 1;
+        }
+      }
+      return out;
+    }
     List<String> all = PathNames.components(path, 255);
     if (all.size() <= rootNames.size() || !all.subList(0, rootNames.size()).equals(rootNames)) {
       throw new NotLocal(path + " is not below " + root);
@@ -157,7 +193,10 @@ public final class LocalSubtree {
 
   /** The entry {@code name} of {@code parent} as far as a read must know it (pending, else the server's). */
   private Inode lookup(long parent, String name, String path, boolean forCreate) throws IOException {
-    byte[] k = key(parent, name);
+    return lookup(parent, key(parent, name), path, forCreate);
+  }
+
+  private Inode lookup(long parent, byte[] k, String path, boolean forCreate) throws IOException {
     byte[] v = pending.get(k);
     if (v != null) {
       return Inode.decode(v);
@@ -263,9 +302,12 @@ public final class LocalSubtree {
     checkLive();
     List<String> names = below(path);
     long now = System.currentTimeMillis();
-    long parent = directory(names, names.size() - 1, true, Permission.withImplicitUserWriteExecute(0755), now);
+    Long cachedParent = names.size() > 1 ? dirs.get(path.substring(0, path.lastIndexOf('/'))) : Long.valueOf(rootId);
+    long parent = cachedParent != null ? cachedParent
+        : directory(names, names.size() - 1, true, Permission.withImplicitUserWriteExecute(0755), now);
     String name = names.get(names.size() - 1);
-    Inode existing = lookup(parent, name, path, true);
+    byte[] k = key(parent, name);
+    Inode existing = lookup(parent, k, path, true);
     String replaced = null;
     if (existing != null) {
       if (existing.isDirectory()) {
@@ -286,10 +328,9 @@ public final class LocalSubtree {
     f.blockSize = blockSize;
     f.mtime = f.atime = now;
     f.zerothSlot = home;
-    byte[] k = key(parent, name);
     pending.put(k, f.encode());
     open.put(f.inodeId, k);
-    return new Created(status(name, f), replaced);
+    return new Created(name, f, replaced);
   }
 
   /** The name a file's data object must have: reserved with its inode id. */

@@ -19,6 +19,7 @@ public final class BenchMain {
       case "jmh" -> org.indexfs.bench.jmh.JmhMain.main(rest);
       case "bulk" -> org.indexfs.bench.bulk.BulkMain.main(rest);
       case "blob" -> org.indexfs.bench.bulk.BlobMain.main(rest);
+      case "namenode-heap" -> org.indexfs.bench.bulk.NameNodeHeapMain.main(rest);
       default -> {
         System.err.println("Usage: indexfs bench compare [options]   IndexFS vs HDFS NameNode, side by side\n"
             + "       indexfs bench scale [options]                the same workload on 1, 2, 4, 8 slots; load balance on 8-128\n"

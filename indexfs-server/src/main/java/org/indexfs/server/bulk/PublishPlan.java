@@ -63,6 +63,8 @@ final class PublishPlan {
   private final Map<Long, Long> merged = new HashMap<>();
   private final Map<Long, String> rejectedDirs = new HashMap<>();
   private final Map<Long, Inode> replacedFiles = new HashMap<>();
+  /** Per directory: "" when the publisher may write there, else why not (one check per directory). */
+  private final Map<Long, String> permitted = new HashMap<>();
 
   final List<Rejection> rejections = new ArrayList<>();
   final List<Inode> newDirs = new ArrayList<>();
@@ -188,10 +190,16 @@ final class PublishPlan {
     if (dir == null) {
       return "its directory is not inside the localized subtree";
     }
-    try {
-      ctx.access().checkSubtreeDirectory(publisherCaller, rootPath + relPath(parent), dir, Permission.WRITE_EXECUTE);
-    } catch (IndexFsException denied) {
-      return denied.getMessage();
+    String denied = permitted.computeIfAbsent(parent, id -> {
+      try {
+        ctx.access().checkSubtreeDirectory(publisherCaller, rootPath + relPath(id), dir, Permission.WRITE_EXECUTE);
+        return "";
+      } catch (IOException e) {
+        return e.getMessage();
+      }
+    });
+    if (!denied.isEmpty()) {
+      return denied;
     }
     if (ctx.partitions().ownerOf(dir, key.nameHash()) != ctx.ns().slot()) {
       return "its directory's partition for this name is on another slot (the directory has split)";
@@ -339,9 +347,8 @@ final class PublishPlan {
       return accept(parent, key, v, ctx.ns().lookup(parent, key.name()));
     }
     long parent = target(key.parentId());
-    path = rootPath + relPath(parent) + "/" + key.name();
     if (fileDirs.containsKey(key.parentId()) && rejectedDirs.containsKey(key.parentId())) {
-      rejections.add(reject(path, Code.ACCESS_DENIED, "its directory was refused"));
+      rejections.add(reject(rootPath + relPath(parent) + "/" + key.name(), Code.ACCESS_DENIED, "its directory was refused"));
       return null;
     }
     String refusal = refusal(key, v, parent);
@@ -351,6 +358,7 @@ final class PublishPlan {
           : replaceFile(parent, key.name(), existing, v);
     }
     if (refusal != null) {
+      path = rootPath + relPath(parent) + "/" + key.name();
       rejections.add(reject(path, refusal.startsWith("FILE_ALREADY_EXISTS") ? Code.FILE_ALREADY_EXISTS
           : refusal.startsWith("Permission denied") ? Code.ACCESS_DENIED : Code.BAD_REQUEST, refusal));
       return null;

@@ -81,7 +81,7 @@ public final class BulkMain {
       b.rawSst(Math.min(files, 100_000)); // warm-up of the encoders and the JIT
       b.rawSst(files);
       b.localized("buffer", files);
-      b.localized("rocksdb", files);
+      b.localized("rocksdb", files / 4);
       b.serverSide(Math.min(files, 20_000), 1);
       b.serverSide(Math.min(files, 40_000), 16);
       b.clients(4, files / 4, false);

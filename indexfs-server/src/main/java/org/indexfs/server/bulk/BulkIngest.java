@@ -50,6 +50,7 @@ public final class BulkIngest {
   private final Localizations table;
   private final Path staging;
   private final Map<Long, SubtreeDirs> subtrees = new ConcurrentHashMap<>();
+  private final Map<Long, java.util.concurrent.locks.ReentrantLock> turns = new ConcurrentHashMap<>();
 
   public BulkIngest(OpContext ctx, Localizations table, Path staging) throws IOException {
     this.ctx = ctx;
@@ -80,6 +81,7 @@ public final class BulkIngest {
   /** The localization of {@code rootId} ended: forget its directories; returns them (to consider splitting). */
   List<Long> ended(long rootId) {
     SubtreeDirs s = subtrees.remove(rootId);
+    turns.remove(rootId);
     List<Long> out = new ArrayList<>();
     out.add(rootId);
     if (s != null) {
@@ -91,7 +93,13 @@ public final class BulkIngest {
   /** Validates and ingests {@code dataFile} (a name on the data tier) for {@code publisher}. */
   PublishResult publish(Localization l, Localization.Holder publisher, Inode root, String rootPath, String dataFile)
       throws IOException {
+    // Publishes into one subtree (its sharers') take turns: each validates against what the one
+    // before it ingested. The handler thread waits; nothing else does.
+    java.util.concurrent.locks.ReentrantLock turn = turns.computeIfAbsent(l.dirId(),
+        id -> new java.util.concurrent.locks.ReentrantLock(true));
+    turn.lock();
     if (!table.beginPublish(l.dirId())) {
+      turn.unlock();
       throw new IndexFsException(Code.STALE_RESOLUTION, "Another publish into " + rootPath + " is being ingested; retry");
     }
     String tx = UUID.randomUUID().toString();
@@ -126,6 +134,7 @@ public final class BulkIngest {
       return PublishResult.newBuilder().setIngested(plan.accepted).addAllRejected(plan.rejections).build();
     } finally {
       table.endPublish(l.dirId());
+      turn.unlock();
       Files.deleteIfExists(fetched);
       Files.deleteIfExists(staged.resolveSibling(staged.getFileName() + ".direct"));
     }

@@ -20,12 +20,14 @@ import org.slf4j.LoggerFactory;
  * {@code <data.uri>/<slot>/<id>} ({@link org.indexfs.common.ObjectNames}), written and read with
  * that FS's stock client (on HDFS: {@code DistributedFileSystem}, so block data flows between this
  * process and the DataNodes exactly as for any HDFS file). Names never change; renames and chmods
- * never touch them. The metadata tier checks permissions, so objects are created open to every
- * IndexFS writer (mode 0666, no umask).
+ * never touch them. An object starts as its writer's alone (0600, no umask); once the server has
+ * recorded it, the object carries its file's owner, group and mode, and chmod and chown of the file
+ * reach it (DESIGN §14), so HDFS refuses whoever IndexFS refuses.
  */
 final class DataObjects implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(DataObjects.class);
-  private static final FsPermission OBJECT_PERMISSION = new FsPermission((short) 0666);
+  /** The writer's alone until the server gives it its file's owner, group and mode (FlushOp). */
+  private static final FsPermission OBJECT_PERMISSION = new FsPermission((short) 0600);
 
   private final String dataUri;
   private final Configuration conf;
@@ -33,18 +35,29 @@ final class DataObjects implements AutoCloseable {
 
   DataObjects(String dataUri, Configuration conf) {
     this.dataUri = dataUri;
-    this.conf = new Configuration(conf);
-    this.conf.set("fs.permissions.umask-mode", "000");
+    this.conf = conf;
   }
 
+  /** Made on first use: most FileSystem instances never touch a data object. */
   private synchronized FileSystem fs() throws IOException {
     if (dataUri.isEmpty()) {
       throw new IOException("This IndexFS cluster has no indexfs.data.uri: files above the inline limit cannot be stored");
     }
     if (fs == null) {
-      fs = FileSystem.newInstance(URI.create(dataUri), conf);
+      Configuration objectConf = new Configuration(conf);
+      objectConf.set("fs.permissions.umask-mode", "000");
+      fs = FileSystem.newInstance(URI.create(dataUri), objectConf);
     }
     return fs;
+  }
+
+  boolean configured() {
+    return !dataUri.isEmpty();
+  }
+
+  /** The data tier's FileSystem (for its delegation tokens). */
+  FileSystem fileSystem() throws IOException {
+    return fs();
   }
 
   Path pathOf(String name) {

@@ -12,6 +12,7 @@ import org.apache.hadoop.hdfs.protocol.AlreadyBeingCreatedException;
 import org.apache.hadoop.hdfs.server.namenode.SafeModeException;
 import org.apache.hadoop.ipc.RemoteException;
 import org.apache.hadoop.security.AccessControlException;
+import org.apache.hadoop.security.authorize.AuthorizationException;
 import org.indexfs.common.IndexFsException;
 
 /**
@@ -35,7 +36,10 @@ final class HadoopErrors {
       case FILE_NOT_FOUND, IS_DIRECTORY -> new FileNotFoundException(m);
       case FILE_ALREADY_EXISTS -> new FileAlreadyExistsException(m);
       case PARENT_NOT_DIRECTORY -> new ParentNotDirectoryException(m);
-      case DIRECTORY_NOT_EMPTY -> new PathIsNotEmptyDirectoryException(m);
+      // HDFS's client rebuilds the NameNode's exception from its text, which carries the server's
+      // stack trace after the message: the first line reads "``/d is non empty': Directory is not
+      // empty", and so does ours (without a trace to show, the line break stands for it).
+      case DIRECTORY_NOT_EMPTY -> new PathIsNotEmptyDirectoryException(m + "\n");
       case NOT_DIRECTORY -> new PathIsNotDirectoryException(m);
       case ACCESS_DENIED -> new AccessControlException(m);
       // HDFS reports this as a PathComponentTooLongException (an IOException) from the NameNode.
@@ -45,10 +49,18 @@ final class HadoopErrors {
       case ALREADY_BEING_CREATED -> new RemoteException(AlreadyBeingCreatedException.class.getName(), m);
       case RECOVERY_IN_PROGRESS -> new RemoteException("org.apache.hadoop.hdfs.protocol.RecoveryInProgressException", m);
       case LEASE_EXPIRED -> new RemoteException("org.apache.hadoop.hdfs.server.namenode.LeaseExpiredException", m);
+      // The NameNode's own refusals, which DFSClient lets through as RemoteExceptions naming them.
+      case NOT_AUTHORIZED -> new RemoteException(AuthorizationException.class.getName(), m);
+      case RESERVED_NAME -> new RemoteException(HadoopIllegalArgumentException.class.getName(), m);
+      case RESERVED_PATH -> new RemoteException(InvalidPathException.class.getName(), m);
       case UNSUPPORTED -> throw new UnsupportedOperationException(m);
+      // What the NameNode refuses with a plain IOException reaches HDFS clients wrapped, unchanged.
+      case REFUSED, RENAME_REFUSED -> new RemoteException(IOException.class.getName(), m);
+      // HDFS refuses these renames with plain IOExceptions carrying exactly such messages. Every
+      // other code is the servers' business: the message says what happened, no code name.
       // DFSClient unwraps the NameNode's SafeModeException for every mutation, so callers see it as is.
       case SAFE_MODE -> new SafeModeException(m);
-      default -> new IOException(ie.code() + ": " + m);
+      default -> new IOException(m);
     };
     mapped.initCause(ie);
     return mapped;

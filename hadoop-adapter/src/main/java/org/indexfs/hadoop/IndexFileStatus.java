@@ -13,12 +13,19 @@ final class IndexFileStatus extends FileStatus {
 
   private final String dataObject;
   private final boolean underConstruction;
+  private final long inodeId;
 
   IndexFileStatus(Path path, org.indexfs.proto.FileStatus s) {
     super(isDir(s) ? 0 : s.getLength(), isDir(s), isDir(s) ? 0 : s.getReplication(), isDir(s) ? 0 : s.getBlockSize(),
         s.getMtime(), s.getAtime(), new FsPermission((short) s.getPermission()), s.getOwner(), s.getGroup(), path);
     this.dataObject = s.getDataObject().isEmpty() ? null : s.getDataObject();
     this.underConstruction = s.getUnderConstruction();
+    this.inodeId = s.getInodeId();
+  }
+
+  /** The entry's inode id (HDFS: HdfsFileStatus.getFileId). */
+  long inodeId() {
+    return inodeId;
   }
 
   private static boolean isDir(org.indexfs.proto.FileStatus s) {

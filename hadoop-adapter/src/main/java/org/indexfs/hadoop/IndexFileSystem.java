@@ -1,13 +1,11 @@
 package org.indexfs.hadoop;
 
-import com.google.protobuf.ByteString;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.net.URI;
 import java.util.Collections;
 import java.util.EnumSet;
 import java.util.List;
-import java.util.NoSuchElementException;
 import java.util.UUID;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.BlockLocation;
@@ -19,6 +17,7 @@ import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileChecksum;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.FsServerDefaults;
 import org.apache.hadoop.fs.FsStatus;
 import org.apache.hadoop.fs.LeaseRecoverable;
 import org.apache.hadoop.fs.Options;
@@ -30,8 +29,12 @@ import org.apache.hadoop.fs.RemoteIterator;
 import org.apache.hadoop.fs.SafeMode;
 import org.apache.hadoop.fs.SafeModeAction;
 import org.apache.hadoop.fs.impl.PathCapabilitiesSupport;
+import org.apache.hadoop.fs.permission.FsAction;
 import org.apache.hadoop.fs.permission.FsPermission;
+import org.apache.hadoop.io.Text;
 import org.apache.hadoop.security.UserGroupInformation;
+import org.apache.hadoop.security.token.Token;
+import org.indexfs.hadoop.token.IndexFsTokenIdentifier;
 import org.apache.hadoop.util.Progressable;
 import org.indexfs.client.ClusterConnection;
 import org.indexfs.client.IndexFsClient;
@@ -39,7 +42,6 @@ import org.indexfs.client.LeaseRenewer;
 import org.indexfs.client.admin.AdminClient;
 import org.indexfs.common.ConfigKey;
 import org.indexfs.common.IndexFsConfig;
-import org.indexfs.common.ObjectNames;
 import org.indexfs.proto.Caller;
 import org.indexfs.proto.Listing;
 import org.indexfs.proto.OpenResult;
@@ -59,15 +61,19 @@ import org.indexfs.proto.WriteHandle;
  */
 public class IndexFileSystem extends FileSystem implements LeaseRecoverable, SafeMode {
   public static final String SCHEME = "indexfs";
+  /** Delegation tokens of cluster {@code c} have the service {@code indexfs:c}. */
+  public static final String TOKEN_SERVICE_PREFIX = "indexfs:";
 
   private URI uri;
   private Path workingDir;
   private IndexFsClient client;
   private LeaseRenewer renewer;
   private DataObjects objects;
+  private FileBytes bytes;
   private int inlineMax;
   private String user;
   private LocalizedPaths localized;
+  private org.indexfs.proto.ServerDefaults serverDefaults;
 
   @Override
   public void initialize(URI name, Configuration conf) throws IOException {
@@ -82,18 +88,24 @@ public class IndexFileSystem extends FileSystem implements LeaseRecoverable, Saf
         get(conf, IndexFsConfig.ZOOKEEPER_QUORUM));
     UserGroupInformation ugi = UserGroupInformation.getCurrentUser();
     user = ugi.getShortUserName();
-    ClusterConnection connection = ClusterConnection.acquire(zk, cluster,
-        get(conf, IndexFsConfig.RPC_MAX_FRAME_BYTES), 30_000, get(conf, IndexFsConfig.CLIENT_CACHE_ENTRIES));
+    var login = KerberosLogin.of(ugi, conf, TOKEN_SERVICE_PREFIX + cluster);
+    ClusterConnection connection = get(conf, IndexFsConfig.CLIENT_PRIVATE_CONNECTION)
+        ? ClusterConnection.openUnshared(zk, cluster, get(conf, IndexFsConfig.RPC_MAX_FRAME_BYTES), 30_000,
+            get(conf, IndexFsConfig.CLIENT_CACHE_ENTRIES), login)
+        : ClusterConnection.acquire(zk, cluster,
+            get(conf, IndexFsConfig.RPC_MAX_FRAME_BYTES), 30_000, get(conf, IndexFsConfig.CLIENT_CACHE_ENTRIES), login);
     client = new IndexFsClient(connection, caller(ugi), get(conf, IndexFsConfig.RPC_TIMEOUT_MS));
     try {
-      ServerInfo info = client.serverInfo();
+      ServerInfo info = connection.serverInfo(client::serverInfo);
       inlineMax = info.getInlineMaxBytes();
+      serverDefaults = info.getServerDefaults();
       objects = new DataObjects(info.getDataUri(), conf);
+      bytes = new FileBytes(objects);
       renewer = new LeaseRenewer(client, info.getLeaseSoftLimitMs());
       localized = new LocalizedPaths(client, objects, conf);
     } catch (IOException e) {
       client.close();
-      throw e;
+      throw HadoopErrors.toHadoop(e);
     }
     workingDir = getHomeDirectory();
   }
@@ -246,10 +258,10 @@ public class IndexFileSystem extends FileSystem implements LeaseRecoverable, Saf
     }
     if (pending.dataObject == null) {
       byte[] bytes = pending.inlineData == null ? new byte[0] : pending.inlineData;
-      return new FSDataInputStream(new IndexInputStream(path, bytes.length, IndexInputStream.inline(bytes)));
+      return new FSDataInputStream(new IndexInputStream(path, bytes.length, IndexInputStream.inline(bytes), statistics));
     }
     return new FSDataInputStream(new IndexInputStream(path, pending.length,
-        new DataObjectSource(objects.open(pending.dataObject))));
+        new DataObjectSource(objects.open(pending.dataObject)), statistics));
   }
 
   @Override
@@ -259,18 +271,7 @@ public class IndexFileSystem extends FileSystem implements LeaseRecoverable, Saf
     if (local != null) {
       return local;
     }
-    OpenResult result = read(() -> client.open(path));
-    org.indexfs.proto.FileStatus status = result.getStatus();
-    if (status.getDataObject().isEmpty()) {
-      return new FSDataInputStream(new IndexInputStream(path, status.getLength(),
-          IndexInputStream.inline(result.getInlineData().toByteArray())));
-    }
-    FSDataInputStream in = objects.open(status.getDataObject());
-    // A file being written is as long as what its writer has hflushed to the object (HDFS: the
-    // visible length); a closed one as long as its entry says.
-    long length = status.getUnderConstruction()
-        ? objects.visibleLength(status.getDataObject(), in) : status.getLength();
-    return new FSDataInputStream(new IndexInputStream(path, length, new DataObjectSource(in)));
+    return bytes.open(path, read(() -> client.open(path)), statistics);
   }
 
   @Override
@@ -315,11 +316,16 @@ public class IndexFileSystem extends FileSystem implements LeaseRecoverable, Saf
   protected FSDataOutputStream primitiveCreate(Path f, FsPermission absolutePermission, EnumSet<CreateFlag> flags,
       int bufferSize, short replication, long blockSize, Progressable progress, ChecksumOpt checksumOpt)
       throws IOException {
-    boolean exists = exists(f);
-    CreateFlag.validate(f, exists, flags);
-    if (exists && flags.contains(CreateFlag.APPEND)) {
-      return append(f, bufferSize, progress);
+    CreateFlag.validate(flags);
+    if (flags.contains(CreateFlag.APPEND) || !flags.contains(CreateFlag.CREATE)) {
+      // Appending, or overwriting only what exists: the file's presence decides (CreateFlag's rules).
+      boolean exists = exists(f);
+      CreateFlag.validate(f, exists, flags);
+      if (exists && flags.contains(CreateFlag.APPEND)) {
+        return append(f, bufferSize, progress);
+      }
     }
+    // As HDFS's NameNode: an existing file without OVERWRITE is refused by the create itself.
     return create(f, absolutePermission, flags.contains(CreateFlag.OVERWRITE), replication, blockSize, true);
   }
 
@@ -343,7 +349,7 @@ public class IndexFileSystem extends FileSystem implements LeaseRecoverable, Saf
     }
     org.indexfs.proto.FileStatus created = write(() -> client.create(path, permission.toShort(), overwrite, replication, blockSize, createParent));
     IndexOutputStream out = new IndexOutputStream(client, objects, renewer, path, created.getInodeId(), inlineMax,
-        replication, blockSize, ObjectNames.of(created.getInodeId()), IndexOutputStream.Start.empty());
+        replication, blockSize, created.getSpillObject(), IndexOutputStream.Start.empty());
     return new FSDataOutputStream(out, statistics);
   }
 
@@ -441,30 +447,17 @@ public class IndexFileSystem extends FileSystem implements LeaseRecoverable, Saf
     return getFileChecksum(f, Long.MAX_VALUE);
   }
 
-  /**
-   * HDFS's checksum of the first {@code length} bytes: the data tier's for an object file, the
-   * same computation over the entry's bytes for an inline file (so both compare equal to an HDFS
-   * copy of the file).
-   */
+  /** HDFS's checksum of the first {@code length} bytes, inline or object file alike ({@link FileBytes}). */
   @Override
   public FileChecksum getFileChecksum(Path f, long length) throws IOException {
     if (length < 0) {
       throw new IllegalArgumentException("Invalid length " + length);
     }
     String path = pathOf(f);
-    OpenResult result = read(() -> client.open(path));
-    org.indexfs.proto.FileStatus status = result.getStatus();
-    long n = Math.min(length, status.getLength());
-    if (!status.getDataObject().isEmpty()) {
-      return objects.checksum(status.getDataObject(), n);
-    }
-    return InlineChecksum.of(result.getInlineData().toByteArray(), (int) n, getConf());
+    return bytes.checksum(read(() -> client.open(path)), length, getConf());
   }
 
-  /**
-   * Where the bytes are: an object file's blocks as the data tier reports them (its DataNodes, so
-   * MapReduce and Spark schedule next to the data); an inline file is one block on no DataNode.
-   */
+  /** Where the bytes are ({@link FileBytes}); a directory has none: HDFS's FileNotFoundException. */
   @Override
   public BlockLocation[] getFileBlockLocations(FileStatus file, long start, long len) throws IOException {
     if (file == null) {
@@ -473,14 +466,14 @@ public class IndexFileSystem extends FileSystem implements LeaseRecoverable, Saf
     if (start < 0 || len < 0) {
       throw new IllegalArgumentException("Invalid start or len parameter");
     }
-    if (file.isDirectory() || file.getLen() <= start) {
-      return new BlockLocation[0];
-    }
+    statistics.incrementReadOps(1);
     IndexFileStatus status = file instanceof IndexFileStatus s ? s : (IndexFileStatus) getFileStatus(file.getPath());
-    if (status.dataObject() == null) {
-      return new BlockLocation[] {new BlockLocation(new String[0], new String[0], 0, status.getLen())};
+    if (status.isDirectory()) {
+      throw new FileNotFoundException("Path is not a file: " + pathOf(status.getPath()));
     }
-    return objects.blockLocations(status.dataObject(), start, len);
+    java.net.InetSocketAddress server = status.dataObject() != null || status.getLen() <= start ? null
+        : mapped(() -> client.serverOf(pathOf(status.getPath())));
+    return bytes.locations(status, start, len, server);
   }
 
   @Override
@@ -560,7 +553,7 @@ public class IndexFileSystem extends FileSystem implements LeaseRecoverable, Saf
     return all.toArray(new FileStatus[0]);
   }
 
-  /** Pages through the listing with the server's resumable cursor, like HDFS's listing iterator. */
+  /** The listing in HDFS order, page by page as it is consumed; each page counts as one read operation. */
   @Override
   public RemoteIterator<FileStatus> listStatusIterator(Path f) throws IOException {
     Path dir = makeQualified(f);
@@ -579,7 +572,7 @@ public class IndexFileSystem extends FileSystem implements LeaseRecoverable, Saf
         @Override
         public FileStatus next() {
           if (!hasNext()) {
-            throw new NoSuchElementException("No more entries in " + dir);
+            throw new java.util.NoSuchElementException("No more entries in " + dir);
           }
           org.indexfs.proto.FileStatus s = entries.get(index++);
           return toHadoop(entries.size() == 1 && s.getType() == org.indexfs.proto.FileType.FILE
@@ -587,33 +580,7 @@ public class IndexFileSystem extends FileSystem implements LeaseRecoverable, Saf
         }
       };
     }
-    Listing first = listPage(path, ByteString.EMPTY);
-    return new RemoteIterator<>() {
-      private Listing page = first;
-      private int index;
-
-      @Override
-      public boolean hasNext() throws IOException {
-        while (index >= page.getEntriesCount() && !page.getCursor().isEmpty()) {
-          page = listPage(path, page.getCursor());
-          index = 0;
-        }
-        return index < page.getEntriesCount();
-      }
-
-      @Override
-      public FileStatus next() throws IOException {
-        if (!hasNext()) {
-          throw new NoSuchElementException("No more entries in " + dir);
-        }
-        org.indexfs.proto.FileStatus s = page.getEntries(index++);
-        return toHadoop(page.getIsFile() ? dir : new Path(dir, s.getName()), s);
-      }
-    };
-  }
-
-  private Listing listPage(String path, ByteString cursor) throws IOException {
-    return read(() -> client.listStatus(path, cursor, 0));
+    return new StatusIterator(f, dir, client.list(pathOf(dir), () -> statistics.incrementReadOps(1)));
   }
 
   @Override
@@ -673,6 +640,16 @@ public class IndexFileSystem extends FileSystem implements LeaseRecoverable, Saf
     return new IndexFileStatus(path, s);
   }
 
+  /** Answered by the server, as HDFS's NameNode answers it (Hadoop's default guesses on the client). */
+  @Override
+  public void access(Path p, FsAction mode) throws IOException {
+    Path qualified = makeQualified(p);
+    read(() -> {
+      client.access(pathOf(qualified), mode.ordinal()); // FsAction is declared in rwx-bit order
+      return null;
+    });
+  }
+
   @Override
   public void setPermission(Path p, FsPermission permission) throws IOException {
     localized.flushFor(pathOf(p));
@@ -706,7 +683,9 @@ public class IndexFileSystem extends FileSystem implements LeaseRecoverable, Saf
     org.indexfs.proto.ContentSummary s = read(() -> client.contentSummary(pathOf(f)));
     return new ContentSummary.Builder().length(s.getLength()).fileCount(s.getFileCount())
         .directoryCount(s.getDirectoryCount()).spaceConsumed(s.getSpaceConsumed())
-        .quota(-1).spaceQuota(-1).build();
+        .quota(-1).spaceQuota(-1)
+        // HDFS names a file's policy and, for a directory without one of its own, none.
+        .erasureCodingPolicy(s.getDirectoryCount() == 0 ? "Replicated" : "").build();
   }
 
   /** Like HDFS reporting its DataNodes: the capacity of the file system that holds the bytes. */
@@ -715,20 +694,79 @@ public class IndexFileSystem extends FileSystem implements LeaseRecoverable, Saf
     return objects.status();
   }
 
+  /** As DistributedFileSystem: the client's {@code dfs.blocksize}. */
   @Override
-  public long getDefaultBlockSize(Path f) {
+  @SuppressWarnings("deprecation")
+  public long getDefaultBlockSize() {
     return getConf().getLongBytes("dfs.blocksize", 128L * 1024 * 1024);
   }
 
   @Override
-  public short getDefaultReplication(Path path) {
+  public long getDefaultBlockSize(Path f) {
+    return getDefaultBlockSize();
+  }
+
+  /** As DistributedFileSystem: the client's {@code dfs.replication}. */
+  @Override
+  @SuppressWarnings("deprecation")
+  public short getDefaultReplication() {
     return (short) getConf().getInt("dfs.replication", 3);
+  }
+
+  /**
+   * The service of this cluster's delegation tokens, {@code indexfs:<cluster>} (HDFS HA uses
+   * {@code ha-hdfs:<nameservice>} the same way): the key under which credentials hold its token.
+   * Null without Kerberos, as there are no tokens then.
+   */
+  @Override
+  public short getDefaultReplication(Path path) {
+    return getDefaultReplication();
+  }
+
+  /**
+   * The cluster's defaults for new files, as the servers serve them (the data tier's HDFS
+   * defaults): what FileContext.create and Hadoop's trash use, as with HDFS.
+   */
+  @Override
+  @SuppressWarnings("deprecation")
+  public FsServerDefaults getServerDefaults() {
+    org.indexfs.proto.ServerDefaults d = serverDefaults;
+    return new FsServerDefaults(d.getBlockSize(), d.getBytesPerChecksum(), d.getWritePacketSize(),
+        (short) d.getReplication(), d.getFileBufferSize(), d.getEncryptDataTransfer(), d.getTrashInterval(),
+        org.apache.hadoop.util.DataChecksum.Type.valueOf(d.getChecksumType()));
+  }
+
+  @Override
+  public FsServerDefaults getServerDefaults(Path p) {
+    return getServerDefaults();
   }
 
   @Override
   public String getCanonicalServiceName() {
-    // No delegation tokens: the metadata servers trust the caller identity on the connection.
-    return null;
+    return UserGroupInformation.isSecurityEnabled() ? TOKEN_SERVICE_PREFIX + uri.getAuthority() : null;
+  }
+
+  /**
+   * The data tier issues tokens too: a job collecting this file system's tokens also gets the data
+   * tier's (HDFS's), so its tasks can read and write objects without tickets.
+   */
+  @Override
+  public org.apache.hadoop.security.token.DelegationTokenIssuer[] getAdditionalTokenIssuers() throws IOException {
+    if (!UserGroupInformation.isSecurityEnabled() || !objects.configured()) {
+      return null;
+    }
+    return new org.apache.hadoop.security.token.DelegationTokenIssuer[] {objects.fileSystem()};
+  }
+
+  /** HDFS {@code getDelegationToken}: asked of the servers with this FileSystem's Kerberos login. */
+  @Override
+  public Token<IndexFsTokenIdentifier> getDelegationToken(String renewer) throws IOException {
+    if (!UserGroupInformation.isSecurityEnabled()) {
+      return null;
+    }
+    org.indexfs.proto.DelegationToken t = read(() -> client.getDelegationToken(renewer == null ? "" : renewer));
+    return new Token<>(t.getIdentifier().toByteArray(), t.getPassword().toByteArray(), IndexFsTokenIdentifier.KIND,
+        new Text(getCanonicalServiceName()));
   }
 
   @Override

@@ -26,13 +26,16 @@ final class IndexInputStream extends FSInputStream implements CanUnbuffer, Strea
   private final String path;
   private final long length;
   private final Source source;
+  /** The FileSystem's (or FileContext's) statistics: every byte handed to the caller counts, as in HDFS. */
+  private final org.apache.hadoop.fs.FileSystem.Statistics statistics;
   private long pos;
   private boolean closed;
 
-  IndexInputStream(String path, long length, Source source) {
+  IndexInputStream(String path, long length, Source source, org.apache.hadoop.fs.FileSystem.Statistics statistics) {
     this.path = path;
     this.length = length;
     this.source = source;
+    this.statistics = statistics;
   }
 
   static Source inline(byte[] data) {
@@ -119,7 +122,11 @@ final class IndexInputStream extends FSInputStream implements CanUnbuffer, Strea
       return -1;
     }
     int want = (int) Math.min(len, length - position);
-    return source.read(position, b, off, want);
+    int n = source.read(position, b, off, want);
+    if (n > 0 && statistics != null) {
+      statistics.incrementBytesRead(n);
+    }
+    return n;
   }
 
   @Override

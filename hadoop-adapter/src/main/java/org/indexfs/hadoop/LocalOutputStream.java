@@ -51,7 +51,7 @@ final class LocalOutputStream extends OutputStream {
     }
     Objects.checkFromIndexSize(off, len, b.length);
     if (object == null && length + len > inlineMax) {
-      object = objects.create(LocalSubtree.objectName(inodeId), replication, blockSize);
+      object = objects.create(subtree.objectName(inodeId), replication, blockSize);
       inline.writeTo(object);
       inline = null;
     }
@@ -79,7 +79,7 @@ final class LocalOutputStream extends OutputStream {
     try {
       if (object != null) {
         object.close();
-        subtree.complete(inodeId, length, null, LocalSubtree.objectName(inodeId));
+        subtree.complete(inodeId, length, null, subtree.objectName(inodeId));
       } else {
         subtree.complete(inodeId, length, inline.toByteArray(), null);
       }

@@ -22,6 +22,17 @@ public final class IndexFsTestCluster {
   /** Where the shared cluster keeps its objects on HDFS. */
   public static final String DATA_ROOT = "/indexfs-data";
 
+  /**
+   * The test users' groups, as every test server resolves them (servers ignore the groups a client
+   * sends, DESIGN §14): the same names the tests give {@code UserGroupInformation.createUserForTesting},
+   * so a permission test means on the server what it says in the test.
+   */
+  public static final String TEST_GROUPS = "alice=alicegroup;bob=bobgroup;dora=doragroup;carol=supergroup;"
+      + "erin=erins;mallory=malloryg";
+  /** May act for alice (only), on the shared HDFS and on every test IndexFS cluster. */
+  public static final String PROXY_USER = "oozie";
+  public static final String GROUP_MAPPING_KEY = "hadoop.user.group.static.mapping.overrides";
+
   private static LocalHdfs hdfs;
   private static LocalCluster cluster;
   private static LocalCluster objectsOnly;
@@ -34,7 +45,10 @@ public final class IndexFsTestCluster {
       try {
         // Tests write files with small blocks (HDFS's own tests do the same).
         hdfs = LocalHdfs.start(newWorkDir("hdfs"), LocalHdfs.DEFAULT_DATANODES,
-            Map.of("dfs.namenode.fs-limits.min-block-size", "0"), false);
+            Map.of("dfs.namenode.fs-limits.min-block-size", "0",
+                // The proxy pair the security tests allow on both HDFS and IndexFS.
+                "hadoop.proxyuser." + PROXY_USER + ".users", "alice",
+                "hadoop.proxyuser." + PROXY_USER + ".hosts", "*"), false);
       } catch (IOException e) {
         throw new UncheckedIOException(e);
       }
@@ -67,11 +81,21 @@ public final class IndexFsTestCluster {
    * live under {@code /<name>-data} unless {@code settings} say otherwise. The caller closes it.
    */
   public static LocalCluster startCluster(String name, Map<String, String> settings) {
+    // -Dindexfs.test.servers=N runs every suite against N slots (N servers in this process).
+    return startCluster(name, Integer.getInteger("indexfs.test.servers", 1), settings);
+  }
+
+  /** As above, with {@code servers} slots whatever the run's setting. */
+  public static LocalCluster startCluster(String name, int servers, Map<String, String> settings) {
     try {
-      // -Dindexfs.test.servers=N runs every suite against N slots (N servers in this process).
       LocalCluster.Builder b = LocalCluster.builder(newWorkDir(name)).clusterName(name)
-          .servers(Integer.getInteger("indexfs.test.servers", 1))
-          .set(IndexFsConfig.DATA_URI.name(), hdfs().uri() + "/" + name + "-data");
+          .servers(servers)
+          .set(IndexFsConfig.DATA_URI.name(), hdfs().uri() + "/" + name + "-data")
+          .set(GROUP_MAPPING_KEY, TEST_GROUPS)
+          .set("hadoop.proxyuser." + PROXY_USER + ".users", "alice")
+          .set("hadoop.proxyuser." + PROXY_USER + ".hosts", "*")
+          // The same limit as the HDFS underneath (tests use small blocks, as HDFS's own tests do).
+          .set(IndexFsConfig.MIN_BLOCK_SIZE.name(), "0");
       // -Dindexfs.test.split-threshold=K makes small test directories split (GIGA+) too.
       String threshold = System.getProperty("indexfs.test.split-threshold");
       if (threshold != null) {

@@ -29,8 +29,9 @@ import org.junit.jupiter.api.Test;
  * workload through indexfs:// (mkdir, create, read, list, stat, rename, chmod, append, delete,
  * recursive delete, located listing), its audit log ({@code FSNamesystem.audit}) shows only
  * object-level commands on paths under the data root: creates and appends of large files' objects,
- * opens to read them or locate their blocks, deletes when they are reclaimed. No listing, rename,
- * mkdir, chmod or stat of a user path reaches it, and small files never reach it at all.
+ * opens to read them or locate their blocks, the owner, group and mode each object takes from its
+ * file once recorded (and a chmod of its file: DESIGN §14), deletes when they are reclaimed. No
+ * listing, rename, mkdir or stat of a user path reaches it, and small files never reach it at all.
  */
 class NameNodeAuditTest {
   private static final String AUDIT_LOGGER = "org.apache.hadoop.hdfs.server.namenode.FSNamesystem.audit";
@@ -177,9 +178,12 @@ class NameNodeAuditTest {
           assertThat(e[2]).as("destination of audit event %s", String.join(" ", e)).isEqualTo("null");
         }
       }
-      assertThat(counts).doesNotContainKeys("rename", "listStatus", "mkdirs", "setPermission", "setTimes",
-          "contentSummary", "getfileinfo");
-      assertThat(counts.keySet()).isSubsetOf("create", "open", "append", "delete");
+      assertThat(counts).doesNotContainKeys("rename", "listStatus", "mkdirs", "setTimes", "contentSummary",
+          "getfileinfo");
+      assertThat(counts.keySet()).isSubsetOf("create", "open", "append", "delete", "setPermission", "setOwner");
+      // Each object is given its file's owner, group and mode once (setPermission also for chmods of its file).
+      assertThat(counts.get("setOwner")).isEqualTo(expectedCreates);
+      assertThat(counts.get("setPermission")).isGreaterThanOrEqualTo(expectedCreates);
       assertThat(counts.get("create")).as("one object per large file, none for small ones").isEqualTo(expectedCreates);
       assertThat(counts.get("append")).isEqualTo(expectedAppends);
       assertThat(counts.get("delete")).isEqualTo(expectedDeletes);

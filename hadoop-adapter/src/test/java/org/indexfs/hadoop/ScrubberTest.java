@@ -60,6 +60,11 @@ class ScrubberTest {
     }
   }
 
+  /** The object name the server reserved for the writer of {@code inode} (unguessable, DESIGN §14). */
+  private static String reservedFor(long inode) {
+    return cluster.server().writeLeases().get(inode).spillObject();
+  }
+
   private static long inodeOf(IndexFileSystem fs, Path file) throws Exception {
     return fs.client().getFileStatus(file.toString()).getInodeId();
   }
@@ -83,18 +88,18 @@ class ScrubberTest {
       Path doomed = new Path("/scrub/doomed");
       FSDataOutputStream dead = crashed.create(doomed);
       dead.write(TestData.bytes(3, 1000));
-      String orphan = ObjectNames.of(inodeOf(crashed, doomed));
+      String orphan = reservedFor(inodeOf(crashed, doomed));
       createObjectLikeASpillingWriter(orphan, 100_000);
       crashed.leaseRenewer().stop();
       // An object whose name was never handed out at all (say, from metadata lost in a restore).
-      String stray = ObjectNames.of(InodeIds.of(0, (1L << 40) + 7));
+      String stray = ObjectNames.fresh(0);
       createObjectLikeASpillingWriter(stray, 10);
 
       // Reserved: a live writer's object exists but is not recorded yet (the spill is in flight).
       Path spilling = new Path("/scrub/spilling");
       FSDataOutputStream live = fs.create(spilling);
       live.write(TestData.bytes(4, 1000));
-      String reserved = ObjectNames.of(inodeOf(fs, spilling));
+      String reserved = reservedFor(inodeOf(fs, spilling));
       createObjectLikeASpillingWriter(reserved, 1000);
 
       assertThat(scrubber.runOnce(3_600_000)).as("within the grace period nothing goes").isEmpty();

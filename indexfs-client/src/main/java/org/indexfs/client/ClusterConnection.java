@@ -19,6 +19,7 @@ import org.indexfs.client.cache.ResolutionCache;
 import org.indexfs.common.ClusterPaths;
 import org.indexfs.common.IndexFsConfig;
 import org.indexfs.common.rpc.RpcConnection;
+import org.indexfs.common.rpc.SaslAuthenticator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -41,6 +42,8 @@ public final class ClusterConnection implements AutoCloseable {
   private final EventLoopGroup group;
   private final int maxFrameBytes;
   private final int connectTimeoutMs;
+  /** With Kerberos: how this process's connections prove who opened them (null: simple). */
+  private volatile SaslAuthenticator authenticator;
   private final Map<Integer, RpcConnection> connections = new ConcurrentHashMap<>();
   private final ResolutionCache resolutions;
   private final SlotDirectory directory;
@@ -129,11 +132,22 @@ public final class ClusterConnection implements AutoCloseable {
   /** As above, with a bound on the process's directory-entry cache (the first caller's setting wins). */
   public static ClusterConnection acquire(String zkQuorum, String cluster, int maxFrameBytes, int connectTimeoutMs,
       int cacheEntries) throws IOException {
-    String key = zkQuorum + "/" + cluster;
+    return acquire(zkQuorum, cluster, maxFrameBytes, connectTimeoutMs, cacheEntries, null);
+  }
+
+  /**
+   * As above, for a caller whose connections authenticate with {@code authenticator} (Kerberos):
+   * connections are shared only by callers of the same login, since the server takes the user from
+   * the connection.
+   */
+  public static ClusterConnection acquire(String zkQuorum, String cluster, int maxFrameBytes, int connectTimeoutMs,
+      int cacheEntries, SaslAuthenticator authenticator) throws IOException {
+    String key = zkQuorum + "/" + cluster + (authenticator == null ? "" : "#" + authenticator.identity());
     synchronized (SHARED) {
       ClusterConnection c = SHARED.get(key);
       if (c == null) {
         c = new ClusterConnection(key, zkQuorum, cluster, maxFrameBytes, connectTimeoutMs, cacheEntries);
+        c.authenticator = authenticator;
         SHARED.put(key, c);
       }
       c.references++;
@@ -147,8 +161,22 @@ public final class ClusterConnection implements AutoCloseable {
    */
   public static ClusterConnection openUnshared(String zkQuorum, String cluster, int maxFrameBytes,
       int connectTimeoutMs) throws IOException {
-    ClusterConnection c = new ClusterConnection(null, zkQuorum, cluster, maxFrameBytes, connectTimeoutMs,
+    return openUnshared(zkQuorum, cluster, maxFrameBytes, connectTimeoutMs,
         IndexFsConfig.CLIENT_CACHE_ENTRIES.defaultValue());
+  }
+
+  /** As above, with a bound on its directory-entry cache. */
+  public static ClusterConnection openUnshared(String zkQuorum, String cluster, int maxFrameBytes,
+      int connectTimeoutMs, int cacheEntries) throws IOException {
+    return openUnshared(zkQuorum, cluster, maxFrameBytes, connectTimeoutMs, cacheEntries, null);
+  }
+
+  /** As above, authenticating with {@code authenticator} (Kerberos) when not null. */
+  public static ClusterConnection openUnshared(String zkQuorum, String cluster, int maxFrameBytes,
+      int connectTimeoutMs, int cacheEntries, SaslAuthenticator authenticator) throws IOException {
+    ClusterConnection c = new ClusterConnection(null, zkQuorum, cluster, maxFrameBytes, connectTimeoutMs,
+        cacheEntries);
+    c.authenticator = authenticator;
     c.references = 1;
     return c;
   }
@@ -161,6 +189,24 @@ public final class ClusterConnection implements AutoCloseable {
   public ResolutionCache resolutions() {
     return resolutions;
   }
+
+  /** The settings a cluster's servers share, fetched for the process's first client only. */
+  public org.indexfs.proto.ServerInfo serverInfo(ServerInfoSource fetch) throws IOException {
+    org.indexfs.proto.ServerInfo known = serverInfo;
+    if (known == null) {
+      known = fetch.get();
+      serverInfo = known;
+    }
+    return known;
+  }
+
+  /** Asks a server for its {@link org.indexfs.proto.ServerInfo}. */
+  @FunctionalInterface
+  public interface ServerInfoSource {
+    org.indexfs.proto.ServerInfo get() throws IOException;
+  }
+
+  private volatile org.indexfs.proto.ServerInfo serverInfo;
 
   /** The number of slots the cluster was formatted with. */
   public int slotCount() throws IOException {
@@ -188,11 +234,11 @@ public final class ClusterConnection implements AutoCloseable {
         connections.remove(slot);
       }
       try {
-        c = RpcConnection.open(group, directory.address(slot), maxFrameBytes, connectTimeoutMs);
+        c = RpcConnection.open(group, directory.address(slot), maxFrameBytes, connectTimeoutMs, authenticator);
       } catch (IOException unreachable) {
         // A remembered address may be out of date: ask ZooKeeper once before giving up.
         directory.forget(slot);
-        c = RpcConnection.open(group, directory.address(slot), maxFrameBytes, connectTimeoutMs);
+        c = RpcConnection.open(group, directory.address(slot), maxFrameBytes, connectTimeoutMs, authenticator);
       }
       connections.put(slot, c);
       return c;

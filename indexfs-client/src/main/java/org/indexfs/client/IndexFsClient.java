@@ -20,7 +20,11 @@ import org.indexfs.common.rpc.RpcConnection;
 import org.indexfs.common.giga.GigaIndex;
 import org.indexfs.common.giga.PartitionBitmap;
 import org.indexfs.common.schema.NameHash;
+import org.indexfs.proto.AccessRequest;
 import org.indexfs.proto.Ancestor;
+import org.indexfs.proto.DelegationToken;
+import org.indexfs.proto.DelegationTokenRequest;
+import org.indexfs.proto.TokenRequest;
 import org.indexfs.proto.AppendRequest;
 import org.indexfs.proto.Caller;
 import org.indexfs.proto.Code;
@@ -73,6 +77,8 @@ public final class IndexFsClient implements AutoCloseable {
 
   /** Re-routing a call more often than this means the namespace keeps moving under it. */
   private static final int MAX_HOPS = 32;
+  /** How long a call keeps re-routing while the namespace moves under it, at most. */
+  private static final long ROUTING_PATIENCE_MS = 30_000;
 
   public IndexFsClient(ClusterConnection cluster, Caller caller, long timeoutMs) {
     this.cluster = cluster;
@@ -113,23 +119,77 @@ public final class IndexFsClient implements AutoCloseable {
         .getStatus();
   }
 
-  /** One page of a listing; pass the returned cursor back for the next page. */
-  public Listing listStatus(String path, ByteString cursor, int limit) throws IOException {
-    // A page goes to the partition holding the cursor's hash (DESIGN §5 of the scale-out plan).
-    long hash = cursor.size() >= 8 ? cursor.asReadOnlyByteBuffer().getLong() : 0;
-    return routed(Request.newBuilder().setListStatus(ListStatusRequest.newBuilder().setPath(path)
-        .setCursor(cursor).setLimit(limit)), path, true, hash, null).getListing();
+  /** HDFS checkAccess: returns if the caller may perform {@code mode} (rwx bits) on {@code path}. */
+  public void access(String path, int mode) throws IOException {
+    call(Request.newBuilder().setAccess(AccessRequest.newBuilder().setPath(path).setMode(mode)), path, false);
   }
 
-  /** Every entry of a directory (or the file itself), fetched page by page. */
+  /** A delegation token for this caller, renewable by {@code renewer} (Kerberos callers only). */
+  public DelegationToken getDelegationToken(String renewer) throws IOException {
+    return anySlot(Request.newBuilder().setGetDelegationToken(DelegationTokenRequest.newBuilder().setRenewer(renewer)))
+        .getToken();
+  }
+
+  /** Renews a token (its renewer only); the new expiry, in ms since the epoch. */
+  public long renewDelegationToken(byte[] identifier, byte[] password) throws IOException {
+    return anySlot(Request.newBuilder().setRenewDelegationToken(TokenRequest.newBuilder()
+        .setIdentifier(ByteString.copyFrom(identifier)).setPassword(ByteString.copyFrom(password)))).getToken().getExpiryMs();
+  }
+
+  public void cancelDelegationToken(byte[] identifier, byte[] password) throws IOException {
+    anySlot(Request.newBuilder().setCancelDelegationToken(TokenRequest.newBuilder()
+        .setIdentifier(ByteString.copyFrom(identifier)).setPassword(ByteString.copyFrom(password))));
+  }
+
+  /** Calls that any server answers alike (tokens live in ZooKeeper): slot 0's. */
+  private Response anySlot(Request.Builder request) throws IOException {
+    return call(request, "/", false);
+  }
+
+  /**
+   * One page of partition {@code partition} of a directory: its names after {@code startAfter}
+   * (UTF-8; empty for the first page) in HDFS order. {@link #list} merges the partitions.
+   */
+  public Listing listPage(String path, int partition, ByteString startAfter, int limit) throws IOException {
+    // A page goes to the slot of the partition (its lowest hash routes there, DESIGN §4).
+    return routed(Request.newBuilder().setListStatus(ListStatusRequest.newBuilder().setPath(path)
+        .setPartition(partition).setStartAfter(startAfter).setLimit(limit)), path, true,
+        Long.reverse(partition), null).getListing();
+  }
+
+  /** A directory's entries (or the file itself) in HDFS order, streamed page by page. */
+  public DirectoryListing list(String path) {
+    return list(path, () -> {});
+  }
+
+  /** As {@link #list}; {@code onPage} runs after every page fetched (statistics). */
+  public DirectoryListing list(String path, Runnable onPage) {
+    return new DirectoryListing(this, path, 0, onPage, cachedPartitions(path));
+  }
+
+  /** The GIGA+ partitions of directory {@code path} this client has heard of (none: only partition 0). */
+  private int[] cachedPartitions(String path) {
+    List<String> names;
+    try {
+      names = PathNames.components(path, Integer.MAX_VALUE);
+    } catch (IndexFsException invalid) {
+      return new int[0]; // the first page's answer says what is wrong with the path
+    }
+    Resolution known = cluster.resolutions().resolve(names, names.size());
+    if (known.getAncestorsCount() != names.size() + 1) {
+      return new int[0];
+    }
+    PartitionBitmap bitmap = cluster.resolutions().bitmap(known.getAncestors(names.size()).getInodeId());
+    return bitmap == null ? new int[0] : bitmap.partitions();
+  }
+
+  /** Every entry of a directory (or the file itself), in HDFS order. */
   public List<FileStatus> listAll(String path) throws IOException {
     List<FileStatus> all = new ArrayList<>();
-    ByteString cursor = ByteString.EMPTY;
-    do {
-      Listing page = listStatus(path, cursor, 0);
-      all.addAll(page.getEntriesList());
-      cursor = page.getCursor();
-    } while (!cursor.isEmpty());
+    DirectoryListing listing = list(path);
+    while (listing.hasNext()) {
+      all.add(listing.next());
+    }
     return all;
   }
 
@@ -292,6 +352,16 @@ public final class IndexFsClient implements AutoCloseable {
 
   private volatile long localizedWaitMs = 65_000;
 
+  /**
+   * The address of the server holding {@code path}'s entry, as far as this client's cache knows
+   * (a hint for locality: an inline file's bytes come from there).
+   */
+  public java.net.InetSocketAddress serverOf(String path) throws IOException {
+    List<String> names = PathNames.components(path, Integer.MAX_VALUE);
+    Resolution known = cluster.resolutions().resolve(names, names.size() - 1);
+    return cluster.connection(slotOf(known, names, 0)).address();
+  }
+
   public ServerInfo serverInfo() throws IOException {
     return call(Request.newBuilder().setServerInfo(ServerInfoRequest.getDefaultInstance()), 0).getServerInfo();
   }
@@ -353,6 +423,9 @@ public final class IndexFsClient implements AutoCloseable {
     Resolution known = cache.resolve(names, into ? names.size() : names.size() - 1);
     Resolution knownDst = dst == null ? null : cache.resolve(dstNames, dstNames.size() - 1);
     long localizedUntil = 0;
+    StringBuilder trail = new StringBuilder();
+    // Entries move (splits, renames across slots) for moments: keep re-routing for a while.
+    long deadline = System.nanoTime() + Math.min(timeoutMs, ROUTING_PATIENCE_MS) * 1_000_000L;
     for (int attempt = 0; ; attempt++) {
       request.setResolution(known);
       if (knownDst != null) {
@@ -362,8 +435,18 @@ public final class IndexFsClient implements AutoCloseable {
       lastSlot.set(slot);
       long sent = System.nanoTime();
       Response response = send(slot, request);
-      if (response.getCode() == Code.OK || attempt >= MAX_HOPS) {
-        return check(response);
+      if (response.getCode() == Code.OK) {
+        return response;
+      }
+      boolean patient = attempt < MAX_HOPS || System.nanoTime() - deadline < 0;
+      if (!patient && isRouting(response.getCode())) {
+        // Routing answers are the servers' business and never reach a caller (issue 16).
+        throw new IOException("Cannot reach " + path + ": the directories on its way kept moving ("
+            + attempt + " attempts; last: " + trail + ")");
+      }
+      if (attempt >= MAX_HOPS - 4 && trail.length() < 2_000) {
+        trail.append(" slot ").append(slot).append(' ').append(response.getCode()).append(' ')
+            .append(response.getMessage()).append(';');
       }
       if (response.getCode() == Code.RESOLVE_ELSEWHERE) {
         counters.count("resolve.elsewhere");
@@ -373,6 +456,10 @@ public final class IndexFsClient implements AutoCloseable {
         } else {
           known = response.getResolved();
           cache.remember(names, known, sent);
+        }
+        if (attempt >= MAX_HOPS / 2) {
+          // Far more hops than any path has slots: something moves under this call; do not spin.
+          backoff(attempt - MAX_HOPS / 2);
         }
       } else if (response.getCode() == Code.SUBTREE_LOCALIZED && localizedWaitMs > 0) {
         // Another client holds the subtree (bulk insertion); it publishes soon: wait, not a hop.
@@ -397,6 +484,11 @@ public final class IndexFsClient implements AutoCloseable {
         return check(response);
       }
     }
+  }
+
+  /** Answers that only tell the client where to go next. */
+  private static boolean isRouting(Code code) {
+    return code == Code.RESOLVE_ELSEWHERE || code == Code.STALE_RESOLUTION;
   }
 
   private static void backoff(int attempt) throws InterruptedIOException {

@@ -141,4 +141,44 @@ class DirectorySplitTest {
     assertEquals(1_501, admin.listAll("/withopen").size());
     assertEquals(3, admin.getFileStatus(openPath).getLength());
   }
+
+  @Test
+  void ownersKeepTheirNamesOnASlotThatNumbersUsersDifferently() throws Exception {
+    // Each slot numbers the users it meets in its own order: make every other slot's numbering
+    // differ from the home's, so a value shipped with the home's ids would name someone else.
+    for (int s = 0; s < SLOTS; s++) {
+      for (int i = 0; i <= s; i++) {
+        cluster.server(s).namespace().principals().idOf("skew-" + s + "-" + i);
+      }
+    }
+    admin.mkdirs("/owners", 0777);
+    long dirId = admin.getFileStatus("/owners").getInodeId();
+    List<String> users = List.of(TestData.USER, "carol", "dave");
+    int files = 600;
+    for (int u = 0; u < users.size(); u++) {
+      try (IndexFsClient c = Slots.client(cluster, users.get(u), List.of("team-" + users.get(u)))) {
+        for (int i = u; i < files; i += users.size()) {
+          TestData.createClosed(c, "/owners/f" + i);
+        }
+      }
+    }
+    long deadline = System.currentTimeMillis() + 30_000;
+    int spanned;
+    do {
+      spanned = 0;
+      for (int s = 0; s < SLOTS; s++) {
+        spanned += entriesOn(s, dirId) > 0 ? 1 : 0;
+      }
+      assertTrue(System.currentTimeMillis() < deadline, "the directory splits to other slots");
+      Thread.sleep(50);
+    } while (spanned < 2);
+    List<FileStatus> listed = admin.listAll("/owners");
+    assertEquals(files, listed.size());
+    for (FileStatus st : listed) {
+      int i = Integer.parseInt(st.getName().substring(1));
+      assertEquals(users.get(i % users.size()), st.getOwner(), st.getName() + " (listing)");
+      assertEquals(users.get(i % users.size()), admin.getFileStatus("/owners/" + st.getName()).getOwner(),
+          st.getName() + " (lookup)");
+    }
+  }
 }

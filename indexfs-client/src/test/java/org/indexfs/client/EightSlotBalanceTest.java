@@ -23,8 +23,9 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The scale-out issue's balance check: 200,000 files created in one directory by 8 threads on an
  * 8-slot cluster with the default split threshold (2,000). The directory splits while it fills;
- * afterwards the listing returns every name exactly once, every name resolves, and each slot
- * holds its share of the directory within ±25% of the mean.
+ * afterwards the listing streams every name exactly once in HDFS order (the eight partitions'
+ * sorted pages merged), every name resolves, and each slot holds its share of the directory within
+ * ±25% of the mean.
  */
 class EightSlotBalanceTest {
   static final int SLOTS = 8;
@@ -79,11 +80,25 @@ class EightSlotBalanceTest {
       inParallel((c, i) -> TestData.createClosed(c, "/shared/f" + i));
       double createSeconds = (System.nanoTime() - start) / 1e9;
 
-      List<FileStatus> listed = admin.listAll("/shared");
+      // The listing streams: the first names arrive after one page per partition, and the whole
+      // directory comes in pages of the server's size, merged from the eight slots in HDFS order.
+      int[] pages = {0};
+      DirectoryListing listing = admin.list("/shared", () -> pages[0]++);
+      FileStatus first = listing.next();
+      assertTrue(pages[0] <= SLOTS, "the first name after at most one page per partition, not " + pages[0]);
+      List<FileStatus> listed = new ArrayList<>(List.of(first));
+      while (listing.hasNext()) {
+        listed.add(listing.next());
+      }
       Set<String> names = new HashSet<>();
       listed.forEach(st -> names.add(st.getName()));
       assertEquals(FILES, listed.size(), "the listing returns each entry once");
       assertEquals(FILES, names.size(), "200,000 distinct names");
+      List<String> hdfsOrder = new ArrayList<>(names);
+      hdfsOrder.sort(SortedListingTest.HDFS_ORDER);
+      assertEquals(hdfsOrder, listed.stream().map(FileStatus::getName).toList(), "in HDFS order");
+      assertTrue(pages[0] <= FILES / IndexFsConfig.LIST_PAGE_SIZE.defaultValue() + 2 * SLOTS,
+          "pages of the server's size, one partition at a time: " + pages[0]);
       inParallel((c, i) -> assertEquals("f" + i, c.getFileStatus("/shared/f" + i).getName()));
 
       long[] perSlot = new long[SLOTS];
@@ -104,8 +119,8 @@ class EightSlotBalanceTest {
       for (long n : perSlot) {
         max = Math.max(max, n);
       }
-      System.out.printf("200,000 files, 8 slots: per-slot entries %s, max/mean %.3f, %d splits, creates took %.1f s%n",
-          java.util.Arrays.toString(perSlot), max / mean, splits, createSeconds);
+      System.out.printf("200,000 files, 8 slots: per-slot entries %s, max/mean %.3f, %d splits, creates took %.1f s,"
+          + " listed in %d pages%n", java.util.Arrays.toString(perSlot), max / mean, splits, createSeconds, pages[0]);
     }
   }
 }

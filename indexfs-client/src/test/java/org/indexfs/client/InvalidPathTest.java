@@ -68,7 +68,7 @@ class InvalidPathTest {
     assertCode(Code.INVALID_PATH, () -> client.mkdirs(path, 0755));
     assertCode(Code.INVALID_PATH, () -> client.create(path, 0644, true, 1, 1 << 20, true));
     assertCode(Code.INVALID_PATH, () -> client.getFileStatus(path));
-    assertCode(Code.INVALID_PATH, () -> client.listStatus(path, ByteString.EMPTY, 0));
+    assertCode(Code.INVALID_PATH, () -> client.listPage(path, 0, ByteString.EMPTY, 0));
     assertCode(Code.INVALID_PATH, () -> client.delete(path, true));
     assertCode(Code.INVALID_PATH, () -> client.renameExact("/existing", path, false));
     assertEquals(before, rootNames());

@@ -41,9 +41,19 @@ final class Slots {
   /** The entries of directory {@code dirId} stored on {@code slot}, counted in its RocksDB. */
   static long entriesOn(LocalCluster cluster, int slot, long dirId) {
     Namespace ns = cluster.server(slot).namespace();
+    return countPrefix(ns, ns.store().entries(), dirId);
+  }
+
+  /** The listing-order records (the name index) of directory {@code dirId} on {@code slot}. */
+  static long namesOn(LocalCluster cluster, int slot, long dirId) {
+    Namespace ns = cluster.server(slot).namespace();
+    return countPrefix(ns, ns.store().names(), dirId);
+  }
+
+  private static long countPrefix(Namespace ns, org.rocksdb.ColumnFamilyHandle cf, long dirId) {
     byte[] prefix = EntryKey.prefix(dirId);
     long n = 0;
-    try (RocksIterator it = ns.store().iterator(ns.store().entries(), null)) {
+    try (RocksIterator it = ns.store().iterator(cf, null)) {
       for (it.seek(prefix); it.isValid() && Bytes.startsWith(it.key(), prefix); it.next()) {
         n++;
       }

@@ -64,7 +64,7 @@ class TestLegacyRename {
   }
 
   private long file(String relative) throws IOException {
-    FileStatus created = client.create(path(relative), 0644, false, 1, 1024, true);
+    FileStatus created = client.create(path(relative), 0644, false, 1, 1 << 20, true);
     client.complete(path(relative), created.getInodeId(), 0, new byte[0], null);
     return created.getInodeId();
   }

@@ -46,6 +46,14 @@ public final class ClusterPaths {
     return root(cluster) + "/safemode";
   }
 
+  /**
+   * The keys that seal the ancestors servers hand out (DESIGN §14); readable by the servers only when
+   * {@code indexfs.security.zookeeper.digest} (or ZooKeeper SASL) protects it.
+   */
+  public static String resolutionKeys(String cluster) {
+    return root(cluster) + "/security/resolution-keys";
+  }
+
   /** The {@code host:port} of slot k's status page (ephemeral, absent when its HTTP port is off). */
   public static String http(String cluster, int slot) {
     return root(cluster) + "/http/" + slot;

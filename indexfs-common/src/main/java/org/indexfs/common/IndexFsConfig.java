@@ -82,12 +82,30 @@ public final class IndexFsConfig {
   public static final ConfigKey<Long> LEASE_MAX_MS = ConfigKey.longValue(
       "indexfs.lease.max-ms", 1_000,
       "Longest directory-entry lease of the depth and rate policies: the most a chmod or rename of a directory waits.");
+  public static final ConfigKey<Long> SECURITY_RESOLUTION_GRACE_MS = ConfigKey.longValue(
+      "indexfs.security.resolution-grace-ms", 2_000,
+      "How long past its lease (and at least) a sealed ancestor a server handed out is accepted back: the hop to the next slot and clock skew between servers.");
+  public static final ConfigKey<Long> SECURITY_KEY_ROTATION_MS = ConfigKey.longValue(
+      "indexfs.security.key-rotation-ms", 24L * 3600 * 1000,
+      "Age after which a server adds a new resolution-sealing key in ZooKeeper; older keys are kept for one more period, then dropped.");
+  public static final ConfigKey<String> SECURITY_ZOOKEEPER_DIGEST = ConfigKey.string(
+      "indexfs.security.zookeeper.digest", "",
+      "user:password the servers authenticate to ZooKeeper with (digest); the resolution keys are then readable by them alone. Empty: keys are world-readable in ZooKeeper (development only).");
+  public static final ConfigKey<String> SERVER_KERBEROS_PRINCIPAL = ConfigKey.string(
+      "indexfs.server.kerberos.principal", "",
+      "With hadoop.security.authentication=kerberos: the servers' principal, e.g. indexfs/_HOST@EXAMPLE.COM (_HOST: each server's host name). Clients read it too.");
+  public static final ConfigKey<String> SERVER_KEYTAB = ConfigKey.string(
+      "indexfs.server.keytab.file", "",
+      "With hadoop.security.authentication=kerberos: the keytab holding the server's principal.");
   public static final ConfigKey<Integer> LEASE_TABLE_ENTRIES = ConfigKey.integer(
       "indexfs.lease.table-entries", 1_000_000,
       "Entries whose latest lease expiry a server remembers; when all are unexpired, new lookups are answered uncacheable.");
   public static final ConfigKey<Integer> CLIENT_CACHE_ENTRIES = ConfigKey.integer(
       "indexfs.client.cache-entries", 100_000,
       "Directory entries a client process caches under leases (least recently used go first).");
+  public static final ConfigKey<Boolean> CLIENT_PRIVATE_CONNECTION = ConfigKey.bool(
+      "indexfs.client.private-connection", false,
+      "true: a FileSystem opens its own connections and directory cache instead of sharing the process's (to act as separate client processes in one JVM).");
   public static final ConfigKey<Integer> SPLIT_THRESHOLD = ConfigKey.integer(
       "indexfs.split.threshold", 2_000,
       "A directory partition holding more entries than this splits in two (GIGA+), until the directory spans all slots; 0 never splits.");
@@ -110,6 +128,15 @@ public final class IndexFsConfig {
   public static final ConfigKey<Integer> RPC_IDLE_TIMEOUT_SECONDS = ConfigKey.integer(
       "indexfs.rpc.idle-timeout-seconds", 600,
       "A server closes a connection that sent nothing for this long (also ends half-sent frames); clients reconnect.");
+  public static final ConfigKey<Integer> RPC_MAX_IN_FLIGHT = ConfigKey.integer(
+      "indexfs.rpc.max-in-flight-per-connection", 1_000,
+      "Calls one connection may have in flight; past it the server stops reading that connection until half are answered (back-pressure, not SERVER_BUSY).");
+  public static final ConfigKey<Long> RPC_MAX_BUFFERED_BYTES = ConfigKey.longValue(
+      "indexfs.rpc.max-buffered-bytes", 128L * 1024 * 1024,
+      "Bytes of half-received frames over 64 KiB a server holds for all connections together; the connection that would exceed it is closed.");
+  public static final ConfigKey<Long> RPC_FRAME_DEADLINE_MS = ConfigKey.longValue(
+      "indexfs.rpc.frame-deadline-ms", 30_000,
+      "Time a frame may take to arrive once its first byte did; a slower one closes the connection.");
   public static final ConfigKey<Long> RPC_TIMEOUT_MS = ConfigKey.longValue(
       "indexfs.rpc.timeout-ms", 120_000, "How long a client waits for one reply.");
   public static final ConfigKey<Integer> LIST_PAGE_SIZE = ConfigKey.integer(
@@ -125,6 +152,13 @@ public final class IndexFsConfig {
   public static final ConfigKey<Integer> MAX_COMPONENT_LENGTH = ConfigKey.integer(
       "indexfs.fs-limits.max-component-length", 255,
       "Longest path component in UTF-8 bytes (HDFS dfs.namenode.fs-limits.max-component-length).");
+
+  public static final ConfigKey<Long> MIN_BLOCK_SIZE = ConfigKey.longValue(
+      "indexfs.fs-limits.min-block-size", 1024 * 1024,
+      "Smallest block size a create may ask for; smaller ones are refused at create (HDFS dfs.namenode.fs-limits.min-block-size).");
+  public static final ConfigKey<Long> ACCESS_TIME_PRECISION_MS = ConfigKey.longValue(
+      "indexfs.accesstime.precision-ms", 3_600_000,
+      "Reading a file updates its access time when it is older than this; 0 turns access times off (HDFS dfs.namenode.accesstime.precision).");
 
   public static final ConfigKey<Boolean> AUDIT_ENABLED = ConfigKey.bool(
       "indexfs.audit.enabled", true,
@@ -160,9 +194,12 @@ public final class IndexFsConfig {
       ZOOKEEPER_QUORUM, ZOOKEEPER_SESSION_TIMEOUT_MS, SLOT_LEASE_WAIT_MS, CLUSTER_NAME, SERVER_DIR,
       SERVER_BIND_HOST, SERVER_PORT, SERVER_SLOT, SERVER_HANDLERS, SERVER_IO_THREADS, SERVER_CACHE_ENTRIES, SERVER_QUEUE, WAL_SYNC, DATA_URI,
       INLINE_MAX_BYTES, LEASE_SOFT_LIMIT_MS, LEASE_HARD_LIMIT_MS, SCRUB_INTERVAL_MS, SCRUB_GRACE_MS,
-      RPC_MAX_FRAME_BYTES, RPC_IDLE_TIMEOUT_SECONDS, RPC_TIMEOUT_MS, LIST_PAGE_SIZE, SUPERUSER, SUPERGROUP,
-      PERMISSIONS_ENABLED, MAX_COMPONENT_LENGTH, AUDIT_ENABLED, AUDIT_QUEUE, LEASE_POLICY, LEASE_FIXED_MS,
-      LEASE_MAX_MS, LEASE_TABLE_ENTRIES, CLIENT_CACHE_ENTRIES, HOME_SYNC_INTERVAL_MS,
+      RPC_MAX_FRAME_BYTES, RPC_IDLE_TIMEOUT_SECONDS, RPC_MAX_IN_FLIGHT, RPC_MAX_BUFFERED_BYTES,
+      RPC_FRAME_DEADLINE_MS, RPC_TIMEOUT_MS, LIST_PAGE_SIZE, SUPERUSER, SUPERGROUP,
+      PERMISSIONS_ENABLED, MAX_COMPONENT_LENGTH, MIN_BLOCK_SIZE, ACCESS_TIME_PRECISION_MS, AUDIT_ENABLED, AUDIT_QUEUE, LEASE_POLICY, LEASE_FIXED_MS,
+      LEASE_MAX_MS, SECURITY_RESOLUTION_GRACE_MS, SECURITY_KEY_ROTATION_MS, SECURITY_ZOOKEEPER_DIGEST,
+      SERVER_KERBEROS_PRINCIPAL, SERVER_KEYTAB,
+      LEASE_TABLE_ENTRIES, CLIENT_CACHE_ENTRIES, CLIENT_PRIVATE_CONNECTION, HOME_SYNC_INTERVAL_MS,
       METRICS_LOG_INTERVAL_MS, METRICS_WINDOW_MS, HTTP_PORT, SPLIT_THRESHOLD, LOCALIZE_LEASE_MS,
       LOCALIZE_MAX_ID_BLOCK, CLIENT_LOCALIZE_PATTERNS, CLIENT_LOCALIZE_BUFFER_ENTRIES, CLIENT_LOCALIZE_DATA_LIMIT_BYTES,
       CLIENT_LOCALIZE_STORE, STORE_BLOB_MIN_BYTES);

@@ -28,7 +28,8 @@ public class IndexFsException extends IOException {
   }
 
   public static IndexFsException parentNotDirectory(String path) {
-    return new IndexFsException(Code.PARENT_NOT_DIRECTORY, "Parent path is not a directory: " + path);
+    // HDFS's words when a component on the way is a file (FSDirectory/INodesInPath).
+    return new IndexFsException(Code.PARENT_NOT_DIRECTORY, path + " (is not a directory)");
   }
 
   public static IndexFsException invalidPath(String path, String why) {

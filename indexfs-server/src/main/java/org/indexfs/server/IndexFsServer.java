@@ -16,6 +16,7 @@ import org.indexfs.server.audit.Auditor;
 import org.indexfs.server.data.DataTier;
 import org.indexfs.server.data.Reclaimer;
 import org.indexfs.server.data.Scrubber;
+import org.indexfs.server.data.ServerDefaults;
 import org.indexfs.server.filelease.LeaseMonitor;
 import org.indexfs.server.filelease.LeaseRecovery;
 import org.indexfs.server.filelease.LeaseTable;
@@ -29,6 +30,7 @@ import org.indexfs.server.metrics.ServerMetrics;
 import org.indexfs.server.ns.AccessChecker;
 import org.indexfs.server.ns.Namespace;
 import org.indexfs.server.ns.PathResolver;
+import org.indexfs.server.op.AccessOp;
 import org.indexfs.server.op.AppendOp;
 import org.indexfs.server.op.CompleteOp;
 import org.indexfs.server.op.ConcatOp;
@@ -44,6 +46,7 @@ import org.indexfs.server.op.OpenOp;
 import org.indexfs.server.op.PartitionOp;
 import org.indexfs.server.op.Operation;
 import org.indexfs.server.op.RecoverLeaseOp;
+import org.indexfs.server.op.AccessTimes;
 import org.indexfs.server.op.ReferencedObjectsOp;
 import org.indexfs.server.op.CrossSlotRename;
 import org.indexfs.server.op.RenameInOp;
@@ -63,7 +66,19 @@ import org.indexfs.server.placement.HomeSync;
 import org.indexfs.server.placement.Placement;
 import org.indexfs.server.rpc.Dispatcher;
 import org.indexfs.server.rpc.RpcServer;
+import org.indexfs.server.security.AncestorSeal;
+import org.indexfs.server.security.CallerIdentity;
+import org.indexfs.server.security.ResolutionKeys;
+import org.indexfs.server.security.token.CancelDelegationTokenOp;
+import org.indexfs.server.security.token.DelegationTokens;
+import org.indexfs.server.security.token.GetDelegationTokenOp;
+import org.indexfs.server.security.token.RenewDelegationTokenOp;
+import org.indexfs.server.security.HadoopSettings;
+import org.indexfs.server.security.KerberosTransport;
+import org.indexfs.server.security.ProxyUserRule;
+import org.indexfs.server.security.ServerGroups;
 import org.indexfs.server.store.MetadataStore;
+import org.apache.hadoop.conf.Configuration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -95,6 +110,9 @@ public final class IndexFsServer implements AutoCloseable {
   private final SafeMode safeMode = new SafeMode();
   private final StatusServer status;
   private org.indexfs.server.bulk.Localizer localizer;
+  private final ResolutionKeys resolutionKeys;
+  private final DelegationTokens tokens;
+  private final Periodic keyRotation;
 
   private IndexFsServer(Map<String, String> conf) throws IOException {
     String dir = IndexFsConfig.SERVER_DIR.get(conf);
@@ -102,9 +120,12 @@ public final class IndexFsServer implements AutoCloseable {
       throw new IllegalArgumentException(IndexFsConfig.SERVER_DIR.name() + " must be set");
     }
     int slot = IndexFsConfig.SERVER_SLOT.get(conf);
+    Configuration hadoopConf = HadoopSettings.of(conf);
+    // With Kerberos, the server logs in from its keytab and is its principal's short name.
+    KerberosTransport kerberos = KerberosTransport.start(hadoopConf, conf, IndexFsConfig.SERVER_BIND_HOST.get(conf));
     String superuser = IndexFsConfig.SUPERUSER.get(conf);
     if (superuser.isEmpty()) {
-      superuser = System.getProperty("user.name");
+      superuser = kerberos != null ? kerberos.shortName() : System.getProperty("user.name");
     }
     String supergroup = IndexFsConfig.SUPERGROUP.get(conf);
     String dataUri = IndexFsConfig.DATA_URI.get(conf);
@@ -112,7 +133,10 @@ public final class IndexFsServer implements AutoCloseable {
     try {
       ns = new Namespace(store, slot, IndexFsConfig.WAL_SYNC.get(conf), superuser, supergroup,
           IndexFsConfig.SERVER_CACHE_ENTRIES.get(conf));
-      data = new DataTier(dataUri, slot);
+      data = new DataTier(dataUri, slot, hadoopConf);
+      if (kerberos != null) {
+        data.useLogin(kerberos::as);
+      }
       reclaimer = new Reclaimer(ns, data);
       leases = new LeaseTable(ns, IndexFsConfig.LEASE_SOFT_LIMIT_MS.get(conf), IndexFsConfig.LEASE_HARD_LIMIT_MS.get(conf));
       LeaseRecovery recovery = new LeaseRecovery(ns, leases, data, reclaimer);
@@ -121,7 +145,7 @@ public final class IndexFsServer implements AutoCloseable {
           IndexFsConfig.SCRUB_GRACE_MS.get(conf));
       AccessChecker access = new AccessChecker(ns, IndexFsConfig.PERMISSIONS_ENABLED.get(conf), superuser, supergroup);
       peers = new Peers(slot, superuser, IndexFsConfig.RPC_MAX_FRAME_BYTES.get(conf),
-          IndexFsConfig.RPC_TIMEOUT_MS.get(conf));
+          IndexFsConfig.RPC_TIMEOUT_MS.get(conf), kerberos == null ? null : kerberos.toPeers());
       HomeSync homes = new HomeSync(ns, peers);
       reclaimer.useHomes(homes);
       Placement placement = new Placement(ns, peers);
@@ -134,8 +158,20 @@ public final class IndexFsServer implements AutoCloseable {
       PathResolver resolver = new PathResolver(ns, IndexFsConfig.MAX_COMPONENT_LENGTH.get(conf), partitions);
       metrics = new ServerMetrics(IndexFsConfig.CLUSTER_NAME.get(conf), slot);
       splits = new SplitManager(ns, partitions, peers, data, leases, metrics, IndexFsConfig.SPLIT_THRESHOLD.get(conf));
-      resolver.useFreeze(splits::isFrozen);
       resolver.useLeases((parentId, name, depth) -> entryLeases.grant(new LeaseKey(parentId, name), depth));
+      // Cached entries clients present are believed only with a seal a server made (DESIGN §14).
+      resolutionKeys = new ResolutionKeys(IndexFsConfig.ZOOKEEPER_QUORUM.get(conf),
+          IndexFsConfig.ZOOKEEPER_SESSION_TIMEOUT_MS.get(conf), IndexFsConfig.CLUSTER_NAME.get(conf),
+          IndexFsConfig.SECURITY_ZOOKEEPER_DIGEST.get(conf), IndexFsConfig.SECURITY_KEY_ROTATION_MS.get(conf));
+      resolver.useSeal(new AncestorSeal(resolutionKeys, IndexFsConfig.SECURITY_RESOLUTION_GRACE_MS.get(conf)));
+      keyRotation = new Periodic("indexfs-keys-" + slot,
+          Math.max(1_000, Math.min(IndexFsConfig.SECURITY_KEY_ROTATION_MS.get(conf) / 4, 60_000)), true, () -> {
+            try {
+              resolutionKeys.refresh();
+            } catch (Exception e) {
+              LOG.warn("Could not refresh the resolution keys: {}", e.toString());
+            }
+          });
       OpContext ctx = new OpContext(ns, resolver,
           access, reclaimer, dataUri, IndexFsConfig.INLINE_MAX_BYTES.get(conf), IndexFsConfig.LIST_PAGE_SIZE.get(conf),
           leases, recovery, data, peers, homes, placement, entryLeases, partitions, splits);
@@ -150,6 +186,7 @@ public final class IndexFsServer implements AutoCloseable {
           IndexFsConfig.LOCALIZE_MAX_ID_BLOCK.get(conf));
       RenameIntents renames = new RenameIntents(ns);
       CrossSlotRename crossSlot = new CrossSlotRename(ctx, renames);
+      resolver.useFreeze((dirId, name) -> splits.isFrozen(dirId, name) || crossSlot.isMoving(dirId, name));
       placementRefresh = new Periodic("indexfs-placement-" + slot, IndexFsConfig.HOME_SYNC_INTERVAL_MS.get(conf),
           true, () -> {
             placement.refresh();
@@ -167,15 +204,33 @@ public final class IndexFsServer implements AutoCloseable {
       scrubber.pauseWhile(safeMode::isOn);
       reclaimer.pauseWhile(safeMode::isOn);
       splits.pauseWhile(safeMode::isOn);
-      Map<OpCase, Operation> ops = operations(ctx, crossSlot, renames, scrubber);
+      Map<OpCase, Operation> ops = operations(ctx, crossSlot, renames, scrubber, conf);
+      // Delegation tokens, shared by every server through ZooKeeper: only with Kerberos (DESIGN §14).
+      if (kerberos != null) {
+        tokens = DelegationTokens.start(hadoopConf, IndexFsConfig.ZOOKEEPER_QUORUM.get(conf),
+            IndexFsConfig.CLUSTER_NAME.get(conf));
+        kerberos.useTokens(tokens);
+        ops.put(OpCase.GET_DELEGATION_TOKEN, new GetDelegationTokenOp(tokens));
+        ops.put(OpCase.RENEW_DELEGATION_TOKEN, new RenewDelegationTokenOp(tokens));
+        ops.put(OpCase.CANCEL_DELEGATION_TOKEN, new CancelDelegationTokenOp(tokens));
+      } else {
+        tokens = null;
+      }
       AdminOps.install(ops, admin);
       ops.put(OpCase.LOCALIZE, new org.indexfs.server.bulk.LocalizeOp(ctx, localizer));
       ops.put(OpCase.PUBLISH, new org.indexfs.server.bulk.PublishOp(ctx, localizer));
+      CallerIdentity identity = new CallerIdentity(new ServerGroups(hadoopConf), new ProxyUserRule(hadoopConf));
+      if (kerberos != null) {
+        identity.serversAre(kerberos.shortName());
+      }
       dispatcher = new Dispatcher(ops, IndexFsConfig.SERVER_HANDLERS.get(conf),
           IndexFsConfig.SERVER_QUEUE.get(conf), new Auditor(auditLog, ctx), metrics, ns,
-          IndexFsConfig.RPC_MAX_FRAME_BYTES.get(conf), IndexFsConfig.CLUSTER_NAME.get(conf) + "/" + slot);
+          IndexFsConfig.RPC_MAX_FRAME_BYTES.get(conf), IndexFsConfig.CLUSTER_NAME.get(conf) + "/" + slot,
+          identity);
       rpc = new RpcServer(dispatcher, IndexFsConfig.RPC_MAX_FRAME_BYTES.get(conf),
-          IndexFsConfig.RPC_IDLE_TIMEOUT_SECONDS.get(conf), ioThreads(IndexFsConfig.SERVER_IO_THREADS.get(conf)), slot);
+          IndexFsConfig.RPC_IDLE_TIMEOUT_SECONDS.get(conf), ioThreads(IndexFsConfig.SERVER_IO_THREADS.get(conf)), slot,
+          new RpcServer.Limits(IndexFsConfig.RPC_MAX_IN_FLIGHT.get(conf), IndexFsConfig.RPC_MAX_BUFFERED_BYTES.get(conf),
+              IndexFsConfig.RPC_FRAME_DEADLINE_MS.get(conf)), kerberos);
       address = rpc.start(IndexFsConfig.SERVER_BIND_HOST.get(conf), IndexFsConfig.SERVER_PORT.get(conf));
       data.prepare();
       reclaimer.start();
@@ -198,6 +253,7 @@ public final class IndexFsServer implements AutoCloseable {
           IndexFsConfig.METRICS_WINDOW_MS.get(conf));
       placementRefresh.start();
       metricsLog.start();
+      keyRotation.start();
     } catch (Exception e) {
       closeQuietly();
       throw e instanceof IOException io ? io : new IOException("Server start failed: " + e.getMessage(), e);
@@ -215,10 +271,11 @@ public final class IndexFsServer implements AutoCloseable {
   }
 
   private static Map<OpCase, Operation> operations(OpContext ctx, CrossSlotRename crossSlot, RenameIntents renames,
-      Scrubber scrubber) {
+      Scrubber scrubber, Map<String, String> conf) {
     Map<OpCase, Operation> ops = new EnumMap<>(OpCase.class);
+    AccessTimes accessTimes = new AccessTimes(IndexFsConfig.ACCESS_TIME_PRECISION_MS.get(conf));
     ops.put(OpCase.MKDIRS, new MkdirsOp(ctx));
-    ops.put(OpCase.CREATE, new CreateOp(ctx));
+    ops.put(OpCase.CREATE, new CreateOp(ctx, IndexFsConfig.MIN_BLOCK_SIZE.get(conf)));
     ops.put(OpCase.GET_FILE_STATUS, new GetFileStatusOp(ctx));
     ops.put(OpCase.LIST_STATUS, new ListStatusOp(ctx));
     ops.put(OpCase.DELETE, new DeleteOp(ctx));
@@ -226,18 +283,19 @@ public final class IndexFsServer implements AutoCloseable {
     ops.put(OpCase.RENAME_IN, new RenameInOp(ctx, renames));
     ops.put(OpCase.SET_PERMISSION, new SetPermissionOp(ctx));
     ops.put(OpCase.SET_OWNER, new SetOwnerOp(ctx));
-    ops.put(OpCase.SET_TIMES, new SetTimesOp(ctx));
+    ops.put(OpCase.SET_TIMES, new SetTimesOp(ctx, accessTimes));
     ops.put(OpCase.SET_REPLICATION, new SetReplicationOp(ctx));
     ops.put(OpCase.CONTENT_SUMMARY, new ContentSummaryOp(ctx));
-    ops.put(OpCase.OPEN, new OpenOp(ctx));
+    ops.put(OpCase.OPEN, new OpenOp(ctx, accessTimes));
     ops.put(OpCase.COMPLETE, new CompleteOp(ctx));
-    ops.put(OpCase.SERVER_INFO, new ServerInfoOp(ctx));
+    ops.put(OpCase.SERVER_INFO, new ServerInfoOp(ctx, new ServerDefaults(ctx.data())));
     ops.put(OpCase.APPEND, new AppendOp(ctx));
     ops.put(OpCase.FLUSH, new FlushOp(ctx));
     ops.put(OpCase.RENEW_LEASE, new RenewLeaseOp(ctx));
     ops.put(OpCase.RECOVER_LEASE, new RecoverLeaseOp(ctx));
     ops.put(OpCase.TRUNCATE, new TruncateOp(ctx));
     ops.put(OpCase.CONCAT, new ConcatOp(ctx));
+    ops.put(OpCase.ACCESS, new AccessOp(ctx));
     ops.put(OpCase.PARTITION, new PartitionOp(ctx));
     ops.put(OpCase.REFERENCED, new ReferencedObjectsOp(scrubber, ctx.access()));
     return ops;
@@ -245,6 +303,11 @@ public final class IndexFsServer implements AutoCloseable {
 
   public InetSocketAddress address() {
     return address;
+  }
+
+  /** The transport (tests look at what it holds). */
+  public RpcServer rpc() {
+    return rpc;
   }
 
   public Namespace namespace() {
@@ -285,6 +348,11 @@ public final class IndexFsServer implements AutoCloseable {
     return scrubber;
   }
 
+  /** The write leases of files open here (tests read a writer's reserved object name). */
+  public LeaseTable writeLeases() {
+    return leases;
+  }
+
   public LeaseMonitor leaseMonitor() {
     return leaseMonitor;
   }
@@ -305,6 +373,9 @@ public final class IndexFsServer implements AutoCloseable {
     }
     if (metricsLog != null) {
       metricsLog.close();
+    }
+    if (keyRotation != null) {
+      keyRotation.close();
     }
     if (status != null) {
       status.close();
@@ -346,6 +417,12 @@ public final class IndexFsServer implements AutoCloseable {
     }
     if (ns != null) {
       ns.close();
+    }
+    if (resolutionKeys != null) {
+      resolutionKeys.close();
+    }
+    if (tokens != null) {
+      tokens.close();
     }
     if (data != null) {
       try {

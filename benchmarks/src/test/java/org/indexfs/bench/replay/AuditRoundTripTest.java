@@ -91,7 +91,7 @@ class AuditRoundTripTest {
     ReplayResult result;
     Path dir = work.resolve("indexfs");
     try (AuditCapture capture = new AuditCapture()) {
-      try (LocalCluster indexfs = LocalCluster.builder(dir).start()) {
+      try (LocalCluster indexfs = ServerIdentities.with(LocalCluster.builder(dir)).start()) {
         result = new TraceReplay(List.of(hdfsLog), ZoneId.systemDefault())
             .run(TraceReplay.Settings.of("indexfs", URI.create(indexfs.defaultFs()), indexfsConf(indexfs), 4)
                 .withPolicy(MixedWorkload.POLICY));
@@ -99,7 +99,7 @@ class AuditRoundTripTest {
       indexfsLog = capture.writeTo(work.resolve("indexfs-audit.log"));
     }
     // Read the namespace back after a restart, outside the capture (the walk is audited too).
-    try (LocalCluster indexfs = LocalCluster.builder(dir).start()) {
+    try (LocalCluster indexfs = ServerIdentities.with(LocalCluster.builder(dir)).start()) {
       indexfsNamespace = manifest(URI.create(indexfs.defaultFs()), indexfsConf(indexfs));
     }
 

@@ -26,7 +26,7 @@ class IndexFsAuditLogTest {
     UserGroupInformation alice = UserGroupInformation.createProxyUserForTesting("alice", login,
         MixedWorkload.ALICE_GROUPS);
     try (AuditCapture capture = new AuditCapture()) {
-      try (LocalCluster cluster = LocalCluster.builder(dir).set("indexfs.audit.enabled", String.valueOf(enabled)).start()) {
+      try (LocalCluster cluster = ServerIdentities.with(LocalCluster.builder(dir)).set("indexfs.audit.enabled", String.valueOf(enabled)).start()) {
         Configuration conf = new Configuration();
         cluster.clientConf().forEach(conf::set);
         conf.set("fs.permissions.umask-mode", "022");

@@ -18,7 +18,7 @@ class PrecreatorTest {
   @Test
   void entriesAreBuiltEmptyWithTheirOwnersGroupsAndModesAndFailuresAreCounted(@TempDir Path dir) throws Exception {
     MixedWorkload.registerUsers();
-    try (LocalCluster cluster = LocalCluster.builder(dir).start()) {
+    try (LocalCluster cluster = ServerIdentities.with(LocalCluster.builder(dir)).start()) {
       Configuration conf = new Configuration();
       cluster.clientConf().forEach(conf::set);
       URI uri = URI.create(cluster.defaultFs());

@@ -112,7 +112,7 @@ class RealLogPatternsReplayTest {
     Path trace = writeLog(dir);
     Path out = dir.resolve("report");
     BenchReport report;
-    try (LocalCluster cluster = LocalCluster.builder(dir.resolve("local")).hdfs(true).start()) {
+    try (LocalCluster cluster = ServerIdentities.with(LocalCluster.builder(dir.resolve("local"))).hdfs(true).start()) {
       Path conf = cluster.writeClientConf(dir.resolve("conf"));
       report = ReplayMain.run(ReplayOptions.parse(new String[] {trace.toString(),
           "--target", cluster.defaultFs(), "--compare", cluster.hdfs().uri() + "/", "--conf", conf.toString(),

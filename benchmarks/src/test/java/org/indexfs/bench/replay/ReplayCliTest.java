@@ -38,7 +38,7 @@ class ReplayCliTest {
   void generatedTraceReplaysOnIndexFsAndHdfsSideBySide(@TempDir Path dir) throws IOException {
     System.setProperty("java.awt.headless", "true");
     MiniHdfs hdfs = MiniHdfs.shared();
-    try (LocalCluster indexfs = LocalCluster.builder(dir.resolve("indexfs")).start()) {
+    try (LocalCluster indexfs = ServerIdentities.with(LocalCluster.builder(dir.resolve("indexfs"))).start()) {
       Path conf = indexfs.writeClientConf(dir.resolve("conf"));
       Path out = dir.resolve("report");
       BenchReport report = ReplayMain.run(ReplayOptions.parse(new String[] {

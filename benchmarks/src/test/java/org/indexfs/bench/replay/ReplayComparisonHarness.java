@@ -28,7 +28,7 @@ public final class ReplayComparisonHarness {
     Path work = Files.createDirectories(Path.of("target", "replay-comparison"));
     Path indexfsDir = Files.createTempDirectory(work, "indexfs-");
     MiniHdfs hdfs = new MiniHdfs("hdfs");
-    try (LocalCluster indexfs = LocalCluster.builder(indexfsDir).start()) {
+    try (LocalCluster indexfs = ServerIdentities.with(LocalCluster.builder(indexfsDir)).start()) {
       Path conf = indexfs.writeClientConf(indexfsDir.resolve("conf"));
       List<String> cli = new ArrayList<>(List.of("--generate", String.valueOf(lines),
           "--target", indexfs.defaultFs(), "--compare", hdfs.uri() + "/",

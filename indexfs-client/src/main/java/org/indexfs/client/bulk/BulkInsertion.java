@@ -54,7 +54,7 @@ public final class BulkInsertion implements AutoCloseable {
     }
     client.mkdirs(root, permission);
     LocalizeGrant grant = client.localize(root, shared, FIRST_IDS);
-    boolean empty = client.listStatus(root, com.google.protobuf.ByteString.EMPTY, 1).getEntriesCount() == 0;
+    boolean empty = !client.list(root).hasNext();
     LocalSubtree s = new LocalSubtree(client, root, grant, empty, LocalStore.open(storeKind, scratch), shipper,
         bufferEntries, dataLimit);
     subtrees.put(root, s);

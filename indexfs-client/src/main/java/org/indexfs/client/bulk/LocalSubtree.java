@@ -2,7 +2,6 @@ package org.indexfs.client.bulk;
 
 import com.google.common.hash.BloomFilter;
 import com.google.common.hash.Funnels;
-import com.google.protobuf.ByteString;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -16,9 +15,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import org.indexfs.client.DirectoryListing;
 import org.indexfs.client.IndexFsClient;
 import org.indexfs.common.IndexFsException;
-import org.indexfs.common.ObjectNames;
 import org.indexfs.common.PathNames;
 import org.indexfs.common.Permission;
 import org.indexfs.common.schema.EntryKey;
@@ -26,7 +25,6 @@ import org.indexfs.common.schema.Inode;
 import org.indexfs.proto.Code;
 import org.indexfs.proto.FileStatus;
 import org.indexfs.proto.FileType;
-import org.indexfs.proto.Listing;
 import org.indexfs.proto.LocalizeGrant;
 import org.indexfs.proto.PublishResult;
 
@@ -87,6 +85,7 @@ public final class LocalSubtree {
   private final String group;
   private final int home;
   private final int inlineMax;
+  private final String objectPrefix;
   private final LocalStore pending;
   private final SstShipper shipper;
   private final long bufferEntries;
@@ -117,6 +116,7 @@ public final class LocalSubtree {
     this.group = grant.getDirectory().getGroup();
     this.home = grant.getDirectory().getZerothSlot();
     this.inlineMax = grant.getInlineMaxBytes();
+    this.objectPrefix = grant.getObjectPrefix();
     this.pending = pending;
     this.shipper = shipper;
     this.bufferEntries = bufferEntries;
@@ -333,9 +333,9 @@ public final class LocalSubtree {
     return new Created(name, f, replaced);
   }
 
-  /** The name a file's data object must have: reserved with its inode id. */
-  public static String objectName(long inodeId) {
-    return ObjectNames.of(inodeId);
+  /** The name a file's data object must have: this holder's secret prefix and the file's inode id. */
+  public String objectName(long inodeId) {
+    return objectPrefix + Long.toHexString(inodeId);
   }
 
   /** A file written here was closed: its length and where its bytes are (inline or its object). */
@@ -392,7 +392,7 @@ public final class LocalSubtree {
     return status(names.get(names.size() - 1), Inode.decode(v));
   }
 
-  /** Every entry of directory {@code path} (the root or one below), in the server's order. */
+  /** Every entry of directory {@code path} (the root or one below), in HDFS order (as the server lists). */
   public synchronized List<FileStatus> list(String path) throws IOException {
     long dir;
     if (path.equals(root)) {
@@ -401,22 +401,21 @@ public final class LocalSubtree {
       List<String> names = below(path);
       dir = directory(names, names.size(), false, 0, 0);
     }
-    TreeMap<byte[], FileStatus> merged = new TreeMap<>(Arrays::compareUnsigned);
+    // HDFS order: names' UTF-8 bytes compared as signed values (Arrays.compare on byte[] is signed).
+    TreeMap<byte[], FileStatus> merged = new TreeMap<>(Arrays::compare);
     if (!known.contains(dir) || publishedInto.contains(dir)) {
-      ByteString cursor = ByteString.EMPTY;
-      do {
-        Listing page = client.listStatus(path, cursor, 0);
-        if (page.getIsFile()) {
-          return page.getEntriesList();
-        }
-        for (FileStatus s : page.getEntriesList()) {
-          merged.put(key(dir, s.getName()), s);
-        }
-        cursor = page.getCursor();
-      } while (!cursor.isEmpty());
+      DirectoryListing listing = client.list(path);
+      if (listing.isFile()) {
+        return List.of(listing.next());
+      }
+      while (listing.hasNext()) {
+        FileStatus s = listing.next();
+        merged.put(s.getNameBytes().toByteArray(), s);
+      }
     }
     for (Map.Entry<byte[], byte[]> e : pending.scan(EntryKey.prefix(dir))) {
-      merged.put(e.getKey(), status(EntryKey.decode(e.getKey()).name(), Inode.decode(e.getValue())));
+      String name = EntryKey.decode(e.getKey()).name();
+      merged.put(name.getBytes(java.nio.charset.StandardCharsets.UTF_8), status(name, Inode.decode(e.getValue())));
     }
     return new ArrayList<>(merged.values());
   }

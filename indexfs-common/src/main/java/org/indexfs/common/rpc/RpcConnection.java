@@ -19,7 +19,13 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import com.google.protobuf.ByteString;
+import javax.security.sasl.SaslClient;
+import javax.security.sasl.SaslException;
+import org.indexfs.common.IndexFsException;
+import org.indexfs.proto.Code;
 import org.indexfs.proto.Request;
+import org.indexfs.proto.SaslMessage;
 import org.indexfs.proto.Response;
 
 /**
@@ -46,6 +52,15 @@ public final class RpcConnection implements AutoCloseable {
 
   public static RpcConnection open(EventLoopGroup group, InetSocketAddress address, int maxFrameBytes,
       int connectTimeoutMs) throws IOException {
+    return open(group, address, maxFrameBytes, connectTimeoutMs, null);
+  }
+
+  /**
+   * As above; with an {@code authenticator}, the connection first proves the caller's Kerberos
+   * identity to the server (SASL), and is returned only once the server accepted it.
+   */
+  public static RpcConnection open(EventLoopGroup group, InetSocketAddress address, int maxFrameBytes,
+      int connectTimeoutMs, SaslAuthenticator authenticator) throws IOException {
     ReplyHandler handler = new ReplyHandler();
     Bootstrap b = new Bootstrap()
         .group(group)
@@ -65,7 +80,67 @@ public final class RpcConnection implements AutoCloseable {
     }
     RpcConnection conn = new RpcConnection(address, f.channel());
     handler.connection = conn;
+    if (authenticator != null) {
+      try {
+        conn.authenticate(authenticator, connectTimeoutMs);
+      } catch (IOException | RuntimeException e) {
+        conn.close();
+        throw e;
+      }
+    }
     return conn;
+  }
+
+  /** The SASL exchange (RFC 4422), as calls on this connection; the server answers each step. */
+  private void authenticate(SaslAuthenticator authenticator, int timeoutMs) throws IOException {
+    SaslClient sasl = authenticator.client(address);
+    boolean keepOpen = false;
+    try {
+      byte[] token = sasl.hasInitialResponse() ? authenticator.evaluate(sasl, new byte[0]) : new byte[0];
+      SaslMessage.Builder step = SaslMessage.newBuilder().setMechanism(authenticator.mechanism());
+      for (int round = 0; round < 10; round++) {
+        Response r = await(call(Request.newBuilder().setSasl(step.setToken(ByteString.copyFrom(token)))), timeoutMs);
+        if (r.getCode() != Code.OK) {
+          throw new IndexFsException(r.getCode(), r.getMessage());
+        }
+        SaslMessage answer = r.getSasl();
+        if (!sasl.isComplete()) {
+          token = authenticator.evaluate(sasl, answer.getToken().toByteArray());
+        }
+        if (answer.getComplete()) {
+          if (!sasl.isComplete()) {
+            throw new IOException("Server " + address + " ended the SASL exchange before the client was done");
+          }
+          // Nothing else was sent yet: from here on, frames are sealed if privacy was negotiated.
+          channel.eventLoop().submit(() -> SaslPrivacy.installIfNegotiated(channel, sasl)).syncUninterruptibly();
+          keepOpen = true;
+          return;
+        }
+        step = SaslMessage.newBuilder();
+      }
+      throw new IOException("SASL exchange with " + address + " did not end");
+    } finally {
+      if (!keepOpen) {
+        try {
+          sasl.dispose();
+        } catch (SaslException e) {
+          // Nothing more to do with a failed exchange; its failure is what the caller sees.
+        }
+      }
+    }
+  }
+
+  private Response await(CompletableFuture<Response> f, int timeoutMs) throws IOException {
+    try {
+      return f.get(timeoutMs, java.util.concurrent.TimeUnit.MILLISECONDS);
+    } catch (java.util.concurrent.ExecutionException e) {
+      throw e.getCause() instanceof IOException io ? io : new IOException(e.getCause());
+    } catch (java.util.concurrent.TimeoutException e) {
+      throw new IOException("No answer from " + address + " during authentication in " + timeoutMs + " ms");
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new java.io.InterruptedIOException("Interrupted while authenticating to " + address);
+    }
   }
 
   public InetSocketAddress address() {

@@ -16,10 +16,31 @@ import java.util.List;
  *     the localization ends, so its blocks still identify its published entries to the conflict rule
  */
 public record Localization(long dirId, boolean shared, List<Holder> holders) {
-  private static final byte VERSION = 1;
+  private static final byte VERSION = 2;
 
-  /** One client's part: who it acts as, and the ids it names entries (and data objects) from. */
-  public record Holder(String clientId, String user, List<String> groups, List<long[]> blocks, boolean released) {
+  /**
+   * One client's part: who it acts as, the ids it names entries from, and the prefix of its data
+   * objects' names ({@code <slot>/<128 random bits>-}: nobody else can guess them, DESIGN §14).
+   */
+  public record Holder(String clientId, String user, List<String> groups, List<long[]> blocks, boolean released,
+      String objectPrefix) {
+    /** The one name the data object of entry {@code inodeId} may have. */
+    public String objectName(long inodeId) {
+      return objectPrefix + Long.toHexString(inodeId);
+    }
+
+    /** True when {@code name} is a data-object name this holder may write (its prefix, an id of its blocks). */
+    public boolean mayWrite(String name) {
+      if (objectPrefix.isEmpty() || !name.startsWith(objectPrefix)) {
+        return false;
+      }
+      try {
+        return owns(Long.parseUnsignedLong(name.substring(objectPrefix.length()), 16));
+      } catch (NumberFormatException notOurs) {
+        return false;
+      }
+    }
+
     public boolean owns(long inodeId) {
       for (long[] b : blocks) {
         if (Long.compareUnsigned(inodeId, b[0]) >= 0 && Long.compareUnsigned(inodeId - b[0], b[1]) < 0) {
@@ -32,11 +53,11 @@ public record Localization(long dirId, boolean shared, List<Holder> holders) {
     Holder withBlock(long first, long count) {
       List<long[]> more = new ArrayList<>(blocks);
       more.add(new long[] {first, count});
-      return new Holder(clientId, user, groups, more, released);
+      return new Holder(clientId, user, groups, more, released, objectPrefix);
     }
 
     Holder releasedNow() {
-      return new Holder(clientId, user, groups, blocks, true);
+      return new Holder(clientId, user, groups, blocks, true, objectPrefix);
     }
   }
 
@@ -91,6 +112,7 @@ public record Localization(long dirId, boolean shared, List<Holder> holders) {
     for (Holder h : holders) {
       put(b, h.clientId());
       put(b, h.user());
+      put(b, h.objectPrefix());
       b.putInt(h.groups().size());
       for (String g : h.groups()) {
         put(b, g);
@@ -108,7 +130,7 @@ public record Localization(long dirId, boolean shared, List<Holder> holders) {
   private int size() {
     int n = 0;
     for (Holder h : holders) {
-      n += 16 + bytes(h.clientId()) + bytes(h.user()) + 16 * h.blocks().size();
+      n += 16 + bytes(h.clientId()) + bytes(h.user()) + bytes(h.objectPrefix()) + 16 * h.blocks().size();
       for (String g : h.groups()) {
         n += 4 + bytes(g);
       }
@@ -123,7 +145,8 @@ public record Localization(long dirId, boolean shared, List<Holder> holders) {
 
   static Localization decode(byte[] value) {
     ByteBuffer b = ByteBuffer.wrap(value);
-    if (b.get() != VERSION) {
+    byte version = b.get();
+    if (version != VERSION && version != 1) {
       throw new IllegalStateException("Unknown localization record version " + value[0]);
     }
     long dirId = b.getLong();
@@ -133,6 +156,8 @@ public record Localization(long dirId, boolean shared, List<Holder> holders) {
     for (int i = 0; i < n; i++) {
       String client = get(b);
       String user = get(b);
+      // Version 1 (before data-object names were secret): its holders may write no object.
+      String objectPrefix = version == 1 ? "" : get(b);
       int groupCount = b.getInt();
       List<String> groups = new ArrayList<>(groupCount);
       for (int g = 0; g < groupCount; g++) {
@@ -144,7 +169,7 @@ public record Localization(long dirId, boolean shared, List<Holder> holders) {
       for (int k = 0; k < blockCount; k++) {
         blocks.add(new long[] {b.getLong(), b.getLong()});
       }
-      holders.add(new Holder(client, user, groups, blocks, released));
+      holders.add(new Holder(client, user, groups, blocks, released, objectPrefix));
     }
     return new Localization(dirId, shared, holders);
   }

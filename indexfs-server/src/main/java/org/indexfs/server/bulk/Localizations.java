@@ -161,11 +161,13 @@ public final class Localizations implements PathResolver.LocalizedSubtrees {
     publishing.remove(dirId);
   }
 
-  /** True when {@code inodeId} comes from a block reserved by a live localization (the scrubber keeps its objects). */
-  public static boolean reserved(List<Localization> all, long inodeId) {
+  /** True when a holder of a live localization may write object {@code name} (the scrubber keeps it). */
+  public static boolean reserved(List<Localization> all, String name) {
     for (Localization l : all) {
-      if (l.ownerOf(inodeId) != null) {
-        return true;
+      for (Localization.Holder h : l.holders()) {
+        if (h.mayWrite(name)) {
+          return true;
+        }
       }
     }
     return false;

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.util.List;
 import org.indexfs.common.IndexFsException;
 import org.indexfs.common.InodeIds;
+import org.indexfs.common.ObjectNames;
 import org.indexfs.common.schema.Inode;
 import org.indexfs.proto.Caller;
 import org.indexfs.proto.Code;
@@ -57,6 +58,8 @@ public final class Localizer implements AutoCloseable {
     String client = caller.getClientId();
     boolean[] denied = {false};
     long[] block = {0, 0};
+    // Drawn once per holder, as a server-side create draws its object's name (ObjectNames.fresh).
+    String prefix = ObjectNames.fresh(ctx.ns().slot()) + "-";
     Localization after = ctx.ns().mutate(batch -> {
       Localization l = table.get(dir.inodeId);
       Localization.Holder h = l == null ? null : l.holder(client);
@@ -75,8 +78,9 @@ public final class Localizer implements AutoCloseable {
         if (l == null || !l.hasLiveHolders()) {
           l = new Localization(dir.inodeId, shared, l == null ? List.of() : l.holders());
         }
-        h = h == null ? new Localization.Holder(client, caller.getUser(), caller.getGroupsList(), List.of(), false)
-            : new Localization.Holder(client, caller.getUser(), caller.getGroupsList(), h.blocks(), false);
+        h = h == null ? new Localization.Holder(client, caller.getUser(), caller.getGroupsList(), List.of(), false, prefix)
+            : new Localization.Holder(client, caller.getUser(), caller.getGroupsList(), h.blocks(), false,
+                h.objectPrefix().isEmpty() ? prefix : h.objectPrefix());
       }
       int wanted = Math.min(Math.max(0, idsWanted), maxIdBlock);
       if (wanted > 0 && !denied[0]) {
@@ -94,7 +98,8 @@ public final class Localizer implements AutoCloseable {
     LocalizeGrant.Builder g = LocalizeGrant.newBuilder().setDirId(dir.inodeId)
         .setLeaseMs(table.remainingMs(dir.inodeId, client)).setRenewalDenied(denied[0] || table.isContended(dir.inodeId))
         .setOwnerId(ctx.ns().principals().idOf(caller.getUser())).setGroupId(dir.groupId)
-        .setInlineMaxBytes(ctx.inlineMaxBytes()).setShared(after.shared());
+        .setInlineMaxBytes(ctx.inlineMaxBytes()).setShared(after.shared())
+        .setObjectPrefix(after.holder(client).objectPrefix());
     if (block[1] > 0) {
       g.addBlocks(IdBlock.newBuilder().setFirst(block[0]).setCount(block[1]));
     }

@@ -14,7 +14,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import org.indexfs.common.IndexFsException;
-import org.indexfs.common.ObjectNames;
 import org.indexfs.common.Permission;
 import org.indexfs.common.schema.EntryKey;
 import org.indexfs.common.schema.Inode;
@@ -23,6 +22,7 @@ import org.indexfs.proto.Caller;
 import org.indexfs.proto.Code;
 import org.indexfs.proto.Rejection;
 import org.indexfs.server.op.OpContext;
+import org.indexfs.server.store.NameIndex;
 import org.rocksdb.EnvOptions;
 import org.rocksdb.Options;
 import org.rocksdb.ReadOptions;
@@ -71,6 +71,8 @@ final class PublishPlan {
   final Map<Long, SubtreeDirs.Place> newPlaces = new HashMap<>();
   final List<String> objectsToReclaim = new ArrayList<>();
   final Set<Long> touched = new HashSet<>();
+  /** Accepted files with a data object: made 0600 by their writer, they become the file's after the ingest. */
+  final List<Inode> objectFiles = new ArrayList<>();
   long accepted;
   /** The first accepted entry that did not exist before (null: every accepted entry existed). */
   byte[] sentinelKey;
@@ -215,8 +217,8 @@ final class PublishPlan {
           : "inline bytes do not match its length or exceed indexfs.inline.max-bytes";
     }
     if (v.dataObject != null) {
-      if (!v.dataObject.equals(ObjectNames.of(v.inodeId))) {
-        return "data object " + v.dataObject + " is not the name reserved for it (" + ObjectNames.of(v.inodeId) + ")";
+      if (!v.dataObject.equals(publisher.objectName(v.inodeId))) {
+        return "data object " + v.dataObject + " is not the name reserved for it";
       }
       long stored = ctx.data().length(v.dataObject);
       return stored == v.length ? null : "data object " + v.dataObject + " holds " + stored + " bytes, not " + v.length;
@@ -370,12 +372,49 @@ final class PublishPlan {
   private byte[] accept(long parent, EntryKey key, Inode v, Inode existing) throws IOException {
     Inode stored = normalized(v, directory(parent));
     accepted++;
+    if (stored.dataObject != null) {
+      objectFiles.add(stored);
+    }
     // An entry whose id was not there before tells, after a crash, whether the ingest happened.
     if (sentinelKey == null && (existing == null || existing.inodeId != v.inodeId)) {
       sentinelKey = new EntryKey(parent, key.nameHash(), key.name()).encode();
       sentinelId = v.inodeId;
     }
     return stored.encode();
+  }
+
+  /**
+   * Writes the name-index records ({@link NameIndex}) of every entry in {@code entriesFile} — the
+   * file to be ingested, after merges and replacements — to {@code out}, in the index's key order:
+   * the index then holds exactly the names the entries hold. False when there are none.
+   */
+  static boolean writeNames(Path entriesFile, Path out) throws IOException {
+    List<byte[][]> records = new ArrayList<>();
+    try (Options options = new Options(); SstFileReader reader = new SstFileReader(options);
+        ReadOptions read = new ReadOptions()) {
+      reader.open(entriesFile.toString());
+      try (SstFileReaderIterator it = reader.newIterator(read)) {
+        for (it.seekToFirst(); it.isValid(); it.next()) {
+          EntryKey k = EntryKey.decode(it.key());
+          records.add(new byte[][] {NameIndex.key(k.parentId(), k.name()), NameIndex.value(Inode.decode(it.value()))});
+        }
+      }
+      if (records.isEmpty()) {
+        return false;
+      }
+      // Entries are in hash order within a directory, the index in (HDFS) name order.
+      records.sort((a, b) -> Arrays.compareUnsigned(a[0], b[0]));
+      try (EnvOptions env = new EnvOptions(); SstFileWriter writer = new SstFileWriter(env, options)) {
+        writer.open(out.toString());
+        for (byte[][] r : records) {
+          writer.put(r[0], r[1]);
+        }
+        writer.finish();
+      }
+      return true;
+    } catch (RocksDBException e) {
+      throw new IOException("Cannot write the name index file " + out + ": " + e.getMessage(), e);
+    }
   }
 
   /** The BSD rule decides a new entry's group, as for every create: its directory's. */

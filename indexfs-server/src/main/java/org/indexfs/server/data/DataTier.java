@@ -33,13 +33,35 @@ import org.slf4j.LoggerFactory;
 public final class DataTier implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(DataTier.class);
 
+  private static final FsPermission SLOT_DIRECTORY = new FsPermission((short) 01733);
+
   private final String dataUri;
   private final int slot;
   private FileSystem fs;
 
+  /** Runs code as the server's own Kerberos login (the data tier sees the server as itself). */
+  @FunctionalInterface
+  public interface Login {
+    FileSystem open(java.security.PrivilegedExceptionAction<FileSystem> open) throws IOException;
+  }
+
+  private final Configuration base;
+  private volatile Login login;
+
   public DataTier(String dataUri, int slot) {
+    this(dataUri, slot, new Configuration());
+  }
+
+  /** {@code base}: the server's Hadoop settings (the data tier's security and client keys among them). */
+  public DataTier(String dataUri, int slot, Configuration base) {
     this.dataUri = dataUri;
     this.slot = slot;
+    this.base = base;
+  }
+
+  /** With Kerberos: the data tier is opened as the server's principal (its superuser, README: Security). */
+  public void useLogin(Login login) {
+    this.login = login;
   }
 
   public boolean configured() {
@@ -60,17 +82,21 @@ public final class DataTier implements AutoCloseable {
       throw new IOException("No indexfs.data.uri is configured: this server keeps no data objects");
     }
     if (fs == null) {
-      Configuration conf = new Configuration();
-      // Objects are open to every IndexFS writer: the metadata tier checks permissions (see prepare()).
+      Configuration conf = new Configuration(base);
+      // The slot directory's mode is set exactly (prepare()); objects get their file's (follow()).
       conf.set("fs.permissions.umask-mode", "000");
-      fs = FileSystem.newInstance(URI.create(dataUri), conf);
+      Login as = login;
+      fs = as == null ? FileSystem.newInstance(URI.create(dataUri), conf)
+          : as.open(() -> FileSystem.newInstance(URI.create(dataUri), conf));
     }
     return fs;
   }
 
   /**
-   * Creates this slot's object directory open to every writer: clients create objects under their
-   * own user, and IndexFS (not the underlying FS) checks who may write which file.
+   * This slot's object directory, {@code rwx-wx-wt} (1733) and owned by the server, as {@code /tmp}
+   * but unlistable (DESIGN §14): every writer can create an object in it under its own user (the
+   * name the server handed it), no one but the server can list it to find other objects, and the
+   * sticky bit keeps anyone from deleting or renaming an object that is not theirs.
    */
   public void prepare() {
     if (!configured()) {
@@ -81,10 +107,29 @@ public final class DataTier implements AutoCloseable {
       FileSystem f = fs();
       if (!f.exists(dir)) {
         f.mkdirs(dir);
-        f.setPermission(dir, new FsPermission((short) 0777));
+      }
+      if (!f.getFileStatus(dir).getPermission().equals(SLOT_DIRECTORY)) {
+        f.setPermission(dir, SLOT_DIRECTORY);
       }
     } catch (IOException e) {
       LOG.warn("Could not prepare the object directory under {}; writers will create it: {}", dataUri, e.toString());
+    }
+  }
+
+  /**
+   * Gives an object its file's owner, group and mode (null: unchanged), so the data tier refuses
+   * whoever IndexFS refuses. Changing the owner needs the server to be the data tier's superuser
+   * (README: Security).
+   */
+  public void follow(String name, String owner, String group, Short mode) throws IOException {
+    Path path = pathOf(name);
+    FileSystem f = fs();
+    if (mode != null) {
+      f.setPermission(path, new FsPermission(mode));
+    }
+    // A local directory (development) has one OS user for everyone and no principals to give.
+    if ((owner != null || group != null) && !(f instanceof org.apache.hadoop.fs.LocalFileSystem)) {
+      f.setOwner(path, owner, group);
     }
   }
 
@@ -181,6 +226,14 @@ public final class DataTier implements AutoCloseable {
         f.getConf().getInt("io.file.buffer.size", 4096), replication, blockSize, null)) {
       out.write(bytes);
     }
+  }
+
+  /** The data tier's own defaults for new files when it is HDFS (its NameNode's); null for any other file system. */
+  public org.apache.hadoop.fs.FsServerDefaults hdfsServerDefaults() throws IOException {
+    if (!configured() || !"hdfs".equals(URI.create(dataUri).getScheme())) {
+      return null;
+    }
+    return fs().getServerDefaults(new Path(dataUri));
   }
 
   /** An object found on the data tier: its name, last modification time (data tier clock) and length. */

@@ -44,7 +44,9 @@ public final class LocalCluster implements AutoCloseable {
     this.clusterName = b.clusterName;
     serverConf = new HashMap<>(b.conf);
     if (b.hdfs) {
-      hdfs = LocalHdfs.start(workDir.resolve("hdfs"), LocalHdfs.DEFAULT_DATANODES, Map.of(), true);
+      // Its NameNode audits into a logger of its own: this process's IndexFS servers use HDFS's.
+      hdfs = LocalHdfs.start(workDir.resolve("hdfs"), LocalHdfs.DEFAULT_DATANODES,
+          Map.of("dfs.namenode.audit.loggers", NameNodeAuditLogger.class.getName()), true);
       serverConf.put(IndexFsConfig.DATA_URI.name(), hdfs.uri() + "/indexfs-data");
     } else {
       hdfs = null;
@@ -63,16 +65,43 @@ public final class LocalCluster implements AutoCloseable {
     serverConf.put(IndexFsConfig.ZOOKEEPER_QUORUM.name(), zookeeper.connectString());
     serverConf.put(IndexFsConfig.CLUSTER_NAME.name(), clusterName);
     try {
+      int formatted = formattedSlots();
       int slots = Math.max(b.slots, b.servers);
+      int servers = Math.max(1, b.servers);
+      if (slots == 0) {
+        // Nothing asked for: the cluster this work directory holds (one slot when new).
+        slots = formatted > 0 ? formatted : 1;
+        servers = slots;
+      } else if (formatted > 0 && formatted != slots) {
+        throw new IOException("The work directory " + workDir + " holds a cluster formatted with " + formatted
+            + (formatted == 1 ? " slot" : " slots") + ", not " + slots + ": start it with --servers " + formatted
+            + ", or use another --work-dir for " + slots + " slots");
+      }
       if (slots > 1) {
         formatSlots(slots);
       }
-      for (int slot = 0; slot < b.servers; slot++) {
+      for (int slot = 0; slot < servers; slot++) {
         startServer(slot);
       }
     } catch (IOException | RuntimeException e) {
       close();
       throw e;
+    }
+  }
+
+  /** The slot count this work directory's cluster was formatted with, or 0 when it is new. */
+  private int formattedSlots() throws IOException {
+    try (CuratorFramework curator = CuratorFrameworkFactory.newClient(zookeeper.connectString(),
+        new BoundedExponentialBackoffRetry(100, 2_000, 5))) {
+      curator.start();
+      if (curator.checkExists().forPath(org.indexfs.common.ClusterPaths.config(clusterName)) == null) {
+        return 0;
+      }
+      return ClusterFormat.read(curator, clusterName).slots();
+    } catch (IOException e) {
+      throw e;
+    } catch (Exception e) {
+      throw new IOException("Cannot read the cluster's format from ZooKeeper: " + e.getMessage(), e);
     }
   }
 
@@ -201,7 +230,8 @@ public final class LocalCluster implements AutoCloseable {
     private String clusterName = "local";
     private int zkPort;
     private boolean hdfs;
-    private int servers = 1;
+    /** 0: as many as the work directory's cluster has (one for a new one). */
+    private int servers;
     private int slots;
     private final Map<String, String> conf = new HashMap<>();
 

@@ -22,6 +22,8 @@ import org.apache.hadoop.security.UserGroupInformation;
  */
 public final class LocalHdfs implements AutoCloseable {
   public static final int DEFAULT_DATANODES = 3;
+  /** Where a kept HDFS remembers its NameNode's port between restarts. */
+  private static final String PORT_FILE = "namenode.port";
 
   private final MiniDFSCluster cluster;
   private final boolean keepStorage;
@@ -48,8 +50,13 @@ public final class LocalHdfs implements AutoCloseable {
     conf.set("hadoop.proxyuser." + login + ".hosts", "*");
     conf.set("hadoop.proxyuser." + login + ".groups", "*");
     settings.forEach(conf::set);
+    // A kept HDFS comes back on the port it had, so the hdfs:// URI scripts were given stays valid.
+    Path portFile = dir.resolve(PORT_FILE);
+    int port = keepStorage && !firstStart && Files.isRegularFile(portFile)
+        ? Integer.parseInt(Files.readString(portFile).trim()) : 0;
     MiniDFSCluster cluster = new MiniDFSCluster.Builder(conf, base)
         .numDataNodes(dataNodes)
+        .nameNodePort(port)
         .format(firstStart)
         // MiniDFSCluster skips the edit log's fsync unless told; a real NameNode never does, and
         // users compare IndexFS with this HDFS (bin/indexfs replay --compare).
@@ -57,6 +64,9 @@ public final class LocalHdfs implements AutoCloseable {
         .build();
     try {
       cluster.waitActive();
+      if (keepStorage) {
+        Files.writeString(portFile, cluster.getNameNodePort() + "\n");
+      }
     } catch (IOException | RuntimeException e) {
       cluster.shutdown();
       throw e;

@@ -1,8 +1,11 @@
 package org.indexfs.server.local;
 
+import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * {@code bin/indexfs local [--work-dir DIR] [--zk-port N] [--hdfs] [--servers N] [--slots N] [-D key=value ...]}: runs the
@@ -37,20 +40,55 @@ public final class LocalMain {
       }
     }
     // --slots N formats N slots; --servers M runs slots 0..M-1 here (the rest: bin/indexfs server --slot k).
-    int formatted = Math.max(1, slots > 0 ? slots : servers);
-    builder = LocalCluster.builder(work).zookeeperPort(zkPort).hdfs(hdfs).slots(formatted)
-        .servers(servers > 0 ? servers : formatted);
+    // Neither: the cluster the work directory holds, as it was formatted (one slot when new).
+    builder = LocalCluster.builder(work).zookeeperPort(zkPort).hdfs(hdfs);
+    if (slots > 0 || servers > 0) {
+      int formatted = slots > 0 ? slots : servers;
+      builder.slots(formatted).servers(servers > 0 ? servers : formatted);
+    }
+    // A development cluster lets the user who runs it act for anyone from this machine (the replay
+    // tool's proxy users), as a NameNode with hadoop.proxyuser.<you>.hosts=localhost would; -D overrides.
+    String me = System.getProperty("user.name");
+    builder.set("hadoop.proxyuser." + me + ".hosts", "127.0.0.1").set("hadoop.proxyuser." + me + ".groups", "*");
     for (String[] kv : settings) {
       builder.set(kv[0], kv.length > 1 ? kv[1] : "");
     }
-    LocalCluster cluster = builder.start();
-    Path confFile = cluster.writeClientConf(cluster.workDir().resolve("conf"));
+    // Ctrl-C and kill stop the cluster before the JVM begins to shut down: HDFS's DataNodes
+    // unregister shutdown hooks while they stop, which a JVM already shutting down refuses
+    // ("IllegalStateException: Shutdown in progress"). The hook only covers other ways out. Both
+    // are in place before anything starts, so a Ctrl-C during startup stops cleanly too.
+    AtomicReference<LocalCluster> running = new AtomicReference<>();
+    AtomicBoolean stopRequested = new AtomicBoolean();
     CountDownLatch stopped = new CountDownLatch(1);
-    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-      System.out.println("\nStopping the embedded IndexFS cluster...");
-      cluster.close();
+    Runnable stop = () -> {
+      stopRequested.set(true);
+      LocalCluster c = running.getAndSet(null);
+      if (c != null) {
+        System.out.println("\nStopping the embedded IndexFS cluster...");
+        c.close();
+      }
       stopped.countDown();
-    }, "indexfs-local-shutdown"));
+    };
+    for (String signal : new String[] {"INT", "TERM"}) {
+      sun.misc.Signal.handle(new sun.misc.Signal(signal), s -> new Thread(stop, "indexfs-local-stop").start());
+    }
+    Runtime.getRuntime().addShutdownHook(new Thread(stop, "indexfs-local-shutdown"));
+    LocalCluster cluster;
+    try {
+      cluster = builder.start();
+    } catch (IOException | RuntimeException e) {
+      // A startup mistake (a slot count the work directory was not formatted with, a busy port...)
+      // gets one line, not a stack trace; the log above has the details.
+      System.err.println("indexfs local: " + e.getMessage());
+      System.exit(1);
+      return;
+    }
+    running.set(cluster);
+    if (stopRequested.get()) {
+      stop.run();
+      System.exit(0);
+    }
+    Path confFile = cluster.writeClientConf(cluster.workDir().resolve("conf"));
 
     System.out.println("IndexFS embedded cluster is running.");
     System.out.println("  work directory : " + cluster.workDir());
@@ -75,5 +113,6 @@ public final class LocalMain {
     System.out.println("Press Ctrl-C to stop.");
     System.out.flush();
     stopped.await();
+    System.exit(0);
   }
 }

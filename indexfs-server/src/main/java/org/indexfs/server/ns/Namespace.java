@@ -194,6 +194,9 @@ public final class Namespace implements AutoCloseable {
     } catch (RocksDBException e) {
       throw new IOException(e);
     }
+    if (parentId != InodeIds.NO_PARENT) {
+      store.nameIndex().put(batch, parentId, name, inode);
+    }
     mutation().noteEntry(parentId, name, inode.isDirectory() ? inode.copy() : null);
   }
 
@@ -203,6 +206,7 @@ public final class Namespace implements AutoCloseable {
     } catch (RocksDBException e) {
       throw new IOException(e);
     }
+    store.nameIndex().delete(batch, parentId, name);
     mutation().noteEntry(parentId, name, null);
   }
 

@@ -13,6 +13,7 @@ import org.indexfs.common.schema.NameHash;
 import org.indexfs.proto.Ancestor;
 import org.indexfs.proto.Code;
 import org.indexfs.proto.Resolution;
+import org.indexfs.server.security.AncestorSeal;
 import org.indexfs.server.split.Partitions;
 
 /**
@@ -47,6 +48,7 @@ public final class PathResolver {
   public void useLocalized(LocalizedSubtrees subtrees) {
     this.localized = subtrees;
   }
+  private volatile AncestorSeal seal;
 
   /** Names moving in a GIGA+ split right now (see {@link #useFreeze}). */
   @FunctionalInterface
@@ -64,6 +66,11 @@ public final class PathResolver {
     this.leases = grants;
   }
 
+
+  /** Seals the ancestors this slot hands out and checks those clients present (DESIGN §14). */
+  public void useSeal(AncestorSeal seal) {
+    this.seal = seal;
+  }
 
   /** Names moving in a GIGA+ split: mutations of them retry until the split ends. */
   public void useFreeze(FrozenNames isFrozen) {
@@ -137,6 +144,7 @@ public final class PathResolver {
     Inode[] inodes = new Inode[n + 1];
     boolean[] local = new boolean[n + 1];
     int start = Math.max(0, given.size() - 1);
+    checkSeals(given, names, path);
     for (int i = 0; i < start; i++) {
       inodes[i] = fromAncestor(given.get(i));
     }
@@ -151,7 +159,7 @@ public final class PathResolver {
         break;
       }
       if (!here(dir, names.get(i))) {
-        throw elsewhere(path, names, inodes, local, i, destination);
+        throw elsewhere(path, names, inodes, local, i, destination, given);
       }
       if (ns.mutating() && frozen.isFrozen(dir.inodeId, names.get(i))) {
         throw new IndexFsException(Code.STALE_RESOLUTION, PathNames.join(names, i + 1)
@@ -175,7 +183,7 @@ public final class PathResolver {
       existing++;
     }
     if (into && existing == n + 1 && inodes[n].isDirectory() && ownerOf(inodes[n], intoHash) != ns.slot()) {
-      throw elsewhere(path, names, inodes, local, n, destination);
+      throw elsewhere(path, names, inodes, local, n, destination, given);
     }
     LocalizedSubtrees subtrees = localized;
     if (subtrees != null) {
@@ -184,6 +192,24 @@ public final class PathResolver {
       subtrees.walked(inodes, dirs, ns.mutating());
     }
     return new ResolvedPath(path, names, inodes, existing, local);
+  }
+
+  /**
+   * Every directory a client presents must carry a server's unexpired seal for exactly its place on
+   * this path (its parent and name): attributes, ids and positions a client made up or changed are
+   * never believed. The client drops its cache and walks again from the root.
+   */
+  private void checkSeals(List<Ancestor> given, List<String> names, String path) throws IndexFsException {
+    AncestorSeal s = seal;
+    long parent = InodeIds.NO_PARENT;
+    for (int i = 0; i < given.size(); i++) {
+      Ancestor a = given.get(i);
+      if (s == null || !s.verify(a, parent, i == 0 ? "" : names.get(i - 1))) {
+        throw new IndexFsException(Code.STALE_RESOLUTION, "Resolution of " + path + " at depth " + i
+            + " is not one a server vouches for (expired, or not as a server handed it out)");
+      }
+      parent = a.getInodeId();
+    }
   }
 
   /** The directory the walk starts from: the root, or the last directory the client knows. */
@@ -228,14 +254,20 @@ public final class PathResolver {
 
   /** Stops at depth {@code at}: what the client needs to go on at the slot holding the next entry. */
   private ResolveElsewhereException elsewhere(String path, List<String> names, Inode[] inodes, boolean[] local,
-      int at, boolean destination) throws IOException {
+      int at, boolean destination, List<Ancestor> given) throws IOException {
     Resolution.Builder r = Resolution.newBuilder();
     for (int i = 0; i <= at; i++) {
-      Ancestor.Builder a = toAncestor(inodes[i]);
+      Ancestor.Builder a;
       if (local[i]) {
-        // Read from its entry, which lives on this slot: this slot grants its lease.
-        a.setLeaseMs(i == 0 ? leases.grant(InodeIds.NO_PARENT, "", 0)
-            : leases.grant(inodes[i - 1].inodeId, names.get(i - 1), i));
+        // Read from its entry, which lives on this slot: this slot grants its lease and vouches for it.
+        a = toAncestor(inodes[i]);
+        long parent = i == 0 ? InodeIds.NO_PARENT : inodes[i - 1].inodeId;
+        String name = i == 0 ? "" : names.get(i - 1);
+        a.setLeaseMs(i == 0 ? leases.grant(InodeIds.NO_PARENT, "", 0) : leases.grant(parent, name, i));
+        seal.seal(a, parent, name);
+      } else {
+        // Presented by the client, sealed by the server that read it: passed on as it came.
+        a = given.get(i).toBuilder().clearLeaseMs().clearBitmap();
       }
       if (ns.partition(inodes[i].inodeId) != null) {
         PartitionBitmap b = ns.bitmap(inodes[i].inodeId);

@@ -54,7 +54,7 @@ public final class AppendOp implements Operation {
       open.flags |= Inode.FLAG_UNDER_CONSTRUCTION;
       Entries.put(ctx.ns(), batch, p, p.depth(), open);
       // An inline file may spill; it gets a name never used before (ObjectNames).
-      String spill = open.dataObject == null ? ObjectNames.of(ctx.ns().newInodeId()) : "";
+      String spill = open.dataObject == null ? ObjectNames.fresh(ctx.ns().slot()) : "";
       ctx.leases().grant(batch, new FileLease(open.inodeId, holder, p.parent().inodeId, p.lastName(), spill));
       WriteHandle.Builder handle = WriteHandle.newBuilder()
           .setStatus(ctx.ns().toStatus(p.lastName(), open))

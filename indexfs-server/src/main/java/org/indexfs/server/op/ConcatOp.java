@@ -74,6 +74,10 @@ public final class ConcatOp implements Operation {
         if (part.materialize()) {
           byte[] bytes = part.inode().inlineData == null ? new byte[0] : part.inode().inlineData;
           ctx.data().write(part.object(), bytes, (short) part.inode().replication, part.inode().blockSize);
+          // Written by the server: the object is the file's (DESIGN §14); concat keeps the target's.
+          Inode f = plan.target().inode();
+          ctx.data().follow(part.object(), ctx.ns().principals().nameOf(f.ownerId),
+              ctx.ns().principals().nameOf(f.groupId), (short) (f.permission & Permission.MASK & ~Permission.STICKY));
         }
       }
       ctx.ns().mutate(batch -> attachObjects(batch, plan));
@@ -126,7 +130,7 @@ public final class ConcatOp implements Operation {
       ctx.access().checkTraverse(caller, s);
       Inode file = requireFile(s, src);
       ctx.access().checkSelf(caller, s, Permission.READ);
-      ctx.access().checkParent(caller, s, Permission.WRITE_EXECUTE);
+      ctx.access().checkParent(caller, s, Permission.WRITE);
       if (s.parent().inodeId != t.parent().inodeId) {
         throw IndexFsException.invalidArgument("Source file " + src + " is not in the same directory with the target "
             + targetPath);
@@ -192,7 +196,7 @@ public final class ConcatOp implements Operation {
   private Part hold(WriteBatch batch, ResolvedPath p) throws IOException {
     Inode file = p.last();
     boolean materialize = file.dataObject == null;
-    String object = materialize ? ObjectNames.of(ctx.ns().newInodeId()) : file.dataObject;
+    String object = materialize ? ObjectNames.fresh(ctx.ns().slot()) : file.dataObject;
     Inode open = file.copy();
     open.flags |= Inode.FLAG_UNDER_CONSTRUCTION;
     Entries.put(ctx.ns(), batch, p, p.depth(), open);

@@ -2,6 +2,7 @@ package org.indexfs.server.op;
 
 import java.io.IOException;
 import org.indexfs.common.IndexFsException;
+import org.indexfs.common.ReservedNames;
 import org.indexfs.common.ObjectNames;
 import org.indexfs.common.Permission;
 import org.indexfs.common.schema.Inode;
@@ -11,6 +12,7 @@ import org.indexfs.proto.Request;
 import org.indexfs.proto.Response;
 import org.indexfs.server.filelease.FileLease;
 import org.indexfs.server.ns.ResolvedPath;
+import org.indexfs.server.rpc.CallerAddress;
 import org.rocksdb.WriteBatch;
 
 /**
@@ -21,9 +23,11 @@ import org.rocksdb.WriteBatch;
  */
 public final class CreateOp implements Operation {
   private final OpContext ctx;
+  private final long minBlockSize;
 
-  public CreateOp(OpContext ctx) {
+  public CreateOp(OpContext ctx, long minBlockSize) {
     this.ctx = ctx;
+    this.minBlockSize = minBlockSize;
   }
 
   @Override
@@ -34,14 +38,24 @@ public final class CreateOp implements Operation {
   @Override
   public Response.Builder apply(Request request) throws IOException {
     CreateRequest req = request.getCreate();
+    java.util.List<String> names = ctx.resolver().parse(req.getPath());
+    ReservedNames.refuseReservedPath(names, req.getPath());
+    ReservedNames.checkCreatable(names);
     if (req.getReplication() == 0 || req.getReplication() > Short.MAX_VALUE) {
       throw IndexFsException.invalidArgument("Invalid replication " + req.getReplication());
     }
     if (req.getBlockSize() == 0) {
       throw IndexFsException.invalidArgument("Invalid block size 0");
     }
+    if (req.getBlockSize() < minBlockSize) {
+      // HDFS checks this before anything else (FSNamesystem.startFileInt), with these words.
+      throw new IndexFsException(Code.REFUSED, "Specified block size " + req.getBlockSize()
+          + " is less than configured minimum value dfs.namenode.fs-limits.min-block-size=" + minBlockSize);
+    }
     String holder = Writers.holder(request.getCaller());
     long[] parentOf = {0};
+    DirectoryTouches touches = new DirectoryTouches();
+    String[] spill = {""};
     Writers.Outcome<Inode> outcome = ctx.ns().mutateLocked(m -> {
       WriteBatch batch = m.batch();
       ResolvedPath p = ctx.resolver().resolveForUpdate(m, request.getResolution(), req.getPath());
@@ -49,6 +63,9 @@ public final class CreateOp implements Operation {
         throw new IndexFsException(Code.FILE_ALREADY_EXISTS, "/ already exists as a directory");
       }
       ctx.access().checkTraverse(request.getCaller(), p);
+      if (!req.getCreateParent()) {
+        verifyParent(p);
+      }
       if (p.ancestorIsFile()) {
         throw IndexFsException.parentNotDirectory(p.pathAt(p.existingCount() - 1));
       }
@@ -59,7 +76,8 @@ public final class CreateOp implements Operation {
           throw new IndexFsException(Code.FILE_ALREADY_EXISTS, p.path() + " already exists as a directory");
         }
         if (!req.getOverwrite()) {
-          IndexFsException exists = new IndexFsException(Code.FILE_ALREADY_EXISTS, p.path() + " for client already exists");
+          IndexFsException exists = new IndexFsException(Code.FILE_ALREADY_EXISTS,
+              p.path() + " for client " + CallerAddress.ip() + " already exists");
           if (old.isUnderConstruction()) {
             m.exclusive();
             // HDFS recovers an abandoned file before refusing: the refusal must not undo that.
@@ -82,15 +100,15 @@ public final class CreateOp implements Operation {
         if (!req.getCreateParent()) {
           throw new IndexFsException(Code.FILE_NOT_FOUND, "Parent directory doesn't exist: " + p.pathAt(p.depth() - 1));
         }
-        ctx.access().checkAncestor(request.getCaller(), p, Permission.WRITE_EXECUTE);
+        ctx.access().checkAncestor(request.getCaller(), p, Permission.WRITE);
         // As HDFS's createAncestorDirectories: missing parents copy the nearest existing
         // directory's mode (plus u+wx), not the new file's.
-        parent = Entries.createDirectories(ctx.ns(), batch, request.getCaller(), p, p.depth() - 1,
-            Permission.withImplicitUserWriteExecute(p.deepestExisting().permission), false, now);
+        parent = Entries.createDirectories(ctx, batch, request.getCaller(), p, p.depth() - 1,
+            Permission.withImplicitUserWriteExecute(p.deepestExisting().permission), false, now, touches);
       } else {
-        ctx.access().checkParent(request.getCaller(), p, Permission.WRITE_EXECUTE);
+        ctx.access().checkParent(request.getCaller(), p, Permission.WRITE);
         parent = p.parent();
-        Entries.touchDirectory(ctx.ns(), batch, p, p.depth() - 1, now);
+        Entries.touchDirectory(ctx, batch, p, p.depth() - 1, now, touches);
       }
       if (old != null && old.dataObject != null) {
         ctx.reclaimer().reclaimObject(batch, old.dataObject);
@@ -108,17 +126,29 @@ public final class CreateOp implements Operation {
       file.zerothSlot = ctx.ns().slot();
       ctx.ns().putEntry(batch, parent.inodeId, p.lastName(), file);
       parentOf[0] = parent.inodeId;
-      // A new file's first object is named by its inode id (ObjectNames).
-      ctx.leases().grant(batch, new FileLease(file.inodeId, holder, parent.inodeId, p.lastName(),
-          ObjectNames.of(file.inodeId)));
+      // The object this writer creates if the file outgrows the inline limit (ObjectNames).
+      spill[0] = ObjectNames.fresh(ctx.ns().slot());
+      ctx.leases().grant(batch, new FileLease(file.inodeId, holder, parent.inodeId, p.lastName(), spill[0]));
       return Writers.Outcome.of(file);
     });
     if (outcome.error() != null) {
       ctx.reclaimer().wake();
     }
     Inode created = outcome.get();
+    touches.send(ctx);
     ctx.splits().noteInsert(parentOf[0]);
-    return Response.newBuilder().setStatus(ctx.ns().toStatus(lastName(req.getPath()), created));
+    return Response.newBuilder().setStatus(ctx.ns().toStatus(lastName(req.getPath()), created).toBuilder()
+        .setSpillObject(spill[0]));
+  }
+
+  /** A create that may not make parents needs its parent, a directory (HDFS FSDirectory.verifyParentDir). */
+  private static void verifyParent(ResolvedPath p) throws IndexFsException {
+    if (p.existingCount() < p.depth()) {
+      throw new IndexFsException(Code.FILE_NOT_FOUND, "Parent directory doesn't exist: " + p.pathAt(p.depth() - 1));
+    }
+    if (p.parent() == null) {
+      throw new IndexFsException(Code.PARENT_NOT_DIRECTORY, "Parent path is not a directory: " + p.pathAt(p.depth() - 1));
+    }
   }
 
   static String lastName(String path) {

@@ -10,7 +10,10 @@ import org.apache.curator.framework.recipes.locks.InterProcessMutex;
 import org.indexfs.common.ClusterPaths;
 import org.indexfs.common.IndexFsException;
 import org.indexfs.common.Permission;
+import org.indexfs.common.giga.GigaIndex;
+import org.indexfs.common.giga.PartitionBitmap;
 import org.indexfs.common.schema.Inode;
+import org.indexfs.common.schema.NameHash;
 import org.indexfs.proto.BoolResult;
 import org.indexfs.proto.Caller;
 import org.indexfs.proto.Code;
@@ -48,13 +51,53 @@ public final class CrossSlotRename {
   private final OpContext ctx;
   private final RenameIntents intents;
   private final Set<String> inFlight = ConcurrentHashMap.newKeySet();
+  /** Entries leaving this slot, as (parent id, name hash): no other mutation may touch them meanwhile. */
+  private final Set<Moving> leaving = ConcurrentHashMap.newKeySet();
+
+  private record Moving(long parentId, long nameHash) {}
 
   public CrossSlotRename(OpContext ctx, RenameIntents intents) {
     this.ctx = ctx;
     this.intents = intents;
   }
 
+  /**
+   * True while the entry {@code hash} of directory {@code dirId} is being renamed away from this
+   * slot: a mutation resolving through it retries (as one through a name moving in a split does),
+   * so a second rename, a delete or an overwrite cannot act on an entry that has already landed
+   * elsewhere. Reads still see it until phase 3 removes it.
+   */
+  public boolean isMoving(long dirId, long hash) {
+    return !leaving.isEmpty() && leaving.contains(new Moving(dirId, hash));
+  }
+
+  /** As above, by name: hashed only while some entry is leaving (a walk asks for every component). */
+  public boolean isMoving(long dirId, String name) {
+    return !leaving.isEmpty() && leaving.contains(new Moving(dirId, NameHash.of(name)));
+  }
+
   Response.Builder run(Request request, Resolution dstKnown) throws IOException {
+    RenameRequest req = request.getRename();
+    // A directory rename waits for the cluster's rename lock before it claims its source entry,
+    // so the entry is not held frozen while the lock is busy.
+    Inode seen = ctx.ns().read(none -> ctx.resolver().resolve(request.getResolution(), req.getSrc()).last());
+    boolean directory = seen != null && seen.isDirectory();
+    if (directory) {
+      // Its home learns what is pending before the entry leaves: afterwards the intent here would
+      // find no entry and read the move as a delete.
+      ctx.homes().drive(seen.inodeId);
+    }
+    InterProcessMutex lock = directory ? lock() : null;
+    try {
+      return run(request, dstKnown, lock);
+    } finally {
+      if (lock != null) {
+        release(lock);
+      }
+    }
+  }
+
+  private Response.Builder run(Request request, Resolution dstKnown, InterProcessMutex held) throws IOException {
     RenameRequest req = request.getRename();
     Caller caller = request.getCaller();
     boolean exact = req.getMode() == RenameRequest.Mode.EXACT;
@@ -62,13 +105,14 @@ public final class CrossSlotRename {
     int firstTarget = dstKnown.getAncestorsCount() == 0 ? 0
         : dstKnown.getAncestors(dstKnown.getAncestorsCount() - 1).getZerothSlot();
     inFlight.add(txid);
+    Moving[] claimed = {null};
     try {
       Outgoing[] out = {null};
       Inode moving = ctx.ns().mutate(batch -> {
         ResolvedPath src = ctx.resolver().resolve(request.getResolution(), req.getSrc());
         ctx.access().checkTraverse(caller, src);
         if (!src.isRoot() && src.existingCount() >= src.depth() && src.parent() != null) {
-          ctx.access().checkParent(caller, src, Permission.WRITE_EXECUTE);
+          ctx.access().checkParent(caller, src, Permission.WRITE);
           if (src.last() != null) {
             ctx.access().checkStickyBit(caller, src);
           }
@@ -85,19 +129,47 @@ public final class CrossSlotRename {
           }
           return null;
         }
+        java.util.List<String> dstNames = ctx.resolver().parse(req.getDst());
+        if (org.indexfs.common.PathNames.isSameOrBelow(src.names(), dstNames)) {
+          // The destination's walk would pass through the very entry that is leaving: HDFS's
+          // answers (FSDirRenameOp.validateDestination) are known here.
+          if (!exact) {
+            // Onto itself, a directory means "into itself", which needs WRITE on it first.
+            ctx.access().checkSelf(caller, src, Permission.WRITE);
+            return null;
+          }
+          if (dstNames.equals(src.names())) {
+            throw new IndexFsException(Code.FILE_ALREADY_EXISTS,
+                "The source " + req.getSrc() + " and destination " + req.getDst() + " are the same");
+          }
+          throw new IndexFsException(Code.RENAME_REFUSED, "Rename destination " + req.getDst()
+              + " is a directory or file under source " + req.getSrc());
+        }
         if (src.last().isUnderConstruction()) {
           throw new IndexFsException(Code.UNSUPPORTED, "rename of " + req.getSrc()
               + " to another slot while it is open for writing is not supported yet");
         }
+        if (src.last().isDirectory() && ctx.homes().pending(src.last().inodeId)) {
+          // Changed again since it was synced above: that sync must reach its home first.
+          throw new IndexFsException(Code.STALE_RESOLUTION, req.getSrc() + " is being synced with its home; retry");
+        }
+        for (Outgoing pending : intents.outgoing()) {
+          if (pending.parentId() == src.parent().inodeId && pending.name().equals(src.lastName())) {
+            // An earlier rename of this entry is still unsettled: its outcome decides what exists.
+            throw new IndexFsException(Code.STALE_RESOLUTION, req.getSrc() + " is being renamed; retry");
+          }
+        }
         out[0] = new Outgoing(txid, src.parent().inodeId, src.lastName(), src.last().inodeId, firstTarget);
         intents.recordOutgoing(batch, out[0]);
+        claimed[0] = new Moving(src.parent().inodeId, NameHash.of(src.lastName()));
+        leaving.add(claimed[0]);
         return src.last();
       });
       if (moving == null) {
         return result(false);
       }
       FaultPoints.at("out.recorded");
-      InterProcessMutex lock = moving.isDirectory() ? lock() : null;
+      InterProcessMutex lock = moving.isDirectory() && held == null ? lock() : null;
       try {
         return result(land(request, dstKnown, out[0], moving));
       } finally {
@@ -106,6 +178,9 @@ public final class CrossSlotRename {
         }
       }
     } finally {
+      if (claimed[0] != null) {
+        leaving.remove(claimed[0]);
+      }
       inFlight.remove(txid);
     }
   }
@@ -119,6 +194,9 @@ public final class CrossSlotRename {
         .setGroup(ctx.ns().principals().nameOf(moving.groupId)).setChecked(request.getCaller());
     Resolution known = dstKnown;
     int target = out.target();
+    java.util.List<String> dstNames = ctx.resolver().parse(req.getDst());
+    String srcName = CreateOp.lastName(req.getSrc());
+    java.util.Map<Long, PartitionBitmap> bitmaps = new java.util.HashMap<>();
     for (int hop = 0; hop < MAX_HOPS; hop++) {
       if (target != out.target()) {
         Outgoing moved = new Outgoing(out.txid(), out.parentId(), out.name(), out.inodeId(), target);
@@ -138,7 +216,7 @@ public final class CrossSlotRename {
         case OK -> {
           FaultPoints.at("out.landed");
           if (answer.getBool().getValue()) {
-            finish(out);
+            finish(out, request);
             return true;
           }
           abandon(out);
@@ -146,7 +224,12 @@ public final class CrossSlotRename {
         }
         case RESOLVE_ELSEWHERE -> {
           known = answer.getResolved();
-          target = known.getAncestors(known.getAncestorsCount() - 1).getZerothSlot();
+          target = nextSlot(known, dstNames, srcName, bitmaps);
+        }
+        case STALE_RESOLUTION -> {
+          // The destination's directories moved since they were resolved: walk again from the root.
+          known = Resolution.getDefaultInstance();
+          target = 0;
         }
         case INTERNAL_ERROR, SERVER_BUSY -> {
           return settle(out, new IOException("slot " + target + ": " + answer.getMessage()));
@@ -160,6 +243,32 @@ public final class CrossSlotRename {
     }
     abandon(out);
     throw new IndexFsException(Code.STALE_RESOLUTION, "The destination " + req.getDst() + " kept moving");
+  }
+
+  /**
+   * The slot to continue at, as a client routes (DESIGN §4): the partition of the last directory
+   * walked that holds the next name, after every partition map heard on the way (a slot knows only
+   * the partitions it split off, so the maps are merged, never replaced). When the walk reached
+   * the destination itself (an existing directory a file moves into), the next name is the source's.
+   */
+  private int nextSlot(Resolution known, java.util.List<String> dstNames, String srcName,
+      java.util.Map<Long, PartitionBitmap> bitmaps) {
+    for (org.indexfs.proto.Ancestor a : known.getAncestorsList()) {
+      if (!a.getBitmap().isEmpty()) {
+        bitmaps.merge(a.getInodeId(), PartitionBitmap.fromBytes(a.getBitmap().toByteArray()), (x, y) -> {
+          x.merge(y);
+          return x;
+        });
+      }
+    }
+    int k = known.getAncestorsCount() - 1;
+    org.indexfs.proto.Ancestor dir = known.getAncestors(k);
+    PartitionBitmap bitmap = bitmaps.get(dir.getInodeId());
+    if (bitmap == null) {
+      return dir.getZerothSlot();
+    }
+    long hash = NameHash.of(k < dstNames.size() ? dstNames.get(k) : srcName);
+    return GigaIndex.slotOf(dir.getZerothSlot(), GigaIndex.partitionOf(hash, bitmap), ctx.partitions().slotCount());
   }
 
   /** The destination's answer was lost: ask it what happened (this also closes the door on a late landing). */
@@ -187,16 +296,42 @@ public final class CrossSlotRename {
 
   /** Phase 3: the entry has landed; remove it here with its record. */
   private void finish(Outgoing out) throws IOException {
+    finish(out, null);
+  }
+
+  /** As above; with the client's request at hand, the source's directory also gets its new mtime (as in HDFS). */
+  private void finish(Outgoing out, Request request) throws IOException {
+    DirectoryTouches touches = new DirectoryTouches();
     ctx.ns().mutate(batch -> {
       Inode current = ctx.ns().lookup(out.parentId(), out.name());
       if (current != null && current.inodeId == out.inodeId()) {
         ctx.ns().deleteEntry(batch, out.parentId(), out.name());
+        // Gone from here in this batch, under the write lock: no need to hold it frozen any longer.
+        leaving.remove(new Moving(out.parentId(), NameHash.of(out.name())));
+        touchSourceDirectory(batch, out, request, touches);
       } else {
         LOG.warn("Rename {}: the source entry {} changed before it could be removed", out.txid(), out.name());
       }
       intents.dropOutgoing(batch, out.txid());
       return null;
     });
+    touches.send(ctx);
+  }
+
+  private void touchSourceDirectory(org.rocksdb.WriteBatch batch, Outgoing out, Request request,
+      DirectoryTouches touches) throws IOException {
+    if (request == null) {
+      return;
+    }
+    ResolvedPath src;
+    try {
+      src = ctx.resolver().resolve(request.getResolution(), request.getRename().getSrc());
+    } catch (IndexFsException moved) {
+      return; // the source's directory moved meanwhile: its mtime is its new place's business
+    }
+    if (src.parent() != null && src.parent().inodeId == out.parentId()) {
+      Entries.touchDirectory(ctx, batch, src, src.depth() - 1, System.currentTimeMillis(), touches);
+    }
   }
 
   private void abandon(Outgoing out) throws IOException {

@@ -3,6 +3,7 @@ package org.indexfs.server.op;
 import java.io.IOException;
 import java.util.ArrayList;
 import org.indexfs.common.IndexFsException;
+import org.indexfs.common.ReservedNames;
 import org.indexfs.common.Permission;
 import org.indexfs.common.schema.Inode;
 import org.indexfs.proto.BoolResult;
@@ -37,6 +38,7 @@ public final class DeleteOp implements Operation {
 
   @Override
   public Response.Builder apply(Request request) throws IOException {
+    ReservedNames.refuseReservedPath(ctx.resolver().parse(request.getDelete().getPath()), request.getDelete().getPath());
     Boolean deleted = deleteFile(request);
     if (deleted != null) {
       return Response.newBuilder().setBool(BoolResult.newBuilder().setValue(deleted));
@@ -57,6 +59,7 @@ public final class DeleteOp implements Operation {
     DeleteRequest req = request.getDelete();
     Caller caller = request.getCaller();
     boolean[] reclaim = {false};
+    DirectoryTouches touches = new DirectoryTouches();
     Boolean deleted = ctx.ns().mutateLocked(m -> {
       ResolvedPath p = ctx.resolver().resolveForUpdate(m, request.getResolution(), req.getPath());
       ctx.access().checkTraverse(caller, p);
@@ -67,12 +70,13 @@ public final class DeleteOp implements Operation {
       if (target.isDirectory()) {
         return null;
       }
-      ctx.access().checkParent(caller, p, Permission.WRITE_EXECUTE);
+      ctx.access().checkParent(caller, p, Permission.WRITE);
       ctx.access().checkStickyBit(caller, p);
-      unlink(m.batch(), p, target);
+      unlink(m.batch(), p, target, touches);
       reclaim[0] = target.dataObject != null;
       return true;
     });
+    touches.send(ctx);
     if (reclaim[0]) {
       ctx.reclaimer().wake();
     }
@@ -98,6 +102,7 @@ public final class DeleteOp implements Operation {
       return deleteSealed(request, req, seen);
     }
     long[] synced = {-1};
+    DirectoryTouches touches = new DirectoryTouches();
     boolean deleted = ctx.ns().mutate(batch -> {
       ResolvedPath p = ctx.resolver().resolve(request.getResolution(), req.getPath());
       ctx.access().checkTraverse(caller, p);
@@ -115,7 +120,7 @@ public final class DeleteOp implements Operation {
         // HDFS refuses to remove the root (FSDirDeleteOp.deleteAllowed) and answers false.
         return false;
       }
-      ctx.access().checkParent(caller, p, Permission.WRITE_EXECUTE);
+      ctx.access().checkParent(caller, p, Permission.WRITE);
       ctx.access().checkStickyBit(caller, p);
       // ALL on every non-empty directory of the subtree (FSDirDeleteOp: subAccess=ALL,
       // ignoreEmptyDir=true): an empty directory holds nothing its mode could protect. The parts
@@ -128,7 +133,7 @@ public final class DeleteOp implements Operation {
           }
         }, new ArrayList<>());
       }
-      unlink(batch, p, target);
+      unlink(batch, p, target, touches);
       if (remote) {
         synced[0] = HomeChanges.record(ctx, batch, p, p.depth(), target);
       } else if (!empty) {
@@ -137,18 +142,19 @@ public final class DeleteOp implements Operation {
       return true;
     });
     HomeChanges.drive(ctx, synced[0]);
+    touches.send(ctx);
     if (deleted) {
       ctx.reclaimer().wake();
     }
     return Response.newBuilder().setBool(BoolResult.newBuilder().setValue(deleted));
   }
 
-  private void unlink(WriteBatch batch, ResolvedPath p, Inode target) throws IOException {
+  private void unlink(WriteBatch batch, ResolvedPath p, Inode target, DirectoryTouches touches) throws IOException {
     ctx.ns().deleteEntry(batch, p.parent().inodeId, p.lastName());
     if (target.isDirectory() && ctx.partitions().holdsWhole(target)) {
       ctx.ns().deletePartition(batch, target.inodeId);
     }
-    Entries.touchDirectory(ctx.ns(), batch, p, p.depth() - 1, System.currentTimeMillis());
+    Entries.touchDirectory(ctx, batch, p, p.depth() - 1, System.currentTimeMillis(), touches);
     if (target.dataObject != null) {
       ctx.reclaimer().reclaimObject(batch, target.dataObject);
     }
@@ -171,12 +177,13 @@ public final class DeleteOp implements Operation {
         throw new IndexFsException(Code.STALE_RESOLUTION, req.getPath() + " changed while being deleted");
       }
       ctx.access().checkTraverse(caller, p);
-      ctx.access().checkParent(caller, p, Permission.WRITE_EXECUTE);
+      ctx.access().checkParent(caller, p, Permission.WRITE);
       ctx.access().checkStickyBit(caller, p);
       HomeChanges.record(ctx, batch, p, p.depth(), p.last());
       return null;
     });
     boolean deleted = false;
+    DirectoryTouches touches = new DirectoryTouches();
     try {
       ctx.homes().seal(seen.zerothSlot, seen.inodeId, req.getPath());
       deleted = ctx.ns().mutate(batch -> {
@@ -184,12 +191,13 @@ public final class DeleteOp implements Operation {
         if (p.last() == null || p.last().inodeId != seen.inodeId) {
           return false;
         }
-        unlink(batch, p, p.last());
+        unlink(batch, p, p.last(), touches);
         return true;
       });
     } finally {
       HomeChanges.drive(ctx, seen.inodeId);
     }
+    touches.send(ctx);
     return Response.newBuilder().setBool(BoolResult.newBuilder().setValue(deleted));
   }
 }

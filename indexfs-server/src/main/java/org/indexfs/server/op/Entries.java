@@ -33,9 +33,22 @@ final class Entries {
 
   /**
    * A directory's mtime moves when an entry is added or removed in it, as in HDFS. When the
-   * directory's own entry lives on another slot (its home differs from its parent's) the mtime is
-   * left as it is: updating it would cost a remote call on every create.
+   * directory's own entry lives on another slot (its home differs from its parent's partition, or
+   * this is a split partition of it), {@code remote} tells that slot once the batch is committed;
+   * without one (null) the mtime there stays as it is.
    */
+  static void touchDirectory(OpContext ctx, WriteBatch batch, ResolvedPath p, int depth, long now,
+      DirectoryTouches remote) throws IOException {
+    if (!p.entryIsLocal(depth)) {
+      if (remote != null) {
+        remote.add(ctx, p, depth, now);
+      }
+      return;
+    }
+    touchDirectory(ctx.ns(), batch, p, depth, now);
+  }
+
+  /** As above, for an entry stored on this slot only. */
   static void touchDirectory(Namespace ns, WriteBatch batch, ResolvedPath p, int depth, long now)
       throws IOException {
     if (!p.entryIsLocal(depth)) {
@@ -64,21 +77,24 @@ final class Entries {
    * Creates the missing directories of {@code p} from the deepest existing one down to depth
    * {@code upTo} (inclusive) and returns the deepest. Implicit parents get u+wx like HDFS.
    */
-  static Inode createDirectories(Namespace ns, WriteBatch batch, Caller caller, ResolvedPath p, int upTo,
-      int finalPermission, boolean finalIsRequested, long now) throws IOException {
-    return createDirectories(ns, batch, caller, p, upTo, finalPermission, finalIsRequested, now, ns.slot());
+  static Inode createDirectories(OpContext ctx, WriteBatch batch, Caller caller, ResolvedPath p, int upTo,
+      int finalPermission, boolean finalIsRequested, long now, DirectoryTouches touches) throws IOException {
+    return createDirectories(ctx, batch, caller, p, upTo, finalPermission, finalIsRequested, now, ctx.ns().slot(),
+        touches);
   }
 
   /** As above; the deepest new directory gets home slot {@code finalHome}, the others this slot. */
-  static Inode createDirectories(Namespace ns, WriteBatch batch, Caller caller, ResolvedPath p, int upTo,
-      int finalPermission, boolean finalIsRequested, long now, int finalHome) throws IOException {
+  static Inode createDirectories(OpContext ctx, WriteBatch batch, Caller caller, ResolvedPath p, int upTo,
+      int finalPermission, boolean finalIsRequested, long now, int finalHome, DirectoryTouches touches)
+      throws IOException {
+    Namespace ns = ctx.ns();
     int first = p.existingCount();
     Inode parent = p.inodeAt(first - 1);
     if (!parent.isDirectory()) {
       throw IndexFsException.parentNotDirectory(p.pathAt(first - 1));
     }
     if (first <= upTo) {
-      touchDirectory(ns, batch, p, first - 1, now);
+      touchDirectory(ctx, batch, p, first - 1, now, touches);
     }
     for (int depth = first; depth <= upTo; depth++) {
       boolean isFinal = depth == upTo && finalIsRequested;

@@ -2,6 +2,7 @@ package org.indexfs.server.op;
 
 import java.io.IOException;
 import org.indexfs.common.IndexFsException;
+import org.indexfs.common.Permission;
 import org.indexfs.common.schema.Inode;
 import org.indexfs.proto.FlushRequest;
 import org.indexfs.proto.Request;
@@ -27,10 +28,14 @@ public final class FlushOp implements Operation {
     this.ctx = ctx;
   }
 
-  /** hsync with wal.sync=false fsyncs here, which must not happen on an I/O thread. */
+  /**
+   * hsync with wal.sync=false fsyncs here, and a spill gives the new object its file's owner on
+   * the data tier: neither may happen on an I/O thread.
+   */
   @Override
   public boolean mayRunOnIoThread(Request request) {
-    return !request.getFlush().getSync() || ctx.ns().groupCommit().syncs();
+    return (!request.getFlush().getSync() || ctx.ns().groupCommit().syncs())
+        && request.getFlush().getDataObject().isEmpty();
   }
 
   @Override
@@ -40,7 +45,9 @@ public final class FlushOp implements Operation {
     if (inline) {
       Writers.checkInlineBytes(ctx, req.getInlineData().size(), req.getLength());
     }
+    Inode[] spilled = {null};
     ctx.ns().mutateLocked(m -> {
+      spilled[0] = null;
       WriteBatch batch = m.batch();
       Writers.Writing w = Writers.requireLease(ctx, m, req.getInodeId(), request.getCaller(), req.getPath(),
           request.getResolution());
@@ -58,6 +65,7 @@ public final class FlushOp implements Operation {
       } else if (file.dataObject == null && req.getDataObject().equals(lease.spillObject())) {
         updated.inlineData = null;
         updated.dataObject = lease.spillObject();
+        spilled[0] = updated;
       } else {
         throw IndexFsException.invalidArgument("Data object " + req.getDataObject()
             + " does not belong to the writer of " + req.getPath());
@@ -65,6 +73,12 @@ public final class FlushOp implements Operation {
       Writers.put(ctx, batch, w, updated);
       return null;
     });
+    if (spilled[0] != null) {
+      // The writer made the object as its own, 0600: from now on it is the file's (DESIGN §14).
+      Inode f = spilled[0];
+      ctx.data().follow(f.dataObject, ctx.ns().principals().nameOf(f.ownerId), ctx.ns().principals().nameOf(f.groupId),
+          (short) (f.permission & Permission.MASK & ~Permission.STICKY));
+    }
     if (req.getSync() && !ctx.ns().groupCommit().syncs()) {
       // hsync with wal.sync=false: this write must be durable anyway (with wal.sync=true it is).
       ctx.ns().store().syncWal();

@@ -1,25 +1,25 @@
 package org.indexfs.server.op;
 
+import com.google.protobuf.ByteString;
 import java.io.IOException;
-import java.util.Arrays;
 import org.indexfs.common.IndexFsException;
 import org.indexfs.common.Permission;
-import org.indexfs.common.giga.GigaIndex;
 import org.indexfs.common.giga.PartitionBitmap;
-import org.indexfs.common.schema.Bytes;
-import org.indexfs.common.schema.EntryKey;
 import org.indexfs.common.schema.Inode;
 import org.indexfs.proto.Listing;
 import org.indexfs.proto.ListStatusRequest;
 import org.indexfs.proto.Request;
 import org.indexfs.proto.Response;
 import org.indexfs.server.ns.ResolvedPath;
-import org.rocksdb.RocksIterator;
+import org.indexfs.server.store.NameIndex;
 
 /**
- * {@code listStatus}, one page at a time. The cursor is the last returned key without its parent
- * prefix (hash | name), so a listing resumes exactly where it stopped even if entries were added
- * or removed in between, and a million-entry directory is never put in one message.
+ * {@code listStatus}, one page of one partition at a time, in HDFS order (DESIGN §13): the names
+ * after {@code start_after}, read from the name index, so a listing resumes exactly where it
+ * stopped even if entries were added or removed in between, and a million-entry directory is
+ * never put in one message. A split directory's partitions are listed by their own slots (the
+ * request names the partition, and is redirected until it reaches it); the page carries the
+ * partitions this slot knows of, and the client merges the sorted pages.
  */
 public final class ListStatusOp implements Operation {
   private final OpContext ctx;
@@ -38,65 +38,30 @@ public final class ListStatusOp implements Operation {
     ListStatusRequest req = request.getListStatus();
     int limit = req.getLimit() == 0 ? ctx.listPageSize() : Math.min(req.getLimit(), ctx.listPageSize());
     Listing listing = ctx.ns().read(none -> {
-      byte[] cursor = req.getCursor().toByteArray();
-      long hash = cursor.length >= 8 ? java.nio.ByteBuffer.wrap(cursor).getLong() : 0;
+      // The lowest hash of the partition: the walk goes on to (or redirects to) the slot holding it.
+      long hash = Long.reverse(req.getPartition());
       ResolvedPath p = ctx.resolver().resolveInto(request.getResolution(), req.getPath(), hash);
       ctx.access().checkTraverse(request.getCaller(), p);
       Inode dir = p.last();
       if (dir == null) {
-        throw IndexFsException.notFound(req.getPath());
+        // HDFS's client says this when the NameNode has no listing for the path.
+        throw new IndexFsException(org.indexfs.proto.Code.FILE_NOT_FOUND, "File " + req.getPath() + " does not exist.");
       }
       if (!dir.isDirectory()) {
         return Listing.newBuilder().setIsFile(true).addEntries(ctx.ns().toStatus(p.lastName(), dir)).build();
       }
       ctx.access().checkSelf(request.getCaller(), p, Permission.READ_EXECUTE);
-      return page(dir.inodeId, cursor, limit, partitionEnd(dir));
+      NameIndex.Page page = ctx.ns().store().nameIndex().page(dir.inodeId, req.getStartAfter().toByteArray(), limit);
+      Listing.Builder out = Listing.newBuilder().setHasMore(page.hasMore());
+      for (NameIndex.Named e : page.entries()) {
+        out.addEntries(ctx.ns().toStatus(e.name(), e.inode()));
+      }
+      PartitionBitmap bitmap = ctx.ns().bitmap(dir.inodeId);
+      if (bitmap.count() > 1) {
+        out.setPartition(ctx.partitions().myIndex(dir.zerothSlot)).setBitmap(ByteString.copyFrom(bitmap.toBytes()));
+      }
+      return out.build();
     });
     return Response.newBuilder().setListing(listing);
-  }
-
-  /**
-   * The hash just past the partition of {@code dir} held here, or null when it runs to the end of
-   * the hash space. Listing walks the directory in global hash order: when this partition is
-   * exhausted, the next page starts at that hash, on whichever slot holds it (DESIGN §7).
-   */
-  private Long partitionEnd(Inode dir) throws IOException {
-    PartitionBitmap bitmap = ctx.ns().bitmap(dir.inodeId);
-    if (bitmap.count() == 1) {
-      return null;
-    }
-    int mine = ctx.partitions().myIndex(dir.zerothSlot);
-    int radix = GigaIndex.splitRadix(mine, bitmap);
-    long end = Long.reverse(mine) + (1L << (64 - radix));
-    return end == 0 ? null : end;
-  }
-
-  private Listing page(long dirId, byte[] cursor, int limit, Long end) {
-    byte[] prefix = EntryKey.prefix(dirId);
-    byte[] start = Bytes.concat(prefix, cursor);
-    Listing.Builder out = Listing.newBuilder();
-    try (RocksIterator it = ctx.ns().store().iterator(ctx.ns().store().entries(), null)) {
-      it.seek(start);
-      if (cursor.length > 0 && it.isValid() && Arrays.equals(it.key(), start)) {
-        it.next();
-      }
-      byte[] lastKey = null;
-      while (it.isValid() && Bytes.startsWith(it.key(), prefix)) {
-        if (out.getEntriesCount() == limit) {
-          out.setCursor(com.google.protobuf.ByteString.copyFrom(lastKey, prefix.length, lastKey.length - prefix.length));
-          break;
-        }
-        byte[] key = it.key();
-        EntryKey k = EntryKey.decode(key);
-        out.addEntries(ctx.ns().toStatus(k.name(), Inode.decode(it.value())));
-        lastKey = key;
-        it.next();
-      }
-      if (end != null && out.getCursor().isEmpty()) {
-        // This partition is done; the listing goes on at the next one.
-        out.setCursor(com.google.protobuf.ByteString.copyFrom(java.nio.ByteBuffer.allocate(8).putLong(end).array()));
-      }
-    }
-    return out.build();
   }
 }

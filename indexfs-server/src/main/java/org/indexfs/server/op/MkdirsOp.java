@@ -2,6 +2,7 @@ package org.indexfs.server.op;
 
 import java.io.IOException;
 import org.indexfs.common.IndexFsException;
+import org.indexfs.common.ReservedNames;
 import org.indexfs.common.Permission;
 import org.indexfs.common.schema.Inode;
 import org.indexfs.proto.BoolResult;
@@ -35,8 +36,10 @@ public final class MkdirsOp implements Operation {
   @Override
   public Response.Builder apply(Request request) throws IOException {
     MkdirsRequest req = request.getMkdirs();
+    ReservedNames.checkCreatable(ctx.resolver().parse(req.getPath()));
     long[] synced = {-1};
     long[] parentOf = {0};
+    DirectoryTouches touches = new DirectoryTouches();
     boolean created = ctx.ns().mutateLocked(m -> {
       WriteBatch batch = m.batch();
       ResolvedPath p = ctx.resolver().resolveForUpdate(m, request.getResolution(), req.getPath());
@@ -51,13 +54,13 @@ public final class MkdirsOp implements Operation {
         }
         throw new IndexFsException(Code.FILE_ALREADY_EXISTS, "Path is not a directory: " + p.path());
       }
-      ctx.access().checkAncestor(request.getCaller(), p, Permission.WRITE_EXECUTE);
+      ctx.access().checkAncestor(request.getCaller(), p, Permission.WRITE);
       // One new directory under an existing parent is placed by power of two choices (DESIGN §3);
       // the implicit parents of mkdir -p stay with their parent, so the whole chain is one batch.
       boolean single = p.existingCount() == p.depth();
       int home = single ? ctx.placement().chooseHome() : ctx.ns().slot();
-      Inode dir = Entries.createDirectories(ctx.ns(), batch, request.getCaller(), p, p.depth(), req.getPermission(),
-          true, System.currentTimeMillis(), home);
+      Inode dir = Entries.createDirectories(ctx, batch, request.getCaller(), p, p.depth(), req.getPermission(),
+          true, System.currentTimeMillis(), home, touches);
       synced[0] = HomeChanges.record(ctx, batch, p, p.depth(), dir);
       noteForAudit(dir);
       parentOf[0] = p.inodeAt(p.existingCount() - 1).inodeId;
@@ -71,6 +74,7 @@ public final class MkdirsOp implements Operation {
       ctx.ns().awaitDeferred();
       HomeChanges.drive(ctx, synced[0]);
     }
+    touches.send(ctx);
     return Response.newBuilder().setBool(BoolResult.newBuilder().setValue(created));
   }
 }

@@ -4,18 +4,24 @@ import com.google.protobuf.ByteString;
 import java.io.IOException;
 import org.indexfs.common.IndexFsException;
 import org.indexfs.common.Permission;
+import org.indexfs.common.schema.Inode;
 import org.indexfs.proto.Code;
 import org.indexfs.proto.OpenResult;
 import org.indexfs.proto.Request;
 import org.indexfs.proto.Response;
 import org.indexfs.server.ns.ResolvedPath;
 
-/** {@code open}: READ on the file; small files come back with their bytes in the same reply. */
+/**
+ * {@code open}: READ on the file; small files come back with their bytes in the same reply. Like
+ * HDFS's getBlockLocations, it records the access ({@link AccessTimes}).
+ */
 public final class OpenOp implements Operation {
   private final OpContext ctx;
+  private final AccessTimes accessTimes;
 
-  public OpenOp(OpContext ctx) {
+  public OpenOp(OpContext ctx, AccessTimes accessTimes) {
     this.ctx = ctx;
+    this.accessTimes = accessTimes;
   }
 
   @Override
@@ -26,6 +32,7 @@ public final class OpenOp implements Operation {
   @Override
   public Response.Builder apply(Request request) throws IOException {
     String path = request.getOpen().getPath();
+    Inode[] seen = {null};
     OpenResult result = ctx.ns().read(none -> {
       ResolvedPath p = ctx.resolver().resolve(request.getResolution(), path);
       ctx.access().checkTraverse(request.getCaller(), p);
@@ -36,12 +43,14 @@ public final class OpenOp implements Operation {
         throw new IndexFsException(Code.IS_DIRECTORY, "Path is not a file: " + path);
       }
       ctx.access().checkSelf(request.getCaller(), p, Permission.READ);
+      seen[0] = p.last();
       OpenResult.Builder b = OpenResult.newBuilder().setStatus(ctx.ns().toStatus(p.lastName(), p.last()));
       if (p.last().inlineData != null) {
         b.setInlineData(ByteString.copyFrom(p.last().inlineData));
       }
       return b.build();
     });
+    accessTimes.touchOnRead(ctx, request, path, seen[0]);
     return Response.newBuilder().setOpen(result);
   }
 }

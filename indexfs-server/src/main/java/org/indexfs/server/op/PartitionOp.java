@@ -82,6 +82,7 @@ public final class PartitionOp implements Operation {
         return Response.newBuilder().setSummary(summary);
       }
       case INGEST -> ingest(req);
+      case TOUCH -> touch(req);
       case HAS_PARTITION -> {
         boolean held = ctx.ns().read(none -> ctx.ns().partition(dirId) != null);
         return Response.newBuilder().setBool(BoolResult.newBuilder().setValue(held));
@@ -116,9 +117,73 @@ public final class PartitionOp implements Operation {
   }
 
   /**
-   * The receiving side of a GIGA+ split: clear the range (a retried split may have left part of
-   * an earlier attempt), ingest the shipped SST file, then record the partition — the commit
-   * point. Idempotent: a partition already recorded answers at once.
+   * Raises the mtime of a directory's entry stored here, after a change in the directory on
+   * another slot ({@link DirectoryTouches}). An entry that moved on (a split of its parent) is
+   * followed to the slot this one split it off to; one that is gone or was replaced is left alone.
+   */
+  private void touch(PartitionRequest req) throws IOException {
+    long hash = org.indexfs.common.schema.NameHash.of(req.getEntryName());
+    for (int attempt = 0; ; attempt++) {
+      Integer next = ctx.ns().mutate(batch -> {
+        Inode entry = ctx.ns().lookup(req.getEntryParent(), req.getEntryName());
+        if (entry == null) {
+          Inode parent = ctx.ns().partition(req.getEntryParent());
+          int owner = parent == null ? ctx.ns().slot() : ctx.partitions().ownerOf(parent, hash);
+          return owner == ctx.ns().slot() ? null : owner;
+        }
+        if (entry.inodeId != req.getDirId() || entry.mtime >= req.getMtime()) {
+          return null;
+        }
+        if (ctx.splits().isFrozen(req.getEntryParent(), hash)) {
+          return FROZEN; // a split is moving the entry: write it once it has landed
+        }
+        Inode updated = entry.copy();
+        updated.mtime = req.getMtime();
+        ctx.ns().putEntry(batch, req.getEntryParent(), req.getEntryName(), updated);
+        return null;
+      });
+      if (next == null) {
+        return;
+      }
+      if (next.intValue() != FROZEN) {
+        ctx.peers().call(next, Request.newBuilder().setPartition(req));
+        return;
+      }
+      if (attempt >= 100) {
+        throw new IOException("The entry of " + req.getPath() + " kept moving; its mtime stays");
+      }
+      try {
+        Thread.sleep(20);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new java.io.InterruptedIOException("Interrupted raising the mtime of " + req.getPath());
+      }
+    }
+  }
+
+  private static final int FROZEN = -1;
+
+  /** Downloads a shipped split file and ingests it into {@code cf}; nothing when none was shipped. */
+  private void ingestFile(String shipped, org.rocksdb.ColumnFamilyHandle cf,
+      org.indexfs.server.split.PrincipalTranslation owners) throws IOException {
+    if (shipped.isEmpty()) {
+      return;
+    }
+    java.nio.file.Path local = java.nio.file.Files.createTempFile("indexfs-ingest-" + ctx.ns().slot() + "-", ".sst");
+    java.nio.file.Files.delete(local);
+    ctx.data().download(shipped, local);
+    try {
+      owners.rewrite(local);
+      ctx.ns().store().ingest(cf, local);
+    } finally {
+      java.nio.file.Files.deleteIfExists(local);
+    }
+  }
+
+  /**
+   * The receiving side of a GIGA+ split: clear the range and its names' listing records (a retried
+   * split may have left part of an earlier attempt), ingest the shipped SST files (entries and
+   * their name index), then record the partition — the commit point. Idempotent: a partition already recorded answers at once.
    */
   private void ingest(PartitionRequest req) throws IOException {
     long dirId = req.getDirId();
@@ -132,18 +197,13 @@ public final class PartitionOp implements Operation {
       } catch (org.rocksdb.RocksDBException e) {
         throw new IOException(e);
       }
+      ctx.ns().store().nameIndex().deleteMoving(batch, dirId, req.getIndex());
       return null;
     });
-    if (!req.getSplitFile().isEmpty()) {
-      java.nio.file.Path local = java.nio.file.Files.createTempFile("indexfs-ingest-" + ctx.ns().slot() + "-", ".sst");
-      java.nio.file.Files.delete(local);
-      ctx.data().download(req.getSplitFile(), local);
-      try {
-        ctx.ns().store().ingest(local);
-      } finally {
-        java.nio.file.Files.deleteIfExists(local);
-      }
-    }
+    // Owner and group ids are the sender's: translated to this slot's where they differ.
+    var owners = org.indexfs.server.split.PrincipalTranslation.of(req.getPrincipalsMap(), ctx.ns().principals());
+    ingestFile(req.getSplitFile(), ctx.ns().store().entries(), owners);
+    ingestFile(req.getNamesFile(), ctx.ns().store().names(), owners);
     org.indexfs.server.FaultPoints.at("ingest.received");
     ctx.ns().mutate(batch -> {
       ctx.ns().putPartition(batch, record(req, req.getZerothSlot()));

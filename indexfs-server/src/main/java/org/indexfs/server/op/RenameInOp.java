@@ -46,13 +46,16 @@ public final class RenameInOp implements Operation {
         return false;
       });
     } else {
-      landed = ctx.ns().mutate(batch -> land(batch, request, in));
+      DirectoryTouches touches = new DirectoryTouches();
+      landed = ctx.ns().mutate(batch -> land(batch, request, in, touches));
       FaultPoints.at("in.landed");
+      touches.send(ctx);
     }
     return Response.newBuilder().setBool(BoolResult.newBuilder().setValue(landed));
   }
 
-  private boolean land(org.rocksdb.WriteBatch batch, Request request, RenameInRequest in) throws IOException {
+  private boolean land(org.rocksdb.WriteBatch batch, Request request, RenameInRequest in, DirectoryTouches touches)
+      throws IOException {
     if (intents.landed(in.getTxid())) {
       return true;
     }
@@ -73,7 +76,7 @@ public final class RenameInOp implements Operation {
       ctx.access().checkTraverse(caller, dst);
     }
     if (!dst.isRoot()) {
-      ctx.access().checkAncestor(caller, dst, Permission.WRITE_EXECUTE);
+      ctx.access().checkAncestor(caller, dst, Permission.WRITE);
     }
     if (moving.isDirectory()) {
       for (int i = 0; i < dst.existingCount(); i++) {
@@ -125,7 +128,7 @@ public final class RenameInOp implements Operation {
       }
     }
     ctx.ns().putEntry(batch, dst.parent().inodeId, dst.lastName(), moving);
-    Entries.touchDirectory(ctx.ns(), batch, dst, dst.depth() - 1, System.currentTimeMillis());
+    Entries.touchDirectory(ctx, batch, dst, dst.depth() - 1, System.currentTimeMillis(), touches);
     intents.recordLanded(batch, in.getTxid());
     return true;
   }

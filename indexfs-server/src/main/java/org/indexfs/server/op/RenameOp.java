@@ -2,6 +2,7 @@ package org.indexfs.server.op;
 
 import java.io.IOException;
 import org.indexfs.common.IndexFsException;
+import org.indexfs.common.ReservedNames;
 import org.indexfs.common.ResolveElsewhereException;
 import org.indexfs.common.PathNames;
 import org.indexfs.common.Permission;
@@ -47,6 +48,10 @@ public final class RenameOp implements Operation {
 
   @Override
   public Response.Builder apply(Request request) throws IOException {
+    RenameRequest names = request.getRename();
+    java.util.List<String> dstNames = ctx.resolver().parse(names.getDst());
+    ReservedNames.refuseReservedRename(ctx.resolver().parse(names.getSrc()), dstNames);
+    ReservedNames.checkCreatable(dstNames);
     // A directory's entry changes: clients caching it must have let go first (DESIGN §5).
     try (EntryLeases.Revocation revoked = DirectoryLeases.revoke(ctx, request.getResolution(), request.getRename().getSrc())) {
       return applyRevoked(request);
@@ -58,9 +63,10 @@ public final class RenameOp implements Operation {
     Caller caller = request.getCaller();
     boolean renamed;
     long sealed = sealReplacedDirectory(request, req);
+    DirectoryTouches touches = new DirectoryTouches();
     try {
       renamed = ctx.ns().mutateLocked(m -> req.getMode() == RenameRequest.Mode.EXACT
-          ? exact(m, caller, request, req, sealed) : legacy(m, caller, request, req));
+          ? exact(m, caller, request, req, sealed, touches) : legacy(m, caller, request, req, touches));
     } catch (ResolveElsewhereException e) {
       if (!e.destination()) {
         throw e;
@@ -71,6 +77,7 @@ public final class RenameOp implements Operation {
       // The replaced directory's home learns the outcome: dropped if replaced, unsealed if not.
       HomeChanges.drive(ctx, sealed);
     }
+    touches.send(ctx);
     if (renamed) {
       ctx.reclaimer().wake();
     }
@@ -89,7 +96,8 @@ public final class RenameOp implements Operation {
     return src;
   }
 
-  private boolean legacy(Mutation m, Caller caller, Request request, RenameRequest req) throws IOException {
+  private boolean legacy(Mutation m, Caller caller, Request request, RenameRequest req,
+      DirectoryTouches touches) throws IOException {
     ResolvedPath src = source(m, request, req);
     ctx.access().checkTraverse(caller, src);
     ResolvedPath dst = ctx.resolver().resolveDestinationForUpdate(m, request.getDstResolution(), req.getDst());
@@ -111,7 +119,7 @@ public final class RenameOp implements Operation {
         || dst.isRoot() || dst.parent() == null || dst.existingCount() < dst.depth()) {
       return false;
     }
-    move(m.batch(), src, dst, null);
+    move(m.batch(), src, dst, null, touches);
     return true;
   }
 
@@ -147,8 +155,8 @@ public final class RenameOp implements Operation {
     return old.inodeId;
   }
 
-  private boolean exact(Mutation m, Caller caller, Request request, RenameRequest req, long sealed)
-      throws IOException {
+  private boolean exact(Mutation m, Caller caller, Request request, RenameRequest req, long sealed,
+      DirectoryTouches touches) throws IOException {
     ResolvedPath src = source(m, request, req);
     ctx.access().checkTraverse(caller, src);
     ResolvedPath dst = ctx.resolver().resolveDestinationForUpdate(m, request.getDstResolution(), req.getDst());
@@ -202,7 +210,7 @@ public final class RenameOp implements Operation {
     if (old != null) {
       ctx.access().checkStickyBit(caller, dst);
     }
-    move(m.batch(), src, dst, old);
+    move(m.batch(), src, dst, old, touches);
     return true;
   }
 
@@ -213,24 +221,29 @@ public final class RenameOp implements Operation {
    */
   private void checkAccess(Caller caller, ResolvedPath src, ResolvedPath dst) throws IOException {
     if (!src.isRoot() && src.existingCount() >= src.depth() && src.parent() != null) {
-      ctx.access().checkParent(caller, src, Permission.WRITE_EXECUTE);
+      ctx.access().checkParent(caller, src, Permission.WRITE);
       if (src.last() != null) {
         ctx.access().checkStickyBit(caller, src);
       }
     }
     if (!dst.isRoot()) {
-      ctx.access().checkAncestor(caller, dst, Permission.WRITE_EXECUTE);
+      ctx.access().checkAncestor(caller, dst, Permission.WRITE);
     }
   }
 
   /** One batch: remove the source key, write the destination key, settle the replaced entry. */
-  private void move(WriteBatch batch, ResolvedPath src, ResolvedPath dst, Inode replaced) throws IOException {
+  private void move(WriteBatch batch, ResolvedPath src, ResolvedPath dst, Inode replaced, DirectoryTouches touches)
+      throws IOException {
     long now = System.currentTimeMillis();
     Inode moving = src.last();
     Inode srcParent = src.parent();
     Inode dstParent = dst.parent();
     ctx.ns().deleteEntry(batch, srcParent.inodeId, src.lastName());
     ctx.ns().putEntry(batch, dstParent.inodeId, dst.lastName(), moving);
+    if (moving.isDirectory()) {
+      // A sync to its home still pending follows the entry to its new name.
+      ctx.homes().move(batch, moving.inodeId, dstParent.inodeId, dst.lastName());
+    }
     if (replaced != null && replaced.isDirectory() && ctx.partitions().holdsWhole(replaced)) {
       ctx.ns().deletePartition(batch, replaced.inodeId);
     }
@@ -247,9 +260,9 @@ public final class RenameOp implements Operation {
         ctx.leases().put(batch, lease.movedTo(dstParent.inodeId, dst.lastName()));
       }
     }
-    Entries.touchDirectory(ctx.ns(), batch, src, src.depth() - 1, now);
+    Entries.touchDirectory(ctx, batch, src, src.depth() - 1, now, touches);
     if (dstParent.inodeId != srcParent.inodeId) {
-      Entries.touchDirectory(ctx.ns(), batch, dst, dst.depth() - 1, now);
+      Entries.touchDirectory(ctx, batch, dst, dst.depth() - 1, now, touches);
     }
   }
 }

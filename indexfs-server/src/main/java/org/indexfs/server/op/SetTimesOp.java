@@ -12,9 +12,11 @@ import org.indexfs.server.ns.ResolvedPath;
 /** {@code setTimes}: needs WRITE on the entry, as in HDFS; -1 leaves a time unchanged. */
 public final class SetTimesOp implements Operation {
   private final OpContext ctx;
+  private final AccessTimes accessTimes;
 
-  public SetTimesOp(OpContext ctx) {
+  public SetTimesOp(OpContext ctx, AccessTimes accessTimes) {
     this.ctx = ctx;
+    this.accessTimes = accessTimes;
   }
 
   @Override
@@ -25,6 +27,7 @@ public final class SetTimesOp implements Operation {
   @Override
   public Response.Builder apply(Request request) throws IOException {
     SetTimesRequest req = request.getSetTimes();
+    accessTimes.checkSettable(req.getAtime());
     ctx.ns().mutateLocked(m -> {
       ResolvedPath p = ctx.resolver().resolveForUpdate(m, request.getResolution(), req.getPath());
       ctx.access().checkTraverse(request.getCaller(), p);

@@ -37,7 +37,12 @@ public final class Peers implements AutoCloseable {
   private volatile String cluster;
   private volatile int slotCount = 1;
 
-  public Peers(int slot, String superuser, int maxFrameBytes, long timeoutMs) {
+  private final org.indexfs.common.rpc.SaslAuthenticator authenticator;
+
+  /** {@code authenticator}: with Kerberos, how this server proves itself to its peers (else null). */
+  public Peers(int slot, String superuser, int maxFrameBytes, long timeoutMs,
+      org.indexfs.common.rpc.SaslAuthenticator authenticator) {
+    this.authenticator = authenticator;
     this.slot = slot;
     this.identity = Caller.newBuilder().setUser(superuser).setClientId("indexfs-slot-" + slot).build();
     this.maxFrameBytes = maxFrameBytes;
@@ -106,7 +111,7 @@ public final class Peers implements AutoCloseable {
     if (c != null) {
       c.close();
     }
-    c = RpcConnection.open(group, discover(target), maxFrameBytes, (int) Math.min(timeoutMs, 30_000));
+    c = RpcConnection.open(group, discover(target), maxFrameBytes, (int) Math.min(timeoutMs, 30_000), authenticator);
     connections.put(target, c);
     return c;
   }

@@ -51,17 +51,60 @@ public final class HomeSync {
     }
   }
 
+  /**
+   * The directory's entry moved to {@code name} in {@code parentId} on this slot (a rename): a
+   * pending intent follows it in the same batch, so driving it never mistakes the move for a
+   * delete (which would drop the partition of a directory that still exists).
+   */
+  public void move(WriteBatch batch, long dirId, long parentId, String name) throws IOException {
+    byte[] value = ns.store().get(ns.store().meta(), key(dirId));
+    if (value != null) {
+      record(batch, dirId, ByteBuffer.wrap(value).getInt(), parentId, name);
+    }
+  }
+
+  /** True while a sync of directory {@code dirId} to its home is recorded and not yet done. */
+  public boolean pending(long dirId) throws IOException {
+    return ns.store().get(ns.store().meta(), key(dirId)) != null;
+  }
+
   /** Makes the home agree with the entry now; drops the intent once it does. */
   public void drive(long dirId) throws IOException {
-    byte[] value = ns.store().get(ns.store().meta(), key(dirId));
-    if (value == null) {
+    // One drive of a directory at a time: the later one sees what the earlier one settled.
+    synchronized (stripes[(int) Math.floorMod(dirId, (long) stripes.length)]) {
+      driveNow(dirId);
+    }
+  }
+
+  private final Object[] stripes = newStripes(64);
+
+  private static Object[] newStripes(int n) {
+    Object[] out = new Object[n];
+    for (int i = 0; i < n; i++) {
+      out[i] = new Object();
+    }
+    return out;
+  }
+
+  private void driveNow(long dirId) throws IOException {
+    // The intent and the entry it names, read together: a rename rewrites both in one batch.
+    Object[] seen = ns.read(none -> {
+      byte[] v = ns.store().get(ns.store().meta(), key(dirId));
+      if (v == null) {
+        return null;
+      }
+      ByteBuffer b = ByteBuffer.wrap(v);
+      b.getInt();
+      long parent = b.getLong();
+      return new Object[] {v, ns.lookup(parent, new String(v, 12, v.length - 12, StandardCharsets.UTF_8))};
+    });
+    if (seen == null) {
       return;
     }
-    ByteBuffer b = ByteBuffer.wrap(value);
-    int home = b.getInt();
-    long parentId = b.getLong();
+    byte[] value = (byte[]) seen[0];
+    int home = ByteBuffer.wrap(value).getInt();
     String name = new String(value, 12, value.length - 12, StandardCharsets.UTF_8);
-    Inode entry = ns.lookup(parentId, name);
+    Inode entry = (Inode) seen[1];
     PartitionRequest.Builder req = PartitionRequest.newBuilder().setDirId(dirId).setPath(name);
     if (entry != null && entry.inodeId == dirId) {
       req.setAction(PartitionRequest.Action.PUT).setPermission(entry.permission)

@@ -20,6 +20,8 @@ import org.indexfs.server.audit.Auditor;
 import org.indexfs.server.metrics.ServerMetrics;
 import org.indexfs.server.ns.Namespace;
 import org.indexfs.server.op.Operation;
+import org.indexfs.server.security.CallerIdentity;
+import org.indexfs.server.security.ConnectionUser;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -38,6 +40,10 @@ import org.slf4j.LoggerFactory;
 public final class Dispatcher implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(Dispatcher.class);
 
+  /** Calls only servers make to each other (DESIGN §7): with Kerberos, only a server's principal may. */
+  private static final java.util.Set<Request.OpCase> SERVER_ONLY = java.util.EnumSet.of(
+      Request.OpCase.PARTITION, Request.OpCase.RENAME_IN, Request.OpCase.REFERENCED);
+
   private final Map<Request.OpCase, Operation> operations;
   private final ThreadPoolExecutor handlers;
   private final Auditor auditor;
@@ -45,11 +51,13 @@ public final class Dispatcher implements AutoCloseable {
   private final Namespace ns;
   private final int maxFrameBytes;
   private final String target;
+  private final CallerIdentity identity;
 
   /** {@code target}: {@code <cluster>/<slot>}, what clients name in the calls meant for this server. */
   public Dispatcher(Map<Request.OpCase, Operation> operations, int threads, int queueSize, Auditor auditor,
-      ServerMetrics metrics, Namespace ns, int maxFrameBytes, String target) {
+      ServerMetrics metrics, Namespace ns, int maxFrameBytes, String target, CallerIdentity identity) {
     this.target = target;
+    this.identity = identity;
     this.operations = new EnumMap<>(operations);
     this.auditor = auditor;
     this.metrics = metrics;
@@ -68,13 +76,17 @@ public final class Dispatcher implements AutoCloseable {
    * response to {@code reply} (possibly later, on another thread). Called on an I/O thread.
    */
   public void dispatch(Request request, SocketAddress remote, Consumer<Response> reply) {
+    dispatch(request, remote, null, reply);
+  }
+
+  /**
+   * As above, for a call on a connection that authenticated as {@code authenticated} (the short
+   * name of its Kerberos principal or token owner; null on a connection without authentication).
+   */
+  public void dispatch(Request request, SocketAddress remote, ConnectionUser authenticated, Consumer<Response> reply) {
     Operation op = operations.get(request.getOpCase());
     if (op == null) {
       reply.accept(error(request, Code.BAD_REQUEST, "Unknown or missing operation in call " + request.getCallId()));
-      return;
-    }
-    if (request.getCaller().getUser().isEmpty()) {
-      reply.accept(error(request, Code.BAD_REQUEST, "Request carries no caller identity"));
       return;
     }
     if (!request.getTarget().isEmpty() && !request.getTarget().equals(target)) {
@@ -85,7 +97,7 @@ public final class Dispatcher implements AutoCloseable {
     if (op.mayRunOnIoThread(request)) {
       Blocking.onIoThread(true);
       try {
-        execute(op, request, remote, reply, queued);
+        execute(op, request, remote, authenticated, reply, queued);
         return;
       } catch (Blocking.MustNotBlock e) {
         // Nothing was changed yet: start over on a handler thread.
@@ -94,13 +106,25 @@ public final class Dispatcher implements AutoCloseable {
       }
     }
     try {
-      handlers.execute(() -> execute(op, request, remote, reply, queued));
+      handlers.execute(() -> execute(op, request, remote, authenticated, reply, queued));
     } catch (RejectedExecutionException e) {
       reply.accept(error(request, Code.SERVER_BUSY, "Server is overloaded; retry later"));
     }
   }
 
-  private void execute(Operation op, Request request, SocketAddress remote, Consumer<Response> reply, long queued) {
+  private void execute(Operation op, Request claimed, SocketAddress remote, ConnectionUser authenticated,
+      Consumer<Response> reply, long queued) {
+    // Who the call is from is decided here, once, before any operation sees it (DESIGN §14).
+    Request request;
+    try {
+      request = claimed.toBuilder().setCaller(identity.admit(claimed.getCaller(), authenticated, remote)).build();
+      if (SERVER_ONLY.contains(claimed.getOpCase())) {
+        identity.requireServer(request.getCaller(), authenticated);
+      }
+    } catch (IndexFsException refused) {
+      reply.accept(error(claimed, refused.code(), refused.getMessage()));
+      return;
+    }
     Response response;
     long ticket;
     try (Namespace.Deferral deferred = ns.deferDurability()) {
@@ -143,7 +167,13 @@ public final class Dispatcher implements AutoCloseable {
   private Response runAudited(Operation op, Request request, SocketAddress remote, long queued) {
     long started = System.nanoTime();
     String before = auditor.beforeApply(request);
-    Response response = run(op, request);
+    Response response;
+    CallerAddress.set(remote);
+    try {
+      response = run(op, request);
+    } finally {
+      CallerAddress.clear();
+    }
     metrics.served(request.getOpCase(), response.getCode(), started - queued, System.nanoTime() - started);
     auditor.record(request, remote, response, before);
     return response;

@@ -14,16 +14,19 @@ import org.indexfs.proto.Response;
  */
 final class Replies {
   private final Channel channel;
+  private final ConnectionBudget budget;
   private final ConcurrentLinkedQueue<Response> queued = new ConcurrentLinkedQueue<>();
   private final AtomicBoolean drainScheduled = new AtomicBoolean();
   private final Runnable drain = this::drain;
   private boolean written;
 
-  Replies(Channel channel) {
+  Replies(Channel channel, ConnectionBudget budget) {
     this.channel = channel;
+    this.budget = budget;
   }
 
   void send(Response response) {
+    budget.finished();
     if (channel.eventLoop().inEventLoop()) {
       channel.write(response, channel.voidPromise());
       written = true;

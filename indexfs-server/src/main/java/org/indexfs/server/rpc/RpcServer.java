@@ -6,6 +6,8 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
+import io.netty.channel.WriteBufferWaterMark;
+import java.util.concurrent.atomic.AtomicLong;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.ChannelInboundHandlerAdapter;
@@ -19,14 +21,27 @@ import io.netty.util.concurrent.DefaultThreadFactory;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import org.indexfs.common.rpc.Framing;
+import com.google.protobuf.ByteString;
+import javax.security.sasl.SaslException;
+import javax.security.sasl.SaslServer;
+import org.indexfs.common.rpc.SaslAuthenticator;
+import org.indexfs.common.rpc.SaslPrivacy;
+import org.indexfs.proto.Code;
 import org.indexfs.proto.Request;
+import org.indexfs.proto.Response;
+import org.indexfs.proto.SaslMessage;
+import org.indexfs.server.security.ConnectionUser;
+import org.indexfs.server.security.KerberosTransport;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The server's Netty transport: length-prefixed protobuf frames, many calls in flight per
  * connection, replies in completion order (matched by call id). A malformed or oversized frame
- * closes only that connection, with the reason logged.
+ * closes only that connection, with the reason logged (throttled: {@link BadInputLog}). What one
+ * client can make the server hold is bounded (DESIGN §14): calls in flight and unsent replies per
+ * connection ({@link ConnectionBudget}: reading stops), partial frames per connection and in total,
+ * and the time a started frame may take ({@link BoundedFrameDecoder}: the connection is closed).
  */
 public final class RpcServer implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(RpcServer.class);
@@ -37,10 +52,23 @@ public final class RpcServer implements AutoCloseable {
   private final EventLoopGroup boss = new MultiThreadIoEventLoopGroup(1,
       new DefaultThreadFactory("indexfs-server-accept", true), NioIoHandler.newFactory());
   private final EventLoopGroup workers;
+  private final Limits limits;
+  private final KerberosTransport kerberos;
+  private final AtomicLong partialFrameBytes = new AtomicLong();
+  private final BadInputLog badInput = new BadInputLog();
   private Channel serverChannel;
 
-  public RpcServer(Dispatcher dispatcher, int maxFrameBytes, int idleSeconds, int ioThreads, int slot) {
+  /**
+   * What one connection, and all together, may make this server hold: calls in flight per
+   * connection, the bytes of half-received large frames in total, the time a frame may take.
+   */
+  public record Limits(int inFlightPerConnection, long bufferedBytes, long frameDeadlineMs) {}
+
+  public RpcServer(Dispatcher dispatcher, int maxFrameBytes, int idleSeconds, int ioThreads, int slot, Limits limits,
+      KerberosTransport kerberos) {
+    this.kerberos = kerberos;
     this.dispatcher = dispatcher;
+    this.limits = limits;
     this.workers = new MultiThreadIoEventLoopGroup(ioThreads, new DefaultThreadFactory("indexfs-server-io-" + slot, true),
         NioIoHandler.newFactory());
     this.maxFrameBytes = maxFrameBytes;
@@ -53,12 +81,16 @@ public final class RpcServer implements AutoCloseable {
         .group(boss, workers)
         .channel(NioServerSocketChannel.class)
         .childOption(ChannelOption.TCP_NODELAY, true)
+        // Replies a client does not read stop the reading of its calls (ConnectionBudget).
+        .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, new WriteBufferWaterMark(256 * 1024, 1024 * 1024))
         .childHandler(new ChannelInitializer<SocketChannel>() {
           @Override
           protected void initChannel(SocketChannel ch) {
             // Reads only: a connection waiting for a slow reply is not idle, a silent peer is.
             ch.pipeline().addLast("idle", new IdleStateHandler(idleSeconds, 0, 0));
             Framing.install(ch.pipeline(), maxFrameBytes);
+            ch.pipeline().replace("frameDecoder", "frameDecoder", new BoundedFrameDecoder(maxFrameBytes,
+                limits.frameDeadlineMs(), partialFrameBytes, limits.bufferedBytes()));
             ch.pipeline().addLast("calls", new CallHandler());
           }
         });
@@ -80,10 +112,16 @@ public final class RpcServer implements AutoCloseable {
    */
   private final class CallHandler extends ChannelInboundHandlerAdapter {
     private Replies replies;
+    private ConnectionBudget budget;
+    private boolean closing;
+    /** With Kerberos: the SASL exchange under way, then the user it authenticated. */
+    private SaslServer sasl;
+    private ConnectionUser authenticated;
 
     @Override
     public void handlerAdded(ChannelHandlerContext ctx) {
-      replies = new Replies(ctx.channel());
+      budget = new ConnectionBudget(ctx.channel(), limits.inFlightPerConnection());
+      replies = new Replies(ctx.channel(), budget);
     }
 
     @Override
@@ -93,19 +131,84 @@ public final class RpcServer implements AutoCloseable {
       try {
         request = Request.parseFrom(Framing.input(frame));
       } catch (IOException e) {
-        LOG.warn("Closing connection from {}: malformed request frame ({} bytes): {}",
-            ctx.channel().remoteAddress(), frame.readableBytes(), e.getMessage());
+        badInput.warn(BadInputLog.Kind.MALFORMED, ctx.channel().remoteAddress(),
+            frame.readableBytes() + " bytes: " + e.getMessage());
         ctx.close();
         return;
       } finally {
         frame.release();
       }
-      dispatcher.dispatch(request, ctx.channel().remoteAddress(), replies::send);
+      if (request.getOpCase() == Request.OpCase.SASL) {
+        authenticate(ctx, request);
+        return;
+      }
+      if (kerberos != null && authenticated == null) {
+        // As a Kerberized NameNode answers a client that did not authenticate.
+        refuse(ctx, request, "SIMPLE authentication is not enabled.  Available:[KERBEROS]");
+        return;
+      }
+      budget.started();
+      dispatcher.dispatch(request, ctx.channel().remoteAddress(), authenticated, replies::send);
+    }
+
+    /** One step of the connection's SASL exchange (GSSAPI), answered here on the I/O thread. */
+    private void authenticate(ChannelHandlerContext ctx, Request request) {
+      if (kerberos == null || authenticated != null) {
+        refuse(ctx, request, kerberos == null ? "This server does not use Kerberos (hadoop.security.authentication=simple)"
+            : "The connection is already authenticated");
+        return;
+      }
+      SaslMessage step = request.getSasl();
+      try {
+        if (sasl == null) {
+          sasl = kerberos.newServer(step.getMechanism());
+        }
+        byte[] token = kerberos.as(() -> sasl.evaluateResponse(step.getToken().toByteArray()));
+        SaslMessage.Builder answer = SaslMessage.newBuilder().setToken(ByteString.copyFrom(token == null ? new byte[0] : token));
+        if (sasl.isComplete()) {
+          authenticated = kerberos.userOf(sasl);
+          answer.setComplete(true).setUser(authenticated.user());
+        }
+        ctx.writeAndFlush(Response.newBuilder().setCallId(request.getCallId()).setCode(Code.OK).setSasl(answer).build());
+        if (authenticated != null) {
+          // The last step left in clear; everything after it is sealed if privacy was negotiated.
+          SaslPrivacy.installIfNegotiated(ctx.channel(), sasl);
+        }
+      } catch (IOException | RuntimeException e) {
+        badInput.warn(BadInputLog.Kind.AUTHENTICATION, ctx.channel().remoteAddress(), e.toString());
+        closing = true;
+        ctx.writeAndFlush(Dispatcher.error(request, Code.NOT_AUTHORIZED, "Authentication failed: " + e.getMessage()))
+            .addListener(io.netty.channel.ChannelFutureListener.CLOSE);
+      }
+    }
+
+    private void refuse(ChannelHandlerContext ctx, Request request, String why) {
+      closing = true;
+      ctx.writeAndFlush(Dispatcher.error(request, Code.NOT_AUTHORIZED, why))
+          .addListener(io.netty.channel.ChannelFutureListener.CLOSE);
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) throws Exception {
+      if (sasl != null) {
+        try {
+          sasl.dispose();
+        } catch (SaslException e) {
+          LOG.debug("Disposing of a connection's SASL state: {}", e.toString());
+        }
+      }
+      super.channelInactive(ctx);
     }
 
     @Override
     public void channelReadComplete(ChannelHandlerContext ctx) {
       replies.flushIfWritten();
+    }
+
+    @Override
+    public void channelWritabilityChanged(ChannelHandlerContext ctx) throws Exception {
+      budget.writabilityChanged();
+      super.channelWritabilityChanged(ctx);
     }
 
     @Override
@@ -120,15 +223,26 @@ public final class RpcServer implements AutoCloseable {
 
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-      if (cause instanceof TooLongFrameException) {
-        LOG.warn("Closing connection from {}: oversized frame: {}", ctx.channel().remoteAddress(), cause.getMessage());
+      if (closing) {
+        return; // what is left of a connection already refused (its remaining bytes, its reset)
+      }
+      closing = true;
+      if (cause instanceof BoundedFrameDecoder.LimitExceeded limit) {
+        badInput.warn(limit.kind, ctx.channel().remoteAddress(), limit.getMessage());
+      } else if (cause instanceof TooLongFrameException) {
+        badInput.warn(BadInputLog.Kind.OVERSIZED, ctx.channel().remoteAddress(), cause.getMessage());
       } else if (cause instanceof IOException) {
         LOG.debug("Connection from {} failed: {}", ctx.channel().remoteAddress(), cause.toString());
       } else {
-        LOG.warn("Closing connection from {} after an error", ctx.channel().remoteAddress(), cause);
+        badInput.warn(BadInputLog.Kind.FAILED, ctx.channel().remoteAddress(), cause.toString());
       }
       ctx.close();
     }
+  }
+
+  /** Bytes of half-received large frames this server holds now (at most the configured budget). */
+  public long partialFrameBytes() {
+    return partialFrameBytes.get();
   }
 
   @Override

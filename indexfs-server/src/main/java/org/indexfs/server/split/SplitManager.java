@@ -202,16 +202,24 @@ public final class SplitManager implements AutoCloseable {
     FaultPoints.at("split.recorded");
     Snapshot snapshot = freeze(dirId, child);
     String shipped = null;
+    String shippedNames = null;
     boolean receiverAsked = false;
     try {
       byte[][] range = movingRange(dirId, child);
+      String base = ".splits/" + Long.toUnsignedString(dirId) + "-" + child + "-" + UUID.randomUUID();
       Path local = Files.createTempFile("indexfs-split-" + ns.slot() + "-", ".sst");
       Files.delete(local);
       long moved = ns.store().exportRange(snapshot, range[0], range[1], local);
       if (moved > 0) {
-        shipped = ".splits/" + Long.toUnsignedString(dirId) + "-" + child + "-" + UUID.randomUUID() + ".sst";
+        shipped = base + ".sst";
         data.upload(local, shipped);
         Files.deleteIfExists(local);
+        // The moving names' listing-order records travel beside them (DESIGN §13).
+        if (ns.store().nameIndex().exportMoving(snapshot, dirId, child, local) > 0) {
+          shippedNames = base + "-names.sst";
+          data.upload(local, shippedNames);
+          Files.deleteIfExists(local);
+        }
       }
       FaultPoints.at("split.shipped");
       PartitionBitmap after = bitmap.copy();
@@ -221,7 +229,9 @@ public final class SplitManager implements AutoCloseable {
         peers.call(receiver, Request.newBuilder().setPartition(PartitionRequest.newBuilder()
             .setAction(PartitionRequest.Action.INGEST).setDirId(dirId).setIndex(child)
             .setZerothSlot(dir.zerothSlot).setBitmap(com.google.protobuf.ByteString.copyFrom(after.toBytes()))
-            .setSplitFile(shipped == null ? "" : shipped).setPermission(dir.permission)
+            .setSplitFile(shipped == null ? "" : shipped).setNamesFile(shippedNames == null ? "" : shippedNames)
+            .putAllPrincipals(ns.principals().table())
+            .setPermission(dir.permission)
             .setOwner(ns.principals().nameOf(dir.ownerId)).setGroup(ns.principals().nameOf(dir.groupId))
             .setMtime(dir.mtime).addAllLeases(openLeases(snapshot, range))));
       } catch (IOException unknown) {
@@ -240,11 +250,13 @@ public final class SplitManager implements AutoCloseable {
         frozen.remove(dirId);
       }
       ns.store().releaseSnapshot(snapshot);
-      if (shipped != null) {
-        try {
-          data.delete(shipped);
-        } catch (IOException e) {
-          LOG.debug("Shipped split file {} stays for the scrubber: {}", shipped, e.toString());
+      for (String file : new String[] {shipped, shippedNames}) {
+        if (file != null) {
+          try {
+            data.delete(file);
+          } catch (IOException e) {
+            LOG.debug("Shipped split file {} stays for the scrubber: {}", file, e.toString());
+          }
         }
       }
     }
@@ -312,6 +324,7 @@ public final class SplitManager implements AutoCloseable {
       } catch (RocksDBException e) {
         throw new IOException(e);
       }
+      ns.store().nameIndex().deleteMoving(batch, dirId, child);
       PartitionBitmap bitmap = ns.bitmap(dirId).copy();
       bitmap.add(child);
       ns.putBitmap(batch, dirId, bitmap);

@@ -29,7 +29,8 @@ import org.rocksdb.WriteOptions;
  * <ul>
  *   <li>{@code entries}: directory entries, {@code parentId | nameHash | name → Inode};</li>
  *   <li>{@code principals}: interned owner/group names, so entry values stay fixed-width;</li>
- *   <li>{@code meta}: counters and durable work records (pending reclamation).</li>
+ *   <li>{@code meta}: counters and durable work records (pending reclamation);</li>
+ *   <li>{@code names}: the same entries in HDFS's listing order, {@link NameIndex} (DESIGN §13).</li>
  * </ul>
  * Owns every native handle it opens and closes them in reverse order.
  */
@@ -48,6 +49,8 @@ public final class MetadataStore implements AutoCloseable {
   private final ColumnFamilyHandle entries;
   private final ColumnFamilyHandle principals;
   private final ColumnFamilyHandle meta;
+  private final ColumnFamilyHandle names;
+  private final NameIndex nameIndex;
 
   private MetadataStore(Path dir, int blobMinBytes) throws IOException {
     Files.createDirectories(dir);
@@ -70,7 +73,8 @@ public final class MetadataStore implements AutoCloseable {
         new ColumnFamilyDescriptor(RocksDB.DEFAULT_COLUMN_FAMILY, plainOptions),
         new ColumnFamilyDescriptor(bytes("entries"), entryOptions),
         new ColumnFamilyDescriptor(bytes("principals"), plainOptions),
-        new ColumnFamilyDescriptor(bytes("meta"), plainOptions));
+        new ColumnFamilyDescriptor(bytes("meta"), plainOptions),
+        new ColumnFamilyDescriptor(bytes("names"), plainOptions));
     try {
       db = RocksDB.open(dbOptions, dir.toString(), descriptors, handles);
     } catch (RocksDBException e) {
@@ -80,17 +84,26 @@ public final class MetadataStore implements AutoCloseable {
     entries = handles.get(1);
     principals = handles.get(2);
     meta = handles.get(3);
+    names = handles.get(4);
+    nameIndex = new NameIndex(this);
     // The WAL is written on every mutation; fsync is GroupCommit's job, shared by concurrent writers.
     writeOptions = new WriteOptions().setSync(false);
   }
 
   public static MetadataStore open(Path dir) throws IOException {
-    return new MetadataStore(dir, 0);
+    return open(dir, 0);
   }
 
   /** With {@code blobMinBytes > 0}, entry values of that size or more go to blob files. */
   public static MetadataStore open(Path dir, int blobMinBytes) throws IOException {
-    return new MetadataStore(dir, blobMinBytes);
+    MetadataStore store = new MetadataStore(dir, blobMinBytes);
+    try {
+      store.nameIndex.ensureBuilt();
+    } catch (IOException | RuntimeException e) {
+      store.close();
+      throw e;
+    }
+    return store;
   }
 
   private static byte[] bytes(String s) {
@@ -107,6 +120,15 @@ public final class MetadataStore implements AutoCloseable {
 
   public ColumnFamilyHandle meta() {
     return meta;
+  }
+
+  public ColumnFamilyHandle names() {
+    return names;
+  }
+
+  /** The entries in listing order (DESIGN §13). */
+  public NameIndex nameIndex() {
+    return nameIndex;
   }
 
   /**
@@ -136,10 +158,15 @@ public final class MetadataStore implements AutoCloseable {
     return n;
   }
 
-  /** Ingests an SST file written by {@link #exportRange} into the entries (the receiver's commit point). */
-  public void ingest(java.nio.file.Path file) throws IOException {
-    try (IngestExternalFileOptions options = new IngestExternalFileOptions().setMoveFiles(true)) {
-      db.ingestExternalFile(entries, List.of(file.toString()), options);
+  /** Ingests an SST file written by {@link #exportRange} (or {@link NameIndex#exportMoving}) into {@code cf}. */
+  public void ingest(ColumnFamilyHandle cf, java.nio.file.Path file) throws IOException {
+    ingest(cf, file, true);
+  }
+
+  /** As {@link #ingest(ColumnFamilyHandle, java.nio.file.Path)}; {@code move} false copies, so the file stays (to ingest again in recovery). */
+  public void ingest(ColumnFamilyHandle cf, java.nio.file.Path file, boolean move) throws IOException {
+    try (IngestExternalFileOptions options = new IngestExternalFileOptions().setMoveFiles(move)) {
+      db.ingestExternalFile(cf, List.of(file.toString()), options);
     } catch (RocksDBException e) {
       throw new IOException("Cannot ingest split file " + file + ": " + e.getMessage(), e);
     }

@@ -64,6 +64,16 @@ public final class Principals {
     }
   }
 
+  /** Every id and its name (a split ships it beside entries: see PrincipalTranslation). */
+  public Map<Integer, String> table() {
+    return Map.copyOf(names);
+  }
+
+  /** Whether {@code name} has an id here (never allocates one). */
+  public boolean knows(String name) {
+    return ids.containsKey(name);
+  }
+
   public String nameOf(int id) {
     String name = names.get(id);
     if (name == null) {

@@ -1,0 +1,193 @@
+package org.indexfs.hadoop.security;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.io.File;
+import java.io.IOException;
+import java.net.URI;
+import java.nio.file.Path;
+import java.security.PrivilegedExceptionAction;
+import java.util.HashSet;
+import java.util.Set;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FSDataInputStream;
+import org.apache.hadoop.fs.FSDataOutputStream;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.permission.FsPermission;
+import org.apache.hadoop.hdfs.MiniDFSCluster;
+import org.apache.hadoop.minikdc.MiniKdc;
+import org.apache.hadoop.security.AccessControlException;
+import org.apache.hadoop.security.Credentials;
+import org.apache.hadoop.security.UserGroupInformation;
+import org.apache.hadoop.security.ssl.KeyStoreTestUtil;
+import org.apache.hadoop.security.token.Token;
+import org.indexfs.common.IndexFsConfig;
+import org.indexfs.hadoop.IndexFsTestCluster;
+import org.indexfs.server.local.LocalCluster;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Kerberos end to end (issue 15): a Kerberized MiniDFSCluster (SASL data transfer, HTTPS, block
+ * tokens) is the data tier of a Kerberos IndexFS cluster whose servers are the HDFS superuser's
+ * principal. alice's large file lands in an object that is hers on HDFS; bob, with his own ticket,
+ * is refused on it through plain HDFS; a process with no ticket and only the tokens alice's job
+ * collected (IndexFS's and, through {@code getAdditionalTokenIssuers}, HDFS's) reads and writes large
+ * files through IndexFS.
+ */
+class KerberizedDataTierTest {
+  private static final int LARGE = 300_000;
+  private static MiniKdc kdc;
+  private static File keytab;
+  private static String realm;
+  private static MiniDFSCluster hdfs;
+  private static LocalCluster cluster;
+  private static Configuration conf;
+
+  @BeforeAll
+  static void start() throws Exception {
+    Path work = IndexFsTestCluster.newWorkDir("kdc-hdfs");
+    kdc = new MiniKdc(MiniKdc.createConf(), work.toFile());
+    kdc.start();
+    realm = kdc.getRealm();
+    keytab = work.resolve("test.keytab").toFile();
+    kdc.createPrincipal(keytab, "hdfs/localhost", "HTTP/localhost", "alice", "bob");
+    String hdfsPrincipal = "hdfs/localhost@" + realm;
+    conf = new Configuration();
+    conf.set("hadoop.security.authentication", "kerberos");
+    conf.set("dfs.namenode.kerberos.principal", hdfsPrincipal);
+    conf.set("dfs.namenode.keytab.file", keytab.getAbsolutePath());
+    conf.set("dfs.datanode.kerberos.principal", hdfsPrincipal);
+    conf.set("dfs.datanode.keytab.file", keytab.getAbsolutePath());
+    conf.set("dfs.web.authentication.kerberos.principal", "HTTP/localhost@" + realm);
+    conf.setBoolean("dfs.block.access.token.enable", true);
+    conf.set("dfs.data.transfer.protection", "authentication");
+    conf.set("dfs.http.policy", "HTTPS_ONLY");
+    conf.set("dfs.namenode.https-address", "localhost:0");
+    conf.set("dfs.datanode.https.address", "localhost:0");
+    conf.setLong("dfs.namenode.fs-limits.min-block-size", 0);
+    conf.setInt("dfs.replication", 1);
+    String keystores = work.resolve("keystores").toAbsolutePath().toString();
+    new File(keystores).mkdirs();
+    String sslConfDir = KeyStoreTestUtil.getClasspathDir(KerberizedDataTierTest.class);
+    KeyStoreTestUtil.setupSSLConfig(keystores, sslConfDir, conf, false);
+    conf.set("dfs.client.https.keystore.resource", KeyStoreTestUtil.getClientSSLConfigFileName());
+    conf.set("dfs.server.https.keystore.resource", KeyStoreTestUtil.getServerSSLConfigFileName());
+    UserGroupInformation.setConfiguration(conf);
+    UserGroupInformation.loginUserFromKeytab(hdfsPrincipal, keytab.getAbsolutePath());
+    conf.set(MiniDFSCluster.HDFS_MINIDFS_BASEDIR, work.resolve("hdfs").toString());
+    hdfs = new MiniDFSCluster.Builder(conf).numDataNodes(1).build();
+    hdfs.waitActive();
+
+    LocalCluster.Builder b = LocalCluster.builder(IndexFsTestCluster.newWorkDir("kerberized-hdfs"))
+        .clusterName("kerbhdfs").servers(2)
+        .set(IndexFsConfig.DATA_URI.name(), "hdfs://localhost:" + hdfs.getNameNodePort() + "/indexfs-data")
+        .set(IndexFsConfig.SERVER_BIND_HOST.name(), "localhost")
+        // The servers are the HDFS superuser's principal: chown of objects needs it (README: Security).
+        .set(IndexFsConfig.SERVER_KERBEROS_PRINCIPAL.name(), "hdfs/_HOST@" + realm)
+        .set(IndexFsConfig.SERVER_KEYTAB.name(), keytab.getAbsolutePath());
+    for (java.util.Map.Entry<String, String> e : hdfs.getConfiguration(0)) {
+      if (e.getKey().startsWith("dfs.") || e.getKey().startsWith("hadoop.security") || e.getKey().startsWith("hadoop.rpc")
+          || e.getKey().startsWith("ssl.")) {
+        b.set(e.getKey(), e.getValue());
+      }
+    }
+    cluster = b.start();
+    cluster.clientConf().forEach(conf::set);
+    conf.set(IndexFsConfig.SERVER_KERBEROS_PRINCIPAL.name(), "hdfs/_HOST@" + realm);
+    try (FileSystem admin = fs(UserGroupInformation.getLoginUser(), URI.create(cluster.defaultFs()))) {
+      admin.mkdirs(new org.apache.hadoop.fs.Path("/k"));
+      admin.setPermission(new org.apache.hadoop.fs.Path("/k"), new FsPermission((short) 0777));
+    }
+  }
+
+  @AfterAll
+  static void stop() throws Exception {
+    if (cluster != null) {
+      cluster.close();
+    }
+    if (hdfs != null) {
+      hdfs.shutdown();
+    }
+    if (kdc != null) {
+      kdc.stop();
+    }
+    UserGroupInformation.reset();
+    UserGroupInformation.setConfiguration(new Configuration());
+  }
+
+  private static UserGroupInformation login(String user) throws IOException {
+    return UserGroupInformation.loginUserFromKeytabAndReturnUGI(user + "@" + realm, keytab.getAbsolutePath());
+  }
+
+  private static FileSystem fs(UserGroupInformation ugi, URI uri) throws Exception {
+    Configuration c = new Configuration(conf);
+    return ugi.doAs((PrivilegedExceptionAction<FileSystem>) () -> FileSystem.newInstance(uri, c));
+  }
+
+  private static <T> T as(UserGroupInformation ugi, PrivilegedExceptionAction<T> action) throws Exception {
+    return ugi.doAs(action);
+  }
+
+  @Test
+  void objectsAreTheirOwnersOnKerberizedHdfsAndTokensReachThem() throws Exception {
+    URI indexfs = URI.create(cluster.defaultFs());
+    URI hdfsUri = URI.create("hdfs://localhost:" + hdfs.getNameNodePort());
+    org.apache.hadoop.fs.Path secret = new org.apache.hadoop.fs.Path("/k/alice-secret");
+    UserGroupInformation alice = login("alice");
+    Credentials jobCredentials = new Credentials();
+    String object = as(alice, () -> {
+      try (FileSystem fs = FileSystem.newInstance(indexfs, new Configuration(conf))) {
+        try (FSDataOutputStream out = fs.create(secret, new FsPermission((short) 0600), false, 4096, (short) 1,
+            1 << 20, null)) {
+          out.write(org.indexfs.hadoop.security.KerberizedDataTierTest.bytes());
+        }
+        fs.setPermission(secret, new FsPermission((short) 0600));
+        Token<?>[] tokens = fs.addDelegationTokens("alice", jobCredentials);
+        assertEquals(2, tokens.length, "IndexFS's token and the data tier's");
+        return ((org.indexfs.hadoop.IndexFileSystem) fs).client().getFileStatus(secret.toString()).getDataObject();
+      }
+    });
+    org.apache.hadoop.fs.Path objectPath = new org.apache.hadoop.fs.Path(hdfsUri + "/indexfs-data/" + object);
+    try (FileSystem superuser = fs(UserGroupInformation.getLoginUser(), hdfsUri)) {
+      FileStatus st = superuser.getFileStatus(objectPath);
+      assertEquals("alice", st.getOwner());
+      assertEquals(new FsPermission((short) 0600), st.getPermission());
+    }
+    try (FileSystem bob = fs(login("bob"), hdfsUri)) {
+      assertThrows(AccessControlException.class, () -> bob.open(objectPath).read(), "bob reads alice's object");
+      assertThrows(AccessControlException.class, () -> bob.delete(objectPath, false), "bob deletes it");
+      assertThrows(AccessControlException.class, () -> bob.listStatus(objectPath.getParent()), "bob lists the slot");
+    }
+    UserGroupInformation task = UserGroupInformation.createRemoteUser("alice");
+    task.addCredentials(jobCredentials);
+    as(task, () -> {
+      try (FileSystem fs = FileSystem.newInstance(indexfs, new Configuration(conf))) {
+        try (FSDataInputStream in = fs.open(secret)) {
+          assertArrayEquals(bytes(), in.readAllBytes());
+        }
+        Set<Integer> slots = new HashSet<>();
+        for (int i = 0; i < 40 && (i < 3 || slots.size() < 2); i++) {
+          org.apache.hadoop.fs.Path dir = new org.apache.hadoop.fs.Path("/k/task-" + i);
+          fs.mkdirs(dir);
+          try (FSDataOutputStream out = fs.create(new org.apache.hadoop.fs.Path(dir, "part"))) {
+            out.write(bytes());
+          }
+          slots.add(((org.indexfs.hadoop.IndexFileSystem) fs).client().getFileStatus(dir.toString()).getZerothSlot());
+        }
+        assertEquals(2, slots.size());
+      }
+      return null;
+    });
+  }
+
+  static byte[] bytes() {
+    byte[] b = new byte[LARGE];
+    new java.util.Random(15).nextBytes(b);
+    return b;
+  }
+}

@@ -1,0 +1,102 @@
+package org.indexfs.server.security;
+
+import java.net.InetSocketAddress;
+import java.net.SocketAddress;
+import java.util.List;
+import org.indexfs.common.IndexFsException;
+import org.indexfs.proto.Caller;
+import org.indexfs.proto.Code;
+
+/**
+ * Who a call is from, decided by the server (DESIGN §14), once per call in the dispatcher and never
+ * in an operation: the user the connection authenticated (with Kerberos) or, in simple mode, the
+ * user the request names, as a NameNode with simple authentication believes it; the groups this
+ * server's Hadoop group mapping gives that user (whatever the client sent is dropped); and for a
+ * proxy call ("alice via oozie") the real user must be allowed to impersonate by
+ * {@code hadoop.proxyuser.*}.
+ */
+public final class CallerIdentity {
+  private final ServerGroups groups;
+  private final ProxyUserRule proxies;
+
+  private volatile String serverUser;
+
+  public CallerIdentity(ServerGroups groups, ProxyUserRule proxies) {
+    this.groups = groups;
+    this.proxies = proxies;
+  }
+
+  /** With Kerberos: the short name of the servers' principal, the one user peer calls may come from. */
+  public void serversAre(String user) {
+    this.serverUser = user;
+  }
+
+  /**
+   * A call only servers make (partition records, cross-slot renames, object references): with
+   * Kerberos it must come from a connection authenticated as the servers' principal.
+   */
+  public void requireServer(Caller caller, ConnectionUser authenticated) throws IndexFsException {
+    String server = serverUser;
+    if (server != null && (authenticated == null || authenticated.byToken() || !server.equals(authenticated.user()))) {
+      throw new IndexFsException(Code.NOT_AUTHORIZED, "User " + caller.getUser() + " is not an IndexFS server");
+    }
+  }
+
+  /**
+   * The caller to run {@code claimed}'s call as. {@code authenticated}: the short name of the user
+   * the connection proved to be, or null on a connection without authentication (simple mode).
+   */
+  public Caller admit(Caller claimed, ConnectionUser connection, SocketAddress remote) throws IndexFsException {
+    String authenticated = connection == null ? null : connection.user();
+    String user = claimed.getUser();
+    if (user.isEmpty()) {
+      throw new IndexFsException(Code.BAD_REQUEST, "Request carries no caller identity");
+    }
+    Caller.Builder b = claimed.toBuilder().clearGroups();
+    String real = claimed.getRealUser();
+    if (authenticated != null) {
+      // The connection's user is the real user of a proxy call, or the caller itself.
+      String expected = real.isEmpty() ? user : shortName(real);
+      if (!expected.equals(authenticated)) {
+        throw new IndexFsException(Code.NOT_AUTHORIZED, "Connection authenticated as " + authenticated
+            + " cannot act as " + (real.isEmpty() ? user : real));
+      }
+      // A token's owner is who it is; acting for someone else needs the owner's own ticket.
+      if (connection.byToken() && !real.isEmpty()) {
+        throw new IndexFsException(Code.NOT_AUTHORIZED, "A delegation token of " + authenticated
+            + " cannot act for another user");
+      }
+      String method = connection.byToken() ? "TOKEN" : "KERBEROS";
+      if (real.isEmpty()) {
+        b.setAuthMethod(method);
+      } else {
+        b.setRealAuthMethod(method).setAuthMethod("PROXY");
+      }
+    }
+    List<String> resolved = groups.groupsOf(user);
+    if (!real.isEmpty()) {
+      proxies.authorize(shortName(real), real, user, resolved, address(remote));
+    }
+    return b.addAllGroups(resolved).build();
+  }
+
+  /** {@code alice/host@REALM} → {@code alice}: the part Hadoop's auth_to_local rules keep by default. */
+  static String shortName(String principal) {
+    int cut = principal.length();
+    int slash = principal.indexOf('/');
+    int at = principal.indexOf('@');
+    if (slash >= 0) {
+      cut = slash;
+    } else if (at >= 0) {
+      cut = at;
+    }
+    return principal.substring(0, cut);
+  }
+
+  private static String address(SocketAddress remote) {
+    if (remote instanceof InetSocketAddress a && a.getAddress() != null) {
+      return a.getAddress().getHostAddress();
+    }
+    return String.valueOf(remote);
+  }
+}

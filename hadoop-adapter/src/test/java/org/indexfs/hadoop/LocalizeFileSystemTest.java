@@ -79,7 +79,14 @@ class LocalizeFileSystemTest {
     assertEquals(Set.of("a", "b"), names(reader, root));
     FileStatus big = reader.getFileStatus(new Path(root, "a/large"));
     assertEquals(large.length, big.getLen());
-    assertTrue(((IndexFileStatus) big).dataObject() != null, "a large file is a data object");
+    String object = ((IndexFileStatus) big).dataObject();
+    assertTrue(object != null, "a large file is a data object");
+    // Named from the holder's secret prefix (nobody else can guess it), and once published the
+    // object is the file's: its mode, not the 0600 its writer made it with (DESIGN §14).
+    assertTrue(object.matches("\\d+/[0-9a-f]{32}-[0-9a-f]+"), object);
+    assertEquals(big.getPermission(), IndexFsTestCluster.hdfs().fileSystem()
+        .getFileStatus(TestData.objectPath(IndexFsTestCluster.get(), object)).getPermission());
+    assertEquals(new org.apache.hadoop.fs.permission.FsPermission((short) 0644), big.getPermission());
     try (FSDataInputStream in = reader.open(new Path(root, "a/large"))) {
       byte[] back = new byte[large.length];
       in.readFully(back);

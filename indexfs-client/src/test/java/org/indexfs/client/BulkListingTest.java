@@ -97,18 +97,28 @@ class BulkListingTest {
           assertEquals(want, got, path);
         }
         long id = reader.getFileStatus(dir.getKey()).getInodeId();
-        long entries = 0;
-        long indexed = 0;
-        for (int slot = 0; slot < slots; slot++) {
-          entries += Slots.entriesOn(cluster, slot, id);
-          indexed += Slots.namesOn(cluster, slot, id);
+        long[] held = held(cluster, slots, id);
+        // A split in flight holds its moving records on both slots for a moment: ask again then.
+        for (long deadline = System.currentTimeMillis() + 30_000;
+            held[0] != dir.getValue().size() && System.currentTimeMillis() < deadline; held = held(cluster, slots, id)) {
+          Thread.sleep(50);
         }
-        assertEquals(dir.getValue().size(), entries, dir.getKey() + ": entries");
-        assertEquals(dir.getValue().size(), indexed, dir.getKey() + ": name-index records");
+        assertEquals(dir.getValue().size(), held[0], dir.getKey() + ": entries");
+        assertEquals(dir.getValue().size(), held[1], dir.getKey() + ": name-index records");
       }
       FsckResult fsck = fsck(cluster, reader);
       assertTrue(fsck.healthy(), "admin -fsck after the publishes: " + fsck.problems());
     }
+  }
+
+  /** The entries and the name-index records of directory {@code dirId}, summed over the slots. */
+  private static long[] held(LocalCluster cluster, int slots, long dirId) {
+    long[] out = new long[2];
+    for (int slot = 0; slot < slots; slot++) {
+      out[0] += Slots.entriesOn(cluster, slot, dirId);
+      out[1] += Slots.namesOn(cluster, slot, dirId);
+    }
+    return out;
   }
 
   private BulkInsertion bulk(LocalCluster cluster, IndexFsClient c, String who) {

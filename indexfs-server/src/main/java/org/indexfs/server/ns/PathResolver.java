@@ -48,6 +48,7 @@ public final class PathResolver {
   public void useLocalized(LocalizedSubtrees subtrees) {
     this.localized = subtrees;
   }
+
   private volatile AncestorSeal seal;
 
   /** Names moving in a GIGA+ split right now (see {@link #useFreeze}). */

@@ -16,6 +16,7 @@ import org.apache.hadoop.fs.permission.FsAction;
 import org.apache.hadoop.fs.permission.FsPermission;
 import org.apache.hadoop.security.AccessControlException;
 import org.apache.hadoop.security.UserGroupInformation;
+import org.apache.hadoop.security.authorize.ProxyUsers;
 import org.indexfs.client.IndexFsClient;
 import org.indexfs.common.IndexFsException;
 import org.indexfs.client.ClusterConnection;
@@ -156,6 +157,12 @@ class IdentityParityTest {
 
   @Test
   void proxyPairsFollowHadoopProxyuserSettings() throws Exception {
+    // Hadoop keeps proxy-user rules in one static table per JVM, which every NameNode started in
+    // this test JVM replaces (the Kerberized and parity ones too): the shared HDFS's rules again.
+    Configuration rules = new Configuration(false);
+    rules.set("hadoop.proxyuser." + IndexFsTestCluster.PROXY_USER + ".users", "alice");
+    rules.set("hadoop.proxyuser." + IndexFsTestCluster.PROXY_USER + ".hosts", "*");
+    ProxyUsers.refreshSuperUserGroupsConfiguration(rules);
     UserGroupInformation oozie = UserGroupInformation.createUserForTesting(IndexFsTestCluster.PROXY_USER, new String[] {"o"});
     UserGroupInformation mallory = UserGroupInformation.createUserForTesting("mallory", new String[] {"supergroup"});
     Map<String, Case> cases = new LinkedHashMap<>();

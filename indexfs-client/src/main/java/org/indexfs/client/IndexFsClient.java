@@ -39,9 +39,13 @@ import org.indexfs.proto.FlushRequest;
 import org.indexfs.proto.GetFileStatusRequest;
 import org.indexfs.proto.ListStatusRequest;
 import org.indexfs.proto.Listing;
+import org.indexfs.proto.LocalizeGrant;
+import org.indexfs.proto.LocalizeRequest;
 import org.indexfs.proto.MkdirsRequest;
 import org.indexfs.proto.OpenRequest;
 import org.indexfs.proto.OpenResult;
+import org.indexfs.proto.PublishRequest;
+import org.indexfs.proto.PublishResult;
 import org.indexfs.proto.RecoverLeaseRequest;
 import org.indexfs.proto.RenameRequest;
 import org.indexfs.proto.RenewLeaseRequest;
@@ -328,6 +332,45 @@ public final class IndexFsClient implements AutoCloseable {
   }
 
   /**
+   * LOCALIZE ({@code shared}: SHARED_LOCALIZE) the existing directory {@code path} for this client
+   * (IndexFS §II-D), reserving {@code idsWanted} inode ids for it. See {@code client.bulk}.
+   */
+  public LocalizeGrant localize(String path, boolean shared, int idsWanted) throws IOException {
+    return call(Request.newBuilder().setLocalize(LocalizeRequest.newBuilder().setPath(path)
+        .setAction(LocalizeRequest.Action.GRANT).setShared(shared).setIdsWanted(idsWanted)), path, true)
+        .getLocalizeGrant();
+  }
+
+  /** Renews this client's localization of {@code path} (and reserves more ids); may come back denied. */
+  public LocalizeGrant renewLocalization(String path, int idsWanted) throws IOException {
+    return call(Request.newBuilder().setLocalize(LocalizeRequest.newBuilder().setPath(path)
+        .setAction(LocalizeRequest.Action.RENEW).setIdsWanted(idsWanted)), path, true).getLocalizeGrant();
+  }
+
+  /** Ends this client's localization of {@code path}; what it did not publish is dropped. */
+  public void releaseLocalization(String path) throws IOException {
+    call(Request.newBuilder().setLocalize(LocalizeRequest.newBuilder().setPath(path)
+        .setAction(LocalizeRequest.Action.RELEASE)), path, true);
+  }
+
+  /** Has the localized directory's slot ingest {@code file} (an SST on the data tier); empty: none. */
+  public PublishResult publish(String path, String file, boolean release) throws IOException {
+    return call(Request.newBuilder().setPublish(PublishRequest.newBuilder().setPath(path).setFile(file)
+        .setRelease(release)), path, true).getPublishResult();
+  }
+
+  /**
+   * How long a call into a subtree another client has localized waits for it to publish before
+   * failing with SUBTREE_LOCALIZED (0: fail at once). The holder's renewal is denied by the first
+   * refusal, so it publishes within one lease period.
+   */
+  public void waitForLocalized(long ms) {
+    this.localizedWaitMs = ms;
+  }
+
+  private volatile long localizedWaitMs = 65_000;
+
+  /**
    * The address of the server holding {@code path}'s entry, as far as this client's cache knows
    * (a hint for locality: an inline file's bytes come from there).
    */
@@ -397,6 +440,7 @@ public final class IndexFsClient implements AutoCloseable {
     List<String> dstNames = dst == null ? null : PathNames.components(dst, Integer.MAX_VALUE);
     Resolution known = cache.resolve(names, into ? names.size() : names.size() - 1);
     Resolution knownDst = dst == null ? null : cache.resolve(dstNames, dstNames.size() - 1);
+    long localizedUntil = 0;
     StringBuilder trail = new StringBuilder();
     // Entries move (splits, renames across slots) for moments: keep re-routing for a while.
     long deadline = System.nanoTime() + Math.min(timeoutMs, ROUTING_PATIENCE_MS) * 1_000_000L;
@@ -435,6 +479,16 @@ public final class IndexFsClient implements AutoCloseable {
           // Far more hops than any path has slots: something moves under this call; do not spin.
           backoff(attempt - MAX_HOPS / 2);
         }
+      } else if (response.getCode() == Code.SUBTREE_LOCALIZED && localizedWaitMs > 0) {
+        // Another client holds the subtree (bulk insertion); it publishes soon: wait, not a hop.
+        long now = System.nanoTime();
+        localizedUntil = localizedUntil == 0 ? now + localizedWaitMs * 1_000_000 : localizedUntil;
+        if (now - localizedUntil > 0) {
+          return check(response);
+        }
+        counters.count("localized.wait");
+        attempt--;
+        backoff(6);
       } else if (response.getCode() == Code.STALE_RESOLUTION) {
         counters.count("resolve.stale");
         cache.forget(names);

@@ -206,6 +206,29 @@ public final class IndexFsConfig {
       "indexfs.audit.queue-size", 65_536,
       "Audit records waiting for the asynchronous writer; a full queue slows handlers, it never drops records.");
 
+  public static final ConfigKey<Long> LOCALIZE_LEASE_MS = ConfigKey.longValue(
+      "indexfs.localize.lease-ms", 30_000,
+      "Bulk insertion: how long a LOCALIZE lease on a subtree holds between renewals; a holder that stops renewing loses its unpublished work after this.");
+  public static final ConfigKey<Integer> LOCALIZE_MAX_ID_BLOCK = ConfigKey.integer(
+      "indexfs.localize.max-id-block", 1 << 20,
+      "Bulk insertion: the most inode ids one LOCALIZE grant or renewal reserves for its holder.");
+  public static final ConfigKey<String> CLIENT_LOCALIZE_PATTERNS = ConfigKey.string(
+      "indexfs.client.localize.patterns", "",
+      "Comma-separated glob patterns of directories a client localizes when it creates them (bulk insertion for unmodified jobs), e.g. /checkpoints/*; a pattern ending in :shared uses SHARED_LOCALIZE.");
+  public static final ConfigKey<Integer> CLIENT_LOCALIZE_BUFFER_ENTRIES = ConfigKey.integer(
+      "indexfs.client.localize.buffer-entries", 262_144,
+      "Bulk insertion: unpublished entries a client keeps in memory; past this many it publishes them (and goes on localized).");
+  public static final ConfigKey<Long> CLIENT_LOCALIZE_DATA_LIMIT_BYTES = ConfigKey.longValue(
+      "indexfs.client.localize.data-limit-bytes", 256L << 20,
+      "Bulk insertion: after this many bytes written to data objects in a localized subtree the client publishes and gives the lease up (bulk insertion helps metadata, not data).");
+  public static final ConfigKey<String> CLIENT_LOCALIZE_STORE = ConfigKey.string(
+      "indexfs.client.localize.store", "buffer",
+      "Bulk insertion: where a client keeps a localized subtree's entries: buffer (sorted in memory, spilled as SST runs) or rocksdb (an embedded RocksDB).");
+
+  public static final ConfigKey<Integer> STORE_BLOB_MIN_BYTES = ConfigKey.integer(
+      "indexfs.store.blob-min-bytes", 0,
+      "Column-style storage (IndexFS §II-C): entry values of at least this many bytes (small files' inline bytes) go to RocksDB blob files, so compactions move only attribute records; 0 keeps every value in the LSM tree.");
+
   public static final List<ConfigKey<?>> ALL = List.of(
       ZOOKEEPER_QUORUM, ZOOKEEPER_SESSION_TIMEOUT_MS, SLOT_LEASE_WAIT_MS, CLUSTER_NAME, SERVER_DIR,
       SERVER_BIND_HOST, SERVER_PORT, SERVER_SLOT, SERVER_STANDBY, SERVER_NAME, SERVER_HANDLERS, SERVER_IO_THREADS, SERVER_CACHE_ENTRIES, SERVER_QUEUE, WAL_SYNC, STORE_RESERVED_BYTES,
@@ -219,5 +242,7 @@ public final class IndexFsConfig {
       LEASE_MAX_MS, SECURITY_RESOLUTION_GRACE_MS, SECURITY_KEY_ROTATION_MS, SECURITY_ZOOKEEPER_DIGEST,
       SERVER_KERBEROS_PRINCIPAL, SERVER_KEYTAB,
       LEASE_TABLE_ENTRIES, CLIENT_CACHE_ENTRIES, CLIENT_PRIVATE_CONNECTION, HOME_SYNC_INTERVAL_MS,
-      METRICS_LOG_INTERVAL_MS, METRICS_WINDOW_MS, HTTP_PORT, SPLIT_THRESHOLD);
+      METRICS_LOG_INTERVAL_MS, METRICS_WINDOW_MS, HTTP_PORT, SPLIT_THRESHOLD, LOCALIZE_LEASE_MS,
+      LOCALIZE_MAX_ID_BLOCK, CLIENT_LOCALIZE_PATTERNS, CLIENT_LOCALIZE_BUFFER_ENTRIES, CLIENT_LOCALIZE_DATA_LIMIT_BYTES,
+      CLIENT_LOCALIZE_STORE, STORE_BLOB_MIN_BYTES);
 }

@@ -127,6 +127,7 @@ public final class IndexFsServer implements AutoCloseable {
   /** Set once superseded or handed over: a hook registered later runs at once. */
   private volatile boolean superseded;
   private volatile boolean handedOver;
+  private org.indexfs.server.bulk.Localizer localizer;
   private final ResolutionKeys resolutionKeys;
   private final DelegationTokens tokens;
   private final Periodic keyRotation;
@@ -146,7 +147,7 @@ public final class IndexFsServer implements AutoCloseable {
     }
     String supergroup = IndexFsConfig.SUPERGROUP.get(conf);
     String dataUri = IndexFsConfig.DATA_URI.get(conf);
-    store = MetadataStore.open(Path.of(dir));
+    store = MetadataStore.open(Path.of(dir), IndexFsConfig.STORE_BLOB_MIN_BYTES.get(conf));
     fence = new Fence(IndexFsConfig.CLUSTER_NAME.get(conf) + "/" + slot);
     try {
       // The slot first (DESIGN §11): its lease and a new epoch — a standby follows the journal while
@@ -221,6 +222,15 @@ public final class IndexFsServer implements AutoCloseable {
       OpContext ctx = new OpContext(ns, resolver,
           access, reclaimer, dataUri, IndexFsConfig.INLINE_MAX_BYTES.get(conf), IndexFsConfig.LIST_PAGE_SIZE.get(conf),
           leases, recovery, data, peers, homes, placement, entryLeases, partitions, splits);
+      // Bulk insertion (IndexFS §II-D): leases on localized subtrees, and the ingest of what their holders publish.
+      org.indexfs.server.bulk.Localizations localizations = new org.indexfs.server.bulk.Localizations(ns,
+          IndexFsConfig.LOCALIZE_LEASE_MS.get(conf));
+      resolver.useLocalized(localizations);
+      org.indexfs.server.bulk.BulkIngest bulk = new org.indexfs.server.bulk.BulkIngest(ctx, localizations,
+          Path.of(dir, "bulk"));
+      splits.holdWhile(bulk::inLocalizedSubtree);
+      localizer = new org.indexfs.server.bulk.Localizer(ctx, localizations, bulk,
+          IndexFsConfig.LOCALIZE_MAX_ID_BLOCK.get(conf));
       RenameIntents renames = new RenameIntents(ns);
       CrossSlotRename crossSlot = new CrossSlotRename(ctx, renames);
       resolver.useFreeze((dirId, name) -> splits.isFrozen(dirId, name) || crossSlot.isMoving(dirId, name));
@@ -262,6 +272,9 @@ public final class IndexFsServer implements AutoCloseable {
         tokens = null;
       }
       AdminOps.install(ops, admin);
+      // Bulk insertion (DESIGN §12): leases on subtrees and the publishes that end them.
+      ops.put(OpCase.LOCALIZE, new org.indexfs.server.bulk.LocalizeOp(ctx, localizer));
+      ops.put(OpCase.PUBLISH, new org.indexfs.server.bulk.PublishOp(ctx, localizer));
       SpaceGuard.install(ops, new DiskSpace(Path.of(dir), IndexFsConfig.STORE_RESERVED_BYTES.get(conf)), slot);
       // At-most-once calls: a retry gets the first answer (outermost, DESIGN §11).
       RetryCache retries = new RetryCache(ns, IndexFsConfig.RETRY_CACHE_EXPIRY_MS.get(conf),
@@ -302,6 +315,7 @@ public final class IndexFsServer implements AutoCloseable {
       reclaimer.start();
       leaseMonitor.start();
       scrubber.start();
+      localizer.start();
       peers.attach(lease.curator(), IndexFsConfig.CLUSTER_NAME.get(conf), lease.clusterConfig().slots());
       scrubber.usePeers(peers);
       safeMode.attach(lease.curator(), IndexFsConfig.CLUSTER_NAME.get(conf));
@@ -592,6 +606,9 @@ public final class IndexFsServer implements AutoCloseable {
     }
     if (scrubber != null) {
       scrubber.close();
+    }
+    if (localizer != null) {
+      localizer.close();
     }
     if (leaseMonitor != null) {
       leaseMonitor.close();

@@ -135,6 +135,11 @@ public final class Namespace implements AutoCloseable {
     return inodes.next();
   }
 
+  /** Reserves {@code count} consecutive inode ids for a bulk-insertion client; returns the first. */
+  public long reserveInodeIds(long count) throws IOException {
+    return inodes.reserve(count);
+  }
+
   public long mutationCount() {
     return mutations.get();
   }
@@ -227,6 +232,18 @@ public final class Namespace implements AutoCloseable {
     return record;
   }
 
+  /**
+   * The key and value of directory {@code dir}'s partition record, for a bulk ingest that writes
+   * records beside the entries it ingests (then {@link #forgetDirectory} the directory).
+   */
+  public static byte[][] partitionRecordOf(Inode dir) {
+    return new byte[][] {partitionKey(dir.inodeId), partitionRecord(dir).encode()};
+  }
+
+  public static byte[] partitionKeyOf(long dirId) {
+    return partitionKey(dirId);
+  }
+
   public void putPartition(WriteBatch batch, Inode dir) throws IOException {
     Inode record = partitionRecord(dir);
     try {
@@ -252,6 +269,11 @@ public final class Namespace implements AutoCloseable {
    */
   public void forgetDirectory(long dirId) {
     cache.forgetDirectory(dirId);
+  }
+
+  /** {@link #forgetDirectory} for every directory a bulk ingest touched or created, in one pass. */
+  public void forgetDirectories(java.util.Set<Long> dirIds) {
+    cache.forgetDirectories(dirIds);
   }
 
   /**

@@ -201,7 +201,7 @@ public final class Dispatcher implements AutoCloseable {
   }
 
   private Response run(Operation op, Request request) {
-    try {
+    try (org.indexfs.server.ns.Acting.Scope acting = org.indexfs.server.ns.Acting.as(request.getCaller())) {
       return op.apply(request).setCallId(request.getCallId()).setCode(Code.OK).build();
     } catch (ResolveElsewhereException e) {
       return error(request, e.code(), e.getMessage()).toBuilder()

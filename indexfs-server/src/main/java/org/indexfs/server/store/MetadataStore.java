@@ -65,7 +65,7 @@ public final class MetadataStore implements AutoCloseable {
   private final ColumnFamilyHandle names;
   private final NameIndex nameIndex;
 
-  private MetadataStore(Path dir) throws IOException {
+  private MetadataStore(Path dir, int blobMinBytes) throws IOException {
     Files.createDirectories(dir);
     this.dir = dir;
     // RocksDB's own counters (compactions, stalls, block cache), read by the server's metrics.
@@ -85,6 +85,11 @@ public final class MetadataStore implements AutoCloseable {
         .setWholeKeyFiltering(true);
     entryOptions = new ColumnFamilyOptions().setTableFormatConfig(table)
         .setWriteBufferSize(32L << 20);
+    if (blobMinBytes > 0) {
+      // Integrated BlobDB: large values (inline file bytes) live in blob files; compactions move keys
+      // and small attribute records only (IndexFS §II-C, column-style storage).
+      entryOptions.setEnableBlobFiles(true).setMinBlobSize(blobMinBytes).setEnableBlobGarbageCollection(true);
+    }
     plainOptions = new ColumnFamilyOptions();
     List<ColumnFamilyDescriptor> descriptors = List.of(
         new ColumnFamilyDescriptor(RocksDB.DEFAULT_COLUMN_FAMILY, plainOptions),
@@ -110,7 +115,12 @@ public final class MetadataStore implements AutoCloseable {
   }
 
   public static MetadataStore open(Path dir) throws IOException {
-    MetadataStore store = new MetadataStore(dir);
+    return open(dir, 0);
+  }
+
+  /** With {@code blobMinBytes > 0}, entry values of that size or more go to blob files. */
+  public static MetadataStore open(Path dir, int blobMinBytes) throws IOException {
+    MetadataStore store = new MetadataStore(dir, blobMinBytes);
     try {
       store.nameIndex.ensureBuilt();
     } catch (IOException | RuntimeException e) {
@@ -182,22 +192,30 @@ public final class MetadataStore implements AutoCloseable {
    * replicas find it, and the ingest is logged by reference, in commit order.
    */
   public void ingest(ColumnFamilyHandle cf, java.nio.file.Path file) throws IOException {
+    ingest(cf, file, true);
+  }
+
+  /**
+   * As {@link #ingest(ColumnFamilyHandle, java.nio.file.Path)}; {@code move} false copies, so the
+   * file stays (a bulk publish's recovery ingests it again).
+   */
+  public void ingest(ColumnFamilyHandle cf, java.nio.file.Path file, boolean move) throws IOException {
     ChangeLog l = log;
     if (l == null) {
-      ingestFile(cf, file);
+      ingestFile(cf, file, move);
       return;
     }
     String shipped = l.ship(file);
     synchronized (commitOrder) {
       LogPosition at = l.next();
-      ingestFile(cf, file);
+      ingestFile(cf, file, move);
       recordPosition(at);
       l.appendIngest(at, shipped, cf == names ? "names" : "entries");
     }
   }
 
-  private void ingestFile(ColumnFamilyHandle cf, java.nio.file.Path file) throws IOException {
-    try (IngestExternalFileOptions options = new IngestExternalFileOptions().setMoveFiles(true)) {
+  private void ingestFile(ColumnFamilyHandle cf, java.nio.file.Path file, boolean move) throws IOException {
+    try (IngestExternalFileOptions options = new IngestExternalFileOptions().setMoveFiles(move)) {
       db.ingestExternalFile(cf, List.of(file.toString()), options);
     } catch (RocksDBException e) {
       throw failure("Cannot ingest split file " + file, e);
@@ -301,7 +319,7 @@ public final class MetadataStore implements AutoCloseable {
 
   /** A standby applies a replicated ingest: the file (a local copy, moved in) and then its position. */
   public void applyReplicatedIngest(String columnFamily, java.nio.file.Path file, LogPosition at) throws IOException {
-    ingestFile(columnFamily.equals("names") ? names : entries, file);
+    ingestFile(columnFamily.equals("names") ? names : entries, file, true);
     recordPosition(at);
   }
 

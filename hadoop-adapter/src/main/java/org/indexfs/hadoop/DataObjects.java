@@ -101,6 +101,11 @@ final class DataObjects implements AutoCloseable {
     return fs().getFileChecksum(pathOf(name), length);
   }
 
+  /** Copies a local file to {@code name} on the data tier (a published SST, IndexFS §II-D). */
+  void upload(java.nio.file.Path local, String name) throws IOException {
+    fs().copyFromLocalFile(false, true, new Path(local.toUri()), pathOf(name));
+  }
+
   /** Best effort: removes an object this process created but could not record. */
   void deleteQuietly(String name) {
     try {

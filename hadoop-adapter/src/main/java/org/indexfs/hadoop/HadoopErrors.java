@@ -3,6 +3,7 @@ package org.indexfs.hadoop;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import org.apache.hadoop.HadoopIllegalArgumentException;
+import org.apache.hadoop.fs.ClusterStorageCapacityExceededException;
 import org.apache.hadoop.fs.FileAlreadyExistsException;
 import org.apache.hadoop.fs.InvalidPathException;
 import org.apache.hadoop.fs.ParentNotDirectoryException;
@@ -68,6 +69,9 @@ final class HadoopErrors {
       case REMOTE_JAVA_ILLEGAL_ARGUMENT -> new RemoteException(IllegalArgumentException.class.getName(), m);
       case REMOTE_NOT_DIRECTORY -> new RemoteException(PathIsNotDirectoryException.class.getName(), m);
       case XATTR_NOT_FOUND -> new RemoteException(org.apache.hadoop.hdfs.protocol.XAttrNotFoundException.class.getName(), m);
+      // A slot's metadata disk is full: HDFS's exception for storage capacity exceeded (the parent of
+      // its quota exceptions), which MapReduce treats as fatal rather than retrying tasks (MAPREDUCE-7148).
+      case NO_SPACE -> new ClusterStorageCapacityExceededException(m);
       default -> new IOException(m);
     };
     mapped.initCause(ie);

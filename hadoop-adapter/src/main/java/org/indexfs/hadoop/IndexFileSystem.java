@@ -73,6 +73,7 @@ public class IndexFileSystem extends ExtendedNamespace implements LeaseRecoverab
   private FileBytes bytes;
   private int inlineMax;
   private String user;
+  private LocalizedPaths localized;
   private org.indexfs.proto.ServerDefaults serverDefaults;
 
   @Override
@@ -94,7 +95,8 @@ public class IndexFileSystem extends ExtendedNamespace implements LeaseRecoverab
             get(conf, IndexFsConfig.CLIENT_CACHE_ENTRIES), login)
         : ClusterConnection.acquire(zk, cluster,
             get(conf, IndexFsConfig.RPC_MAX_FRAME_BYTES), 30_000, get(conf, IndexFsConfig.CLIENT_CACHE_ENTRIES), login);
-    client = new IndexFsClient(connection, caller(ugi), get(conf, IndexFsConfig.RPC_TIMEOUT_MS));
+    client = new IndexFsClient(connection, caller(ugi), get(conf, IndexFsConfig.RPC_TIMEOUT_MS),
+        get(conf, IndexFsConfig.CLIENT_FAILOVER_WAIT_MS));
     try {
       ServerInfo info = connection.serverInfo(client::serverInfo);
       inlineMax = info.getInlineMaxBytes();
@@ -102,6 +104,7 @@ public class IndexFileSystem extends ExtendedNamespace implements LeaseRecoverab
       objects = new DataObjects(info.getDataUri(), conf);
       bytes = new FileBytes(objects);
       renewer = new LeaseRenewer(client, info.getLeaseSoftLimitMs());
+      localized = new LocalizedPaths(client, objects, conf);
     } catch (IOException e) {
       client.close();
       throw HadoopErrors.toHadoop(e);
@@ -180,9 +183,51 @@ public class IndexFileSystem extends ExtendedNamespace implements LeaseRecoverab
     return permission.getUnmasked() == null ? null : (int) permission.getUnmasked().toShort();
   }
 
+  /**
+   * LOCALIZE ({@code shared}: SHARED_LOCALIZE) directory {@code f}, making it if needed (IndexFS
+   * §II-D): until {@link #publish} (or this FileSystem closes, or another client asks for the
+   * subtree) everything created below it stays in this process; other clients see it as of the
+   * last publish, and their changes inside wait for the next.
+   */
+  public void localize(Path f, boolean shared) throws IOException {
+    String path = pathOf(f);
+    write(() -> localized.bulk().localize(path, masked(null, FsPermission.getDirDefault()).toShort(), shared));
+  }
+
+  /**
+   * Publishes what was made below localized directory {@code f} and gives the lease up; returns
+   * the refused entries as "path: reason" (empty when everything was ingested).
+   */
+  public List<String> publish(Path f) throws IOException {
+    String path = pathOf(f);
+    org.indexfs.proto.PublishResult r = write(() -> localized.bulk().publish(path, true));
+    List<String> out = new java.util.ArrayList<>();
+    r.getRejectedList().forEach(x -> out.add(x.getPath() + ": " + x.getReason()));
+    return out;
+  }
+
+  /** Local reads of a file made in a localized subtree: its bytes inline here, or its object. */
+  private FSDataInputStream openLocal(String path, org.indexfs.proto.FileStatus status) throws IOException {
+    org.indexfs.client.bulk.LocalSubtree t = localized.find(path);
+    org.indexfs.common.schema.Inode pending = t == null ? null : t.pendingFile(path);
+    if (pending == null || pending.isDirectory()) {
+      return null;
+    }
+    if (pending.dataObject == null) {
+      byte[] bytes = pending.inlineData == null ? new byte[0] : pending.inlineData;
+      return new FSDataInputStream(new IndexInputStream(path, bytes.length, IndexInputStream.inline(bytes), statistics));
+    }
+    return new FSDataInputStream(new IndexInputStream(path, pending.length,
+        new DataObjectSource(objects.open(pending.dataObject)), statistics));
+  }
+
   @Override
   public FSDataInputStream open(Path f, int bufferSize) throws IOException {
     String path = pathOf(f);
+    FSDataInputStream local = openLocal(path, null);
+    if (local != null) {
+      return local;
+    }
     return bytes.open(path, read(() -> client.open(path)), statistics);
   }
 
@@ -245,6 +290,20 @@ public class IndexFileSystem extends ExtendedNamespace implements LeaseRecoverab
   private FSDataOutputStream create(Path f, FsPermission permission, boolean overwrite, short replication,
       long blockSize, boolean createParent) throws IOException {
     String path = pathOf(f);
+    org.indexfs.client.bulk.LocalSubtree t = localized.find(path);
+    if (t != null) {
+      try {
+        org.indexfs.client.bulk.LocalSubtree.Created c = write(() -> t.create(path, permission.toShort(), overwrite,
+            replication, blockSize));
+        if (c.replacedObject() != null) {
+          objects.deleteQuietly(c.replacedObject());
+        }
+        return new FSDataOutputStream(new LocalOutputStream(t, objects, path, c.inodeId(), inlineMax,
+            replication, blockSize), statistics);
+      } catch (org.indexfs.client.bulk.LocalSubtree.NotLocal e) {
+        t.publish(false);
+      }
+    }
     org.indexfs.proto.FileStatus created = write(() -> client.create(path, permission.toShort(), unmasked(permission), overwrite, replication, blockSize, createParent));
     IndexOutputStream out = new IndexOutputStream(client, objects, renewer, path, created.getInodeId(), inlineMax,
         replication, blockSize, created.getSpillObject(), IndexOutputStream.Start.empty());
@@ -258,6 +317,7 @@ public class IndexFileSystem extends ExtendedNamespace implements LeaseRecoverab
   @Override
   public FSDataOutputStream append(Path f, int bufferSize, Progressable progress) throws IOException {
     String path = pathOf(f);
+    localized.flushFor(path);
     WriteHandle handle = write(() -> client.append(path));
     org.indexfs.proto.FileStatus status = handle.getStatus();
     IndexOutputStream.Start start;
@@ -375,7 +435,21 @@ public class IndexFileSystem extends ExtendedNamespace implements LeaseRecoverab
 
   @Override
   public boolean rename(Path src, Path dst) throws IOException {
-    return write(() -> client.rename(pathOf(src), pathOf(dst)));
+    String s = pathOf(src);
+    String d = pathOf(dst);
+    org.indexfs.client.bulk.LocalSubtree t = localized.find(s);
+    if (t != null) {
+      if (t.contains(d)) {
+        try {
+          return write(() -> t.rename(s, d));
+        } catch (org.indexfs.client.bulk.LocalSubtree.NotLocal e) {
+          // on the server: published first, below
+        }
+      }
+      t.publish(false);
+    }
+    localized.flushFor(d);
+    return write(() -> client.rename(s, d));
   }
 
   @Override
@@ -395,7 +469,20 @@ public class IndexFileSystem extends ExtendedNamespace implements LeaseRecoverab
 
   @Override
   public boolean delete(Path f, boolean recursive) throws IOException {
-    return write(() -> client.delete(pathOf(f), recursive));
+    String path = pathOf(f);
+    org.indexfs.client.bulk.LocalSubtree t = localized.find(path);
+    if (t != null) {
+      try {
+        for (String object : write(() -> t.delete(path, recursive))) {
+          objects.deleteQuietly(object);
+        }
+        return true;
+      } catch (org.indexfs.client.bulk.LocalSubtree.NotLocal e) {
+        t.publish(false);
+      }
+    }
+    localized.flushFor(path);
+    return write(() -> client.delete(path, recursive));
   }
 
   @Override
@@ -412,6 +499,29 @@ public class IndexFileSystem extends ExtendedNamespace implements LeaseRecoverab
   @Override
   public RemoteIterator<FileStatus> listStatusIterator(Path f) throws IOException {
     Path dir = makeQualified(f);
+    String path = pathOf(dir);
+    org.indexfs.client.bulk.LocalSubtree t = localized.find(path) != null ? localized.find(path) : localized.bulk().at(path);
+    if (t != null) {
+      List<org.indexfs.proto.FileStatus> entries = read(() -> t.list(path));
+      return new RemoteIterator<>() {
+        private int index;
+
+        @Override
+        public boolean hasNext() {
+          return index < entries.size();
+        }
+
+        @Override
+        public FileStatus next() {
+          if (!hasNext()) {
+            throw new java.util.NoSuchElementException("No more entries in " + dir);
+          }
+          org.indexfs.proto.FileStatus s = entries.get(index++);
+          return toHadoop(entries.size() == 1 && s.getType() == org.indexfs.proto.FileType.FILE
+              && !path.equals(t.root()) && s.getName().equals(dir.getName()) ? dir : new Path(dir, s.getName()), s);
+        }
+      };
+    }
     return new StatusIterator(f, dir, client.list(pathOf(dir), () -> statistics.incrementReadOps(1)));
   }
 
@@ -439,13 +549,33 @@ public class IndexFileSystem extends ExtendedNamespace implements LeaseRecoverab
   }
 
   private boolean mkdirsAbsolute(Path f, FsPermission permission) throws IOException {
-    return write(() -> client.mkdirs(pathOf(f), permission.toShort(), unmasked(permission)));
+    String path = pathOf(f);
+    org.indexfs.client.bulk.LocalSubtree t = localized.find(path);
+    if (t != null) {
+      try {
+        return write(() -> t.mkdirs(path, permission.toShort()));
+      } catch (org.indexfs.client.bulk.LocalSubtree.NotLocal e) {
+        t.publish(false);
+      }
+    }
+    int pattern = localized.patternFor(path);
+    if (pattern != 0 && localized.bulk().at(path) == null) {
+      // indexfs.client.localize.patterns: unmodified jobs get bulk insertion for these directories.
+      write(() -> localized.bulk().localize(path, permission.toShort(), pattern == 2));
+      return true;
+    }
+    return write(() -> client.mkdirs(path, permission.toShort(), unmasked(permission)));
   }
 
   @Override
   public FileStatus getFileStatus(Path f) throws IOException {
     Path qualified = makeQualified(f);
-    return read(() -> toHadoop(qualified, client.getFileStatus(pathOf(qualified))));
+    String path = pathOf(qualified);
+    org.indexfs.client.bulk.LocalSubtree t = localized.find(path);
+    if (t != null) {
+      return read(() -> toHadoop(qualified, t.getFileStatus(path)));
+    }
+    return read(() -> toHadoop(qualified, client.getFileStatus(path)));
   }
 
   static FileStatus toHadoop(Path path, org.indexfs.proto.FileStatus s) {
@@ -464,11 +594,13 @@ public class IndexFileSystem extends ExtendedNamespace implements LeaseRecoverab
 
   @Override
   public void setPermission(Path p, FsPermission permission) throws IOException {
+    localized.flushFor(pathOf(p));
     writeVoid(() -> client.setPermission(pathOf(p), permission.toShort()));
   }
 
   @Override
   public void setOwner(Path p, String username, String groupname) throws IOException {
+    localized.flushFor(pathOf(p));
     if (username == null && groupname == null) {
       throw new IOException("username == null && groupname == null");
     }
@@ -477,16 +609,19 @@ public class IndexFileSystem extends ExtendedNamespace implements LeaseRecoverab
 
   @Override
   public void setTimes(Path p, long mtime, long atime) throws IOException {
+    localized.flushFor(pathOf(p));
     writeVoid(() -> client.setTimes(pathOf(p), mtime, atime));
   }
 
   @Override
   public boolean setReplication(Path src, short replication) throws IOException {
+    localized.flushFor(pathOf(src));
     return write(() -> client.setReplication(pathOf(src), replication));
   }
 
   @Override
   public ContentSummary getContentSummary(Path f) throws IOException {
+    localized.flushFor(pathOf(f));
     org.indexfs.proto.ContentSummary s = read(() -> client.contentSummary(pathOf(f)));
     return new ContentSummary.Builder().length(s.getLength()).fileCount(s.getFileCount())
         .directoryCount(s.getDirectoryCount()).spaceConsumed(s.getSpaceConsumed())
@@ -581,6 +716,9 @@ public class IndexFileSystem extends ExtendedNamespace implements LeaseRecoverab
     try {
       super.close();
     } finally {
+      if (localized != null) {
+        localized.close(); // publishes what is pending, as closing a stream completes its file
+      }
       if (renewer != null) {
         renewer.close();
       }

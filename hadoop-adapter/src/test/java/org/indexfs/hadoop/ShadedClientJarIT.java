@@ -133,6 +133,15 @@ class ShadedClientJarIT {
       LocalCluster cluster = IndexFsTestCluster.get();
       work = IndexFsTestCluster.newWorkDir(name);
       cluster.writeClientConf(work);
+      // A user's hadoop fs logs warnings only (Hadoop's own conf/log4j.properties); without this,
+      // the first log4j.properties on the test class path (hadoop-minikdc's: INFO to stdout) would
+      // mix ZooKeeper's connection chatter into the answers checked here.
+      Files.writeString(work.resolve("log4j.properties"), String.join("\n",
+          "log4j.rootLogger=WARN,console",
+          "log4j.appender.console=org.apache.log4j.ConsoleAppender",
+          "log4j.appender.console.target=System.err",
+          "log4j.appender.console.layout=org.apache.log4j.PatternLayout",
+          "log4j.appender.console.layout.ConversionPattern=%d{ISO8601} %p %c: %m%n", ""));
       String hadoopOnly = Stream.of(System.getProperty("java.class.path").split(File.pathSeparator))
           .filter(e -> !e.contains("indexfs-") && !e.contains("hadoop-adapter") && !e.contains("/io/netty/")
               && !e.contains("protobuf-java-4") && !e.contains("/org/apache/curator/")

@@ -1,13 +1,16 @@
 package org.indexfs.client;
 
+import com.google.protobuf.ByteString;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.util.HashMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.Map;
+import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
@@ -48,6 +51,8 @@ public final class ClusterConnection implements AutoCloseable {
   private final ResolutionCache resolutions;
   private final SlotDirectory directory;
   private final CuratorCache slotWatch;
+  /** Names this connection's calls for the servers' retry caches (Hadoop's RPC clientId). */
+  private final ByteString rpcClientId = randomId();
   private int references;
 
   private ClusterConnection(String key, String zkQuorum, String cluster, int maxFrameBytes, int connectTimeoutMs,
@@ -243,6 +248,26 @@ public final class ClusterConnection implements AutoCloseable {
       connections.put(slot, c);
       return c;
     }
+  }
+
+  private static ByteString randomId() {
+    UUID u = UUID.randomUUID();
+    return ByteString.copyFrom(ByteBuffer.allocate(16)
+        .putLong(u.getMostSignificantBits()).putLong(u.getLeastSignificantBits()).array());
+  }
+
+  /** 16 random bytes naming this connection's calls for the servers' retry caches. */
+  public ByteString rpcClientId() {
+    return rpcClientId;
+  }
+
+  /**
+   * A call to {@code slot} failed on the wire, or its server does not serve it now: drop the
+   * connection and the remembered address, so the next try asks ZooKeeper who serves the slot.
+   */
+  public void unreachable(int slot) {
+    directory.forget(slot);
+    forget(slot);
   }
 
   /** The server at {@code slot}'s remembered address serves something else now (WRONG_SERVER). */

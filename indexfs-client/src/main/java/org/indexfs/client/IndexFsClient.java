@@ -14,9 +14,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.indexfs.common.rpc.RpcConnection;
 import org.indexfs.client.cache.ResolutionCache;
+import org.indexfs.common.IndexFsConfig;
 import org.indexfs.common.IndexFsException;
 import org.indexfs.common.PathNames;
-import org.indexfs.common.rpc.RpcConnection;
 import org.indexfs.common.giga.GigaIndex;
 import org.indexfs.common.giga.PartitionBitmap;
 import org.indexfs.common.schema.NameHash;
@@ -48,9 +48,13 @@ import org.indexfs.proto.FlushRequest;
 import org.indexfs.proto.GetFileStatusRequest;
 import org.indexfs.proto.ListStatusRequest;
 import org.indexfs.proto.Listing;
+import org.indexfs.proto.LocalizeGrant;
+import org.indexfs.proto.LocalizeRequest;
 import org.indexfs.proto.MkdirsRequest;
 import org.indexfs.proto.OpenRequest;
 import org.indexfs.proto.OpenResult;
+import org.indexfs.proto.PublishRequest;
+import org.indexfs.proto.PublishResult;
 import org.indexfs.proto.RecoverLeaseRequest;
 import org.indexfs.proto.RenameRequest;
 import org.indexfs.proto.RenewLeaseRequest;
@@ -74,11 +78,20 @@ public final class IndexFsClient implements AutoCloseable {
   private final ClusterConnection cluster;
   private final Caller caller;
   private final long timeoutMs;
+  private final long failoverWaitMs;
   private final RpcCounters counters = new RpcCounters();
   /** Files this client writes, and the slot holding each one's write lease. */
   private final Map<Long, Integer> writing = new ConcurrentHashMap<>();
   /** The slot this thread's last routed call went to (a writer's later calls go there). */
   private final ThreadLocal<Integer> lastSlot = ThreadLocal.withInitial(() -> 0);
+
+  /** Tests: the call id the next call of this thread carries (a retry of an earlier call, made by hand). */
+  private final ThreadLocal<Long> reuseCallId = new ThreadLocal<>();
+
+  /** Tests only: the next call of this thread goes out with {@code callId}, as a retry of that call would. */
+  void reuseCallId(long callId) {
+    reuseCallId.set(callId);
+  }
 
   /** Re-routing a call more often than this means the namespace keeps moving under it. */
   private static final int MAX_HOPS = 32;
@@ -86,9 +99,18 @@ public final class IndexFsClient implements AutoCloseable {
   private static final long ROUTING_PATIENCE_MS = 30_000;
 
   public IndexFsClient(ClusterConnection cluster, Caller caller, long timeoutMs) {
+    this(cluster, caller, timeoutMs, IndexFsConfig.CLIENT_FAILOVER_WAIT_MS.defaultValue());
+  }
+
+  /**
+   * {@code failoverWaitMs}: how long a call keeps being retried while its slot is unreachable,
+   * not served (a failover) or busy, before the error is thrown.
+   */
+  public IndexFsClient(ClusterConnection cluster, Caller caller, long timeoutMs, long failoverWaitMs) {
     this.cluster = cluster;
     this.caller = caller;
     this.timeoutMs = timeoutMs;
+    this.failoverWaitMs = failoverWaitMs;
   }
 
   /** RPCs sent by this client, by operation (and re-routings), since it was opened. */
@@ -374,6 +396,45 @@ public final class IndexFsClient implements AutoCloseable {
   }
 
   /**
+   * LOCALIZE ({@code shared}: SHARED_LOCALIZE) the existing directory {@code path} for this client
+   * (IndexFS §II-D), reserving {@code idsWanted} inode ids for it. See {@code client.bulk}.
+   */
+  public LocalizeGrant localize(String path, boolean shared, int idsWanted) throws IOException {
+    return call(Request.newBuilder().setLocalize(LocalizeRequest.newBuilder().setPath(path)
+        .setAction(LocalizeRequest.Action.GRANT).setShared(shared).setIdsWanted(idsWanted)), path, true)
+        .getLocalizeGrant();
+  }
+
+  /** Renews this client's localization of {@code path} (and reserves more ids); may come back denied. */
+  public LocalizeGrant renewLocalization(String path, int idsWanted) throws IOException {
+    return call(Request.newBuilder().setLocalize(LocalizeRequest.newBuilder().setPath(path)
+        .setAction(LocalizeRequest.Action.RENEW).setIdsWanted(idsWanted)), path, true).getLocalizeGrant();
+  }
+
+  /** Ends this client's localization of {@code path}; what it did not publish is dropped. */
+  public void releaseLocalization(String path) throws IOException {
+    call(Request.newBuilder().setLocalize(LocalizeRequest.newBuilder().setPath(path)
+        .setAction(LocalizeRequest.Action.RELEASE)), path, true);
+  }
+
+  /** Has the localized directory's slot ingest {@code file} (an SST on the data tier); empty: none. */
+  public PublishResult publish(String path, String file, boolean release) throws IOException {
+    return call(Request.newBuilder().setPublish(PublishRequest.newBuilder().setPath(path).setFile(file)
+        .setRelease(release)), path, true).getPublishResult();
+  }
+
+  /**
+   * How long a call into a subtree another client has localized waits for it to publish before
+   * failing with SUBTREE_LOCALIZED (0: fail at once). The holder's renewal is denied by the first
+   * refusal, so it publishes within one lease period.
+   */
+  public void waitForLocalized(long ms) {
+    this.localizedWaitMs = ms;
+  }
+
+  private volatile long localizedWaitMs = 65_000;
+
+  /**
    * The address of the server holding {@code path}'s entry, as far as this client's cache knows
    * (a hint for locality: an inline file's bytes come from there).
    */
@@ -443,6 +504,7 @@ public final class IndexFsClient implements AutoCloseable {
     List<String> dstNames = dst == null ? null : PathNames.components(dst, Integer.MAX_VALUE);
     Resolution known = cache.resolve(names, into ? names.size() : names.size() - 1);
     Resolution knownDst = dst == null ? null : cache.resolve(dstNames, dstNames.size() - 1);
+    long localizedUntil = 0;
     StringBuilder trail = new StringBuilder();
     // Entries move (splits, renames across slots) for moments: keep re-routing for a while.
     long deadline = System.nanoTime() + Math.min(timeoutMs, ROUTING_PATIENCE_MS) * 1_000_000L;
@@ -481,6 +543,16 @@ public final class IndexFsClient implements AutoCloseable {
           // Far more hops than any path has slots: something moves under this call; do not spin.
           backoff(attempt - MAX_HOPS / 2);
         }
+      } else if (response.getCode() == Code.SUBTREE_LOCALIZED && localizedWaitMs > 0) {
+        // Another client holds the subtree (bulk insertion); it publishes soon: wait, not a hop.
+        long now = System.nanoTime();
+        localizedUntil = localizedUntil == 0 ? now + localizedWaitMs * 1_000_000 : localizedUntil;
+        if (now - localizedUntil > 0) {
+          return check(response);
+        }
+        counters.count("localized.wait");
+        attempt--;
+        backoff(6);
       } else if (response.getCode() == Code.STALE_RESOLUTION) {
         counters.count("resolve.stale");
         cache.forget(names);
@@ -532,15 +604,78 @@ public final class IndexFsClient implements AutoCloseable {
     return check(send(slot, request));
   }
 
+  /**
+   * Sends a call to {@code slot}'s server and returns its answer, riding through failovers (DESIGN
+   * §11): a broken connection, a server that does not serve the slot right now, or one too busy,
+   * is retried with backoff — the address looked up in ZooKeeper again — for up to
+   * {@code failoverWaitMs}. Every try of a call carries the same call id, so a mutation whose
+   * answer was lost is answered from the server's retry cache instead of running twice.
+   */
   private Response send(int slot, Request.Builder request) throws IOException {
-    request.setCaller(caller).setTarget(cluster.target(slot));
-    Response response = sendOnce(slot, request);
-    if (response.getCode() == Code.WRONG_SERVER) {
-      // The address this process remembered for the slot serves something else now: look it up again.
-      cluster.wrongServer(slot);
-      response = sendOnce(slot, request);
+    request.setCaller(caller).setTarget(cluster.target(slot)).setRpcClientId(cluster.rpcClientId());
+    if (request.getCallId() == 0) {
+      Long reused = reuseCallId.get();
+      reuseCallId.remove();
+      request.setCallId(reused != null ? reused : RpcConnection.newCallId());
     }
-    return response;
+    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(failoverWaitMs);
+    for (int attempt = 0; ; attempt++) {
+      IOException failed;
+      try {
+        Response response = sendOnce(slot, request);
+        Code code = response.getCode();
+        if (code == Code.WRONG_SERVER || code == Code.NOT_SERVING) {
+          // The address this process remembered for the slot is not its server now: ask ZooKeeper.
+          cluster.unreachable(slot);
+          if (code == Code.WRONG_SERVER && attempt == 0) {
+            continue;
+          }
+        } else if (code != Code.SERVER_BUSY) {
+          return response;
+        }
+        failed = new IndexFsException(code, response.getMessage());
+      } catch (InterruptedIOException e) {
+        throw e;
+      } catch (IOException e) {
+        if (refused(e)) {
+          throw e;
+        }
+        cluster.unreachable(slot);
+        failed = e;
+      }
+      if (System.nanoTime() > deadline) {
+        throw failed;
+      }
+      counters.count("retry");
+      retryBackoff(attempt);
+    }
+  }
+
+  /**
+   * A server's answer while connecting (an authentication it refused) or a failed SASL exchange:
+   * trying again would only meet the same refusal, so it reaches the caller at once.
+   */
+  static boolean refused(IOException e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof IndexFsException x && !passing(x.code()) || t instanceof javax.security.sasl.SaslException) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Answers of a slot that is changing hands or overloaded: retried, never the application's. */
+  static boolean passing(Code code) {
+    return code == Code.NOT_SERVING || code == Code.WRONG_SERVER || code == Code.SERVER_BUSY;
+  }
+
+  private static void retryBackoff(int attempt) throws InterruptedIOException {
+    try {
+      Thread.sleep(Math.min(2_000, 50L << Math.min(attempt, 6)));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new InterruptedIOException("Interrupted while waiting to retry");
+    }
   }
 
   private Response sendOnce(int slot, Request.Builder request) throws IOException {

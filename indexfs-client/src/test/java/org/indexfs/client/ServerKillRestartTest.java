@@ -57,7 +57,9 @@ class ServerKillRestartTest {
       Queue<Written> written = new ConcurrentLinkedQueue<>();
       Queue<Throwable> unexpected = new ConcurrentLinkedQueue<>();
       AtomicBoolean killed = new AtomicBoolean();
-      try (IndexFsClient client = TestData.client(zk.connectString(), CLUSTER)) {
+      // Writers give up soon after the kill (riding through is RideThroughTest's subject); the
+      // first call after the restart still finds the new process by itself.
+      try (IndexFsClient client = TestData.client(zk.connectString(), CLUSTER, 1_000)) {
         ServerProcess server = ServerProcess.start(conf, log);
         try {
           List<Thread> writers = new ArrayList<>();

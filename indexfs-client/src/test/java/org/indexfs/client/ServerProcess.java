@@ -24,40 +24,89 @@ import org.indexfs.server.IndexFsServer;
  */
 final class ServerProcess implements AutoCloseable {
   private static final String READY = "INDEXFS_SERVER_READY ";
+  private static final String STANDING = "INDEXFS_STANDBY_READY ";
 
   private final Process process;
-  private final String address;
   private final Path log;
+  private volatile String address;
+  /** Completed with the address each time the process starts serving (a new future per change). */
+  private volatile CompletableFuture<String> serving;
+  private volatile CompletableFuture<Void> standing;
 
-  private ServerProcess(Process process, String address, Path log) {
+  private ServerProcess(Process process, Path log) {
     this.process = process;
-    this.address = address;
     this.log = log;
+    this.serving = new CompletableFuture<>();
+    this.standing = new CompletableFuture<>();
   }
 
   /** Starts a server with {@code conf} ({@code -D key=value} each) and waits until it serves. */
   static ServerProcess start(Map<String, String> conf, Path log) throws IOException, InterruptedException {
-    List<String> command = new ArrayList<>(List.of(
+    return start(List.of(), conf, log);
+  }
+
+  /** As {@link #start(Map, Path)}, the command run through {@code prefix} (e.g. {@code ip netns exec h1}). */
+  static ServerProcess start(List<String> prefix, Map<String, String> conf, Path log)
+      throws IOException, InterruptedException {
+    ServerProcess p = launch(prefix, conf, log);
+    try {
+      p.address = p.serving.get(60, TimeUnit.SECONDS);
+      return p;
+    } catch (ExecutionException | TimeoutException e) {
+      p.process.destroyForcibly().waitFor();
+      throw new IOException("Server process did not become ready; see " + log, e);
+    }
+  }
+
+  /** Starts a standby ({@code --standby}) and waits until it follows the slot's journal. */
+  static ServerProcess startStandby(List<String> prefix, Map<String, String> conf, Path log)
+      throws IOException, InterruptedException {
+    Map<String, String> c = new java.util.LinkedHashMap<>(conf);
+    c.put("indexfs.server.standby", "true");
+    ServerProcess p = launch(prefix, c, log);
+    try {
+      p.standing.get(120, TimeUnit.SECONDS);
+      return p;
+    } catch (ExecutionException | TimeoutException e) {
+      p.process.destroyForcibly().waitFor();
+      throw new IOException("Standby process did not start following; see " + log, e);
+    }
+  }
+
+  private static ServerProcess launch(List<String> prefix, Map<String, String> conf, Path log) throws IOException {
+    // ip netns exec execs the command: the process started is the server's JVM itself (kill -9 reaches it).
+    List<String> command = new ArrayList<>(prefix);
+    command.addAll(List.of(
         Path.of(System.getProperty("java.home"), "bin", "java").toString(),
         "-Xmx256m", "-XX:+UseSerialGC", "-Djava.net.preferIPv4Stack=true",
         "-cp", System.getProperty("java.class.path"),
         IndexFsServer.class.getName()));
     conf.forEach((k, v) -> command.add("-D" + k + "=" + v));
     Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-    CompletableFuture<String> ready = new CompletableFuture<>();
-    Thread pump = new Thread(() -> pump(process, log, ready), "server-process-output");
+    ServerProcess p = new ServerProcess(process, log);
+    Thread pump = new Thread(() -> p.pump(), "server-process-output");
     pump.setDaemon(true);
     pump.start();
-    try {
-      return new ServerProcess(process, ready.get(60, TimeUnit.SECONDS), log);
-    } catch (ExecutionException | TimeoutException e) {
-      process.destroyForcibly().waitFor();
-      throw new IOException("Server process did not become ready; see " + log, e);
-    }
+    return p;
   }
 
-  /** Copies the child's output to the log (it would block on a full pipe) and spots the ready line. */
-  private static void pump(Process process, Path log, CompletableFuture<String> ready) {
+  /** Waits until this process serves its slot (a standby taking over); returns its address. */
+  String awaitServing(long timeoutMs) throws Exception {
+    address = serving.get(timeoutMs, TimeUnit.MILLISECONDS);
+    return address;
+  }
+
+  /** Waits until this process follows its slot as a standby again (a superseded active steps down). */
+  void awaitStandby(long timeoutMs) throws Exception {
+    standing.get(timeoutMs, TimeUnit.MILLISECONDS);
+  }
+
+  boolean isServing() {
+    return serving.isDone() && !serving.isCompletedExceptionally();
+  }
+
+  /** Copies the child's output to the log (it would block on a full pipe) and spots the ready lines. */
+  private void pump() {
     try (BufferedReader in = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
          Writer out = Files.newBufferedWriter(log, StandardCharsets.UTF_8,
              StandardOpenOption.CREATE, StandardOpenOption.APPEND)) {
@@ -67,12 +116,21 @@ final class ServerProcess implements AutoCloseable {
         out.write('\n');
         out.flush();
         if (line.startsWith(READY)) {
-          ready.complete(line.substring(READY.length()).trim());
+          standing = new CompletableFuture<>();
+          serving.complete(line.substring(READY.length()).trim());
+        } else if (line.startsWith(STANDING)) {
+          if (serving.isDone()) {
+            serving = new CompletableFuture<>();
+          }
+          standing.complete(null);
         }
       }
-      ready.completeExceptionally(new IOException("Server exited with " + process.waitFor() + " before it was ready"));
+      IOException exited = new IOException("Server exited with " + process.waitFor());
+      serving.completeExceptionally(exited);
+      standing.completeExceptionally(exited);
     } catch (IOException | InterruptedException e) {
-      ready.completeExceptionally(e);
+      serving.completeExceptionally(e);
+      standing.completeExceptionally(e);
     }
   }
 
@@ -83,6 +141,16 @@ final class ServerProcess implements AutoCloseable {
 
   long pid() {
     return process.pid();
+  }
+
+  /** SIGSTOP / SIGCONT: the process pauses, as on a stalled machine, and resumes. */
+  void signal(String name) throws Exception {
+    new ProcessBuilder("kill", "-" + name, String.valueOf(process.pid())).inheritIO().start().waitFor();
+  }
+
+  /** Sends SIGKILL without waiting. */
+  void destroy() {
+    process.destroyForcibly();
   }
 
   /** SIGKILL (what {@link Process#destroyForcibly()} sends on Linux); returns the exit status. */

@@ -34,6 +34,18 @@ final class Slots {
     throw new AssertionError("placement never left slot " + avoid);
   }
 
+  /** A new directory under {@code parent} homed on {@code slot} (its path). */
+  static String dirOn(IndexFsClient admin, String parent, String prefix, int slot) throws IOException {
+    for (int i = 0; i < 500; i++) {
+      String path = child(parent, prefix + i);
+      admin.mkdirs(path, 0777);
+      if (admin.getFileStatus(path).getZerothSlot() == slot) {
+        return path;
+      }
+    }
+    throw new AssertionError("placement never chose slot " + slot);
+  }
+
   static String child(String parent, String name) {
     return (parent.equals("/") ? "" : parent) + "/" + name;
   }

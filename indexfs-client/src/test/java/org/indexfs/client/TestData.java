@@ -26,9 +26,14 @@ final class TestData {
   }
 
   static IndexFsClient client(String zookeeper, String clusterName) throws IOException {
+    return client(zookeeper, clusterName, IndexFsConfig.CLIENT_FAILOVER_WAIT_MS.defaultValue());
+  }
+
+  /** A client that gives up on an unreachable slot after {@code failoverWaitMs} instead of the default. */
+  static IndexFsClient client(String zookeeper, String clusterName, long failoverWaitMs) throws IOException {
     ClusterConnection connection = ClusterConnection.acquire(zookeeper, clusterName,
         IndexFsConfig.RPC_MAX_FRAME_BYTES.defaultValue(), 10_000);
-    return new IndexFsClient(connection, IndexFsClient.caller(USER, List.of(), "test-client"), 30_000);
+    return new IndexFsClient(connection, IndexFsClient.caller(USER, List.of(), "test-client"), 30_000, failoverWaitMs);
   }
 
   /** Creates an empty file and closes it, as {@code hadoop fs -touchz} does (create, then complete). */

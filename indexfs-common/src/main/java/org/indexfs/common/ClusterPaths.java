@@ -22,6 +22,24 @@ public final class ClusterPaths {
     return root(cluster) + "/leases/" + slot;
   }
 
+  /**
+   * The epoch of slot k: bumped by every process that becomes the slot's writer, so a writer that
+   * lost its lease can tell on its return whether another took over meanwhile (DESIGN §11).
+   */
+  public static String epoch(String cluster, int slot) {
+    return root(cluster) + "/epochs/" + slot;
+  }
+
+  /** A planned handover of slot k: the server that should take it next, and until when. */
+  public static String handover(String cluster, int slot) {
+    return root(cluster) + "/handover/" + slot;
+  }
+
+  /** The standbys of slot k, one ephemeral node each (name → how far it replayed). */
+  public static String standbys(String cluster, int slot) {
+    return root(cluster) + "/standbys/" + slot;
+  }
+
   /** The owner of slot k publishes its address here. */
   public static String slot(String cluster, int slot) {
     return slots(cluster) + "/" + slot;

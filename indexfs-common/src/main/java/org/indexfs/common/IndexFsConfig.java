@@ -17,8 +17,8 @@ public final class IndexFsConfig {
   public static final String CLUSTER_ZOOKEEPER_PATTERN = "indexfs.cluster.%s.zookeeper";
 
   public static final ConfigKey<Integer> ZOOKEEPER_SESSION_TIMEOUT_MS = ConfigKey.integer(
-      "indexfs.zookeeper.session-timeout-ms", 15_000,
-      "ZooKeeper session of a server: a killed server's slot lease is free again after this long.");
+      "indexfs.zookeeper.session-timeout-ms", 6_000,
+      "ZooKeeper session of a server: a killed server's slot lease is free again (and a standby takes over) after this long.");
   public static final ConfigKey<Long> SLOT_LEASE_WAIT_MS = ConfigKey.longValue(
       "indexfs.slot.lease-wait-ms", 60_000,
       "How long a starting server waits for its slot's lease while another process holds it.");
@@ -35,6 +35,13 @@ public final class IndexFsConfig {
       "indexfs.server.port", 0, "Port the metadata server listens on; 0 picks a free one.");
   public static final ConfigKey<Integer> SERVER_SLOT = ConfigKey.integer(
       "indexfs.server.slot", 0, "The slot this server owns.");
+  public static final ConfigKey<Boolean> SERVER_STANDBY = ConfigKey.bool(
+      "indexfs.server.standby", false,
+      "Start as a standby of the slot (bin/indexfs server --standby): follow its journal and take it over when its"
+          + " owner's lease ends, however long that takes; needs indexfs.journal.enabled.");
+  public static final ConfigKey<String> SERVER_NAME = ConfigKey.string(
+      "indexfs.server.name", "",
+      "How this server names itself to operators (admin -report, admin -handover --to NAME); empty: its bind host.");
   public static final ConfigKey<Integer> SERVER_HANDLERS = ConfigKey.integer(
       "indexfs.server.handler-threads", 32,
       "Threads executing operations that may wait (peer calls, lease revocations, data-tier calls); the"
@@ -53,6 +60,27 @@ public final class IndexFsConfig {
   public static final ConfigKey<Boolean> WAL_SYNC = ConfigKey.bool(
       "indexfs.wal.sync", true,
       "true: a mutation returns only after its WAL record is fsynced (group commit); false: after it reached the OS.");
+
+  public static final ConfigKey<Long> STORE_RESERVED_BYTES = ConfigKey.longValue(
+      "indexfs.store.reserved-bytes", 100L << 20,
+      "Free disk space kept for the server's RocksDB (HDFS: dfs.namenode.resource.du.reserved): below it, calls that"
+          + " would grow the store answer NO_SPACE while deletes go on; writing resumes by itself once space is back.");
+
+  public static final ConfigKey<Boolean> JOURNAL_ENABLED = ConfigKey.bool(
+      "indexfs.journal.enabled", false,
+      "Replicate every committed change of a slot to a journal on the data tier before it is acknowledged, with"
+          + " checkpoints, so standbys can take the slot over (DESIGN §11); needs indexfs.data.uri.");
+  public static final ConfigKey<Long> JOURNAL_SEGMENT_BYTES = ConfigKey.longValue(
+      "indexfs.journal.segment-bytes", 64L << 20, "A journal segment is closed and a new one started past this size.");
+  public static final ConfigKey<Long> JOURNAL_CHECKPOINT_RECORDS = ConfigKey.longValue(
+      "indexfs.journal.checkpoint-records", 500_000,
+      "A checkpoint of the slot's store is published on the data tier after this many journal records...");
+  public static final ConfigKey<Long> JOURNAL_CHECKPOINT_INTERVAL_MS = ConfigKey.longValue(
+      "indexfs.journal.checkpoint-interval-ms", 3_600_000,
+      "... or after this long, whichever comes first; checkpoints bound replay and start new standbys.");
+  public static final ConfigKey<Integer> JOURNAL_CHECKPOINTS_KEPT = ConfigKey.integer(
+      "indexfs.journal.checkpoints-kept", 2,
+      "Checkpoints kept on the data tier; the journal before the oldest of them is deleted.");
 
   public static final ConfigKey<String> DATA_URI = ConfigKey.string(
       "indexfs.data.uri", "",
@@ -139,6 +167,17 @@ public final class IndexFsConfig {
       "Time a frame may take to arrive once its first byte did; a slower one closes the connection.");
   public static final ConfigKey<Long> RPC_TIMEOUT_MS = ConfigKey.longValue(
       "indexfs.rpc.timeout-ms", 120_000, "How long a client waits for one reply.");
+  public static final ConfigKey<Long> CLIENT_FAILOVER_WAIT_MS = ConfigKey.longValue(
+      "indexfs.client.failover-wait-ms", 60_000,
+      "How long a client keeps retrying a call whose slot is unreachable, failing over or busy (backoff from 50 ms"
+          + " doubling to 2 s) before the error reaches the application; retried mutations get their first answer.");
+  public static final ConfigKey<Long> RETRY_CACHE_EXPIRY_MS = ConfigKey.longValue(
+      "indexfs.retry-cache.expiry-ms", 600_000,
+      "How long a server remembers the outcome of a non-idempotent call for a client that retries it"
+          + " (HDFS: dfs.namenode.retrycache.expirytime.millis).");
+  public static final ConfigKey<Integer> RETRY_CACHE_ENTRIES = ConfigKey.integer(
+      "indexfs.retry-cache.entries", 100_000,
+      "Call outcomes a server keeps in memory for retries (older ones are read back from its store).");
   public static final ConfigKey<Integer> LIST_PAGE_SIZE = ConfigKey.integer(
       "indexfs.list.page-size", 1000, "Entries per listStatus page (HDFS: dfs.ls.limit).");
 
@@ -179,16 +218,44 @@ public final class IndexFsConfig {
       "indexfs.audit.queue-size", 65_536,
       "Audit records waiting for the asynchronous writer; a full queue slows handlers, it never drops records.");
 
+  public static final ConfigKey<Long> LOCALIZE_LEASE_MS = ConfigKey.longValue(
+      "indexfs.localize.lease-ms", 30_000,
+      "Bulk insertion: how long a LOCALIZE lease on a subtree holds between renewals; a holder that stops renewing loses its unpublished work after this.");
+  public static final ConfigKey<Integer> LOCALIZE_MAX_ID_BLOCK = ConfigKey.integer(
+      "indexfs.localize.max-id-block", 1 << 20,
+      "Bulk insertion: the most inode ids one LOCALIZE grant or renewal reserves for its holder.");
+  public static final ConfigKey<String> CLIENT_LOCALIZE_PATTERNS = ConfigKey.string(
+      "indexfs.client.localize.patterns", "",
+      "Comma-separated glob patterns of directories a client localizes when it creates them (bulk insertion for unmodified jobs), e.g. /checkpoints/*; a pattern ending in :shared uses SHARED_LOCALIZE.");
+  public static final ConfigKey<Integer> CLIENT_LOCALIZE_BUFFER_ENTRIES = ConfigKey.integer(
+      "indexfs.client.localize.buffer-entries", 262_144,
+      "Bulk insertion: unpublished entries a client keeps in memory; past this many it publishes them (and goes on localized).");
+  public static final ConfigKey<Long> CLIENT_LOCALIZE_DATA_LIMIT_BYTES = ConfigKey.longValue(
+      "indexfs.client.localize.data-limit-bytes", 256L << 20,
+      "Bulk insertion: after this many bytes written to data objects in a localized subtree the client publishes and gives the lease up (bulk insertion helps metadata, not data).");
+  public static final ConfigKey<String> CLIENT_LOCALIZE_STORE = ConfigKey.string(
+      "indexfs.client.localize.store", "buffer",
+      "Bulk insertion: where a client keeps a localized subtree's entries: buffer (sorted in memory, spilled as SST runs) or rocksdb (an embedded RocksDB).");
+
+  public static final ConfigKey<Integer> STORE_BLOB_MIN_BYTES = ConfigKey.integer(
+      "indexfs.store.blob-min-bytes", 0,
+      "Column-style storage (IndexFS §II-C): entry values of at least this many bytes (small files' inline bytes) go to RocksDB blob files, so compactions move only attribute records; 0 keeps every value in the LSM tree.");
+
   public static final List<ConfigKey<?>> ALL = List.of(
       ZOOKEEPER_QUORUM, ZOOKEEPER_SESSION_TIMEOUT_MS, SLOT_LEASE_WAIT_MS, CLUSTER_NAME, SERVER_DIR,
-      SERVER_BIND_HOST, SERVER_PORT, SERVER_SLOT, SERVER_HANDLERS, SERVER_IO_THREADS, SERVER_CACHE_ENTRIES, SERVER_QUEUE, WAL_SYNC, DATA_URI,
+      SERVER_BIND_HOST, SERVER_PORT, SERVER_SLOT, SERVER_STANDBY, SERVER_NAME, SERVER_HANDLERS, SERVER_IO_THREADS, SERVER_CACHE_ENTRIES, SERVER_QUEUE, WAL_SYNC, STORE_RESERVED_BYTES,
+      JOURNAL_ENABLED, JOURNAL_SEGMENT_BYTES, JOURNAL_CHECKPOINT_RECORDS, JOURNAL_CHECKPOINT_INTERVAL_MS,
+      JOURNAL_CHECKPOINTS_KEPT, DATA_URI,
       INLINE_MAX_BYTES, LEASE_SOFT_LIMIT_MS, LEASE_HARD_LIMIT_MS, SCRUB_INTERVAL_MS, SCRUB_GRACE_MS,
       RPC_MAX_FRAME_BYTES, RPC_IDLE_TIMEOUT_SECONDS, RPC_MAX_IN_FLIGHT, RPC_MAX_BUFFERED_BYTES,
-      RPC_FRAME_DEADLINE_MS, RPC_TIMEOUT_MS, LIST_PAGE_SIZE, SUPERUSER, SUPERGROUP,
+      RPC_FRAME_DEADLINE_MS, RPC_TIMEOUT_MS, CLIENT_FAILOVER_WAIT_MS, RETRY_CACHE_EXPIRY_MS,
+      RETRY_CACHE_ENTRIES, LIST_PAGE_SIZE, SUPERUSER, SUPERGROUP,
       PERMISSIONS_ENABLED, MAX_COMPONENT_LENGTH, MIN_BLOCK_SIZE, ACCESS_TIME_PRECISION_MS, XATTRS_ENABLED,
       MAX_XATTRS_PER_INODE, MAX_XATTR_SIZE, ACLS_ENABLED, AUDIT_ENABLED, AUDIT_QUEUE, LEASE_POLICY, LEASE_FIXED_MS,
       LEASE_MAX_MS, SECURITY_RESOLUTION_GRACE_MS, SECURITY_KEY_ROTATION_MS, SECURITY_ZOOKEEPER_DIGEST,
       SERVER_KERBEROS_PRINCIPAL, SERVER_KEYTAB,
       LEASE_TABLE_ENTRIES, CLIENT_CACHE_ENTRIES, CLIENT_PRIVATE_CONNECTION, HOME_SYNC_INTERVAL_MS,
-      METRICS_LOG_INTERVAL_MS, METRICS_WINDOW_MS, HTTP_PORT, SPLIT_THRESHOLD);
+      METRICS_LOG_INTERVAL_MS, METRICS_WINDOW_MS, HTTP_PORT, SPLIT_THRESHOLD, LOCALIZE_LEASE_MS,
+      LOCALIZE_MAX_ID_BLOCK, CLIENT_LOCALIZE_PATTERNS, CLIENT_LOCALIZE_BUFFER_ENTRIES, CLIENT_LOCALIZE_DATA_LIMIT_BYTES,
+      CLIENT_LOCALIZE_STORE, STORE_BLOB_MIN_BYTES);
 }

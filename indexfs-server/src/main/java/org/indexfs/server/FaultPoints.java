@@ -14,6 +14,8 @@ import java.util.function.Consumer;
  *       the data tier, the receiver not asked yet), {@code split.ingested} (receiver committed,
  *       source not cleaned up); on the receiver {@code ingest.received} (file ingested, partition
  *       not recorded) and {@code ingest.recorded} (committed, no answer sent).</li>
+ *   <li>Retry cache: {@code call.applied} (an at-most-once call's change written, its answer not
+ *       recorded).</li>
  * </ul>
  */
 public final class FaultPoints {

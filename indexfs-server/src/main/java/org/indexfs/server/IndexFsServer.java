@@ -20,11 +20,16 @@ import org.indexfs.server.data.ServerDefaults;
 import org.indexfs.server.filelease.LeaseMonitor;
 import org.indexfs.server.filelease.LeaseRecovery;
 import org.indexfs.server.filelease.LeaseTable;
+import org.indexfs.server.health.DiskSpace;
+import org.indexfs.server.health.Fence;
+import org.indexfs.server.health.SpaceGuard;
 import org.indexfs.server.lease.EntryLeases;
 import org.indexfs.server.lease.LeaseKey;
 import org.indexfs.server.lease.LeasePolicy;
 import org.indexfs.server.membership.SlotLease;
 import org.indexfs.server.http.StatusServer;
+import org.indexfs.server.journal.ActiveJournal;
+import org.indexfs.server.journal.Standby;
 import org.indexfs.server.metrics.LiveGauges;
 import org.indexfs.server.metrics.ServerMetrics;
 import org.indexfs.server.ns.AccessChecker;
@@ -52,6 +57,10 @@ import org.indexfs.server.op.CrossSlotRename;
 import org.indexfs.server.op.RenameInOp;
 import org.indexfs.server.op.RenameOp;
 import org.indexfs.server.rename.RenameIntents;
+import org.indexfs.server.retry.AppliedAnswers;
+import org.indexfs.server.retry.CallKey;
+import org.indexfs.server.retry.RetriedOp;
+import org.indexfs.server.retry.RetryCache;
 import org.indexfs.server.split.Partitions;
 import org.indexfs.server.split.SplitManager;
 import org.indexfs.server.op.RenewLeaseOp;
@@ -90,7 +99,7 @@ import org.slf4j.LoggerFactory;
 public final class IndexFsServer implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(IndexFsServer.class);
 
-  private final MetadataStore store;
+  private MetadataStore store;
   private final Namespace ns;
   private final DataTier data;
   private final Reclaimer reclaimer;
@@ -100,21 +109,31 @@ public final class IndexFsServer implements AutoCloseable {
   private final Scrubber scrubber;
   private final Dispatcher dispatcher;
   private final RpcServer rpc;
-  private final SlotLease lease;
+  private SlotLease lease;
+  private ActiveJournal journal;
+  private volatile boolean started;
   private final Peers peers;
   private final EntryLeases entryLeases;
   private final Periodic placementRefresh;
   private final ServerMetrics metrics;
   private final SplitManager splits;
   private final Periodic metricsLog;
+  private final Periodic retryPurge;
   private final InetSocketAddress address;
   private final SafeMode safeMode = new SafeMode();
   private final StatusServer status;
+  private final Fence fence;
+  private volatile Runnable onSuperseded = () -> {};
+  private volatile Runnable onHandedOver = () -> {};
+  /** Set once superseded or handed over: a hook registered later runs at once. */
+  private volatile boolean superseded;
+  private volatile boolean handedOver;
+  private org.indexfs.server.bulk.Localizer localizer;
   private final ResolutionKeys resolutionKeys;
   private final DelegationTokens tokens;
   private final Periodic keyRotation;
 
-  private IndexFsServer(Map<String, String> conf) throws IOException {
+  private IndexFsServer(Map<String, String> conf, java.util.function.Consumer<Standby> onStandby) throws IOException {
     String dir = IndexFsConfig.SERVER_DIR.get(conf);
     if (dir.isEmpty()) {
       throw new IllegalArgumentException(IndexFsConfig.SERVER_DIR.name() + " must be set");
@@ -129,8 +148,37 @@ public final class IndexFsServer implements AutoCloseable {
     }
     String supergroup = IndexFsConfig.SUPERGROUP.get(conf);
     String dataUri = IndexFsConfig.DATA_URI.get(conf);
-    store = MetadataStore.open(Path.of(dir));
+    store = MetadataStore.open(Path.of(dir), IndexFsConfig.STORE_BLOB_MIN_BYTES.get(conf));
+    fence = new Fence(IndexFsConfig.CLUSTER_NAME.get(conf) + "/" + slot);
     try {
+      // The slot first (DESIGN §11): its lease and a new epoch — a standby follows the journal while
+      // it waits for them — then, with a journal, every earlier writer fenced and this store brought
+      // to the end of the slot's history.
+      boolean standing = IndexFsConfig.SERVER_STANDBY.get(conf);
+      if (standing && !IndexFsConfig.JOURNAL_ENABLED.get(conf)) {
+        throw new IOException("A standby follows the slot's journal: set " + IndexFsConfig.JOURNAL_ENABLED.name() + "=true");
+      }
+      Standby standby = standing ? Standby.follow(conf, slot, store, Path.of(dir), name(conf)) : null;
+      try {
+        if (standby != null) {
+          onStandby.accept(standby);
+        }
+        lease = new SlotLease(IndexFsConfig.ZOOKEEPER_QUORUM.get(conf),
+            IndexFsConfig.ZOOKEEPER_SESSION_TIMEOUT_MS.get(conf), IndexFsConfig.CLUSTER_NAME.get(conf), slot,
+            name(conf), standby != null ? Long.MAX_VALUE : IndexFsConfig.SLOT_LEASE_WAIT_MS.get(conf),
+            holder(standby, IndexFsConfig.CLUSTER_NAME.get(conf)));
+      } finally {
+        if (standby != null) {
+          store = standby.stop();
+        }
+      }
+      if (IndexFsConfig.JOURNAL_ENABLED.get(conf)) {
+        journal = ActiveJournal.takeOver(conf, slot, store, Path.of(dir), lease.epoch(), () -> {
+          fence.close("a successor fenced this writer's journal");
+          superseded();
+        });
+        store = journal.store();
+      }
       ns = new Namespace(store, slot, IndexFsConfig.WAL_SYNC.get(conf), superuser, supergroup,
           IndexFsConfig.SERVER_CACHE_ENTRIES.get(conf));
       data = new DataTier(dataUri, slot, hadoopConf);
@@ -176,11 +224,23 @@ public final class IndexFsServer implements AutoCloseable {
           access, reclaimer, dataUri, IndexFsConfig.INLINE_MAX_BYTES.get(conf), IndexFsConfig.LIST_PAGE_SIZE.get(conf),
           leases, recovery, data, peers, homes, placement, entryLeases, partitions, splits,
           new QuotaShares(ns, peers));
+      // Bulk insertion (IndexFS §II-D): leases on localized subtrees, and the ingest of what their holders publish.
+      org.indexfs.server.bulk.Localizations localizations = new org.indexfs.server.bulk.Localizations(ns,
+          IndexFsConfig.LOCALIZE_LEASE_MS.get(conf));
+      resolver.useLocalized(localizations);
+      org.indexfs.server.bulk.BulkIngest bulk = new org.indexfs.server.bulk.BulkIngest(ctx, localizations,
+          Path.of(dir, "bulk"));
+      splits.holdWhile(bulk::inLocalizedSubtree);
+      localizer = new org.indexfs.server.bulk.Localizer(ctx, localizations, bulk,
+          IndexFsConfig.LOCALIZE_MAX_ID_BLOCK.get(conf));
       RenameIntents renames = new RenameIntents(ns);
       CrossSlotRename crossSlot = new CrossSlotRename(ctx, renames);
       resolver.useFreeze((dirId, name) -> splits.isFrozen(dirId, name) || crossSlot.isMoving(dirId, name));
       placementRefresh = new Periodic("indexfs-placement-" + slot, IndexFsConfig.HOME_SYNC_INTERVAL_MS.get(conf),
           true, () -> {
+            if (!fence.serving()) {
+              return;
+            }
             placement.refresh();
             homes.driveAll();
             crossSlot.settleAll();
@@ -192,10 +252,15 @@ public final class IndexFsServer implements AutoCloseable {
           () -> LOG.info("{}", metrics.summary()));
       // Operators: admin requests, and safe mode over client mutations and background changes.
       AdminContext admin = new AdminContext(ctx, safeMode, metrics);
-      leaseMonitor.pauseWhile(safeMode::isOn);
-      scrubber.pauseWhile(safeMode::isOn);
-      reclaimer.pauseWhile(safeMode::isOn);
-      splits.pauseWhile(safeMode::isOn);
+      if (journal != null) {
+        admin.useHighAvailability(highAvailability(IndexFsConfig.CLUSTER_NAME.get(conf), slot));
+      }
+      // No change of its own while in safe mode, or while the slot's lease is in doubt.
+      java.util.function.BooleanSupplier hold = () -> safeMode.isOn() || !fence.serving();
+      leaseMonitor.pauseWhile(hold);
+      scrubber.pauseWhile(hold);
+      reclaimer.pauseWhile(hold);
+      splits.pauseWhile(hold);
       Map<OpCase, Operation> ops = operations(ctx, crossSlot, renames, scrubber, conf);
       NamespaceFeatures.install(ops, ctx, conf);
       // Delegation tokens, shared by every server through ZooKeeper: only with Kerberos (DESIGN §14).
@@ -210,13 +275,39 @@ public final class IndexFsServer implements AutoCloseable {
         tokens = null;
       }
       AdminOps.install(ops, admin);
+      // Bulk insertion (DESIGN §12): leases on subtrees and the publishes that end them.
+      ops.put(OpCase.LOCALIZE, new org.indexfs.server.bulk.LocalizeOp(ctx, localizer));
+      ops.put(OpCase.PUBLISH, new org.indexfs.server.bulk.PublishOp(ctx, localizer));
+      SpaceGuard.install(ops, new DiskSpace(Path.of(dir), IndexFsConfig.STORE_RESERVED_BYTES.get(conf)), slot);
+      // At-most-once calls: a retry gets the first answer (outermost, DESIGN §11).
+      RetryCache retries = new RetryCache(ns, IndexFsConfig.RETRY_CACHE_EXPIRY_MS.get(conf),
+          IndexFsConfig.RETRY_CACHE_ENTRIES.get(conf));
+      crossSlot.useCallIds(request -> {
+        CallKey key = CallKey.of(request);
+        return key == null ? java.util.UUID.randomUUID().toString() : key.newTxid();
+      }, (batch, txid, landed) -> {
+        CallKey key = CallKey.ofTxid(txid);
+        if (key != null && landed) {
+          retries.recordIn(batch, key, org.indexfs.proto.Response.newBuilder()
+              .setBool(org.indexfs.proto.BoolResult.newBuilder().setValue(true)).build());
+        } else if (key != null) {
+          retries.forgetIn(batch, key);
+        }
+      });
+      RetriedOp.install(ops, retries, new AppliedAnswers(ctx, crossSlot));
+      retryPurge = new Periodic("indexfs-retry-purge-" + slot, IndexFsConfig.RETRY_CACHE_EXPIRY_MS.get(conf) / 2,
+          false, () -> {
+            if (fence.serving()) {
+              retries.purge();
+            }
+          });
       CallerIdentity identity = new CallerIdentity(new ServerGroups(hadoopConf), new ProxyUserRule(hadoopConf));
       if (kerberos != null) {
         identity.serversAre(kerberos.shortName());
       }
       dispatcher = new Dispatcher(ops, IndexFsConfig.SERVER_HANDLERS.get(conf),
           IndexFsConfig.SERVER_QUEUE.get(conf), new Auditor(auditLog, ctx), metrics, ns,
-          IndexFsConfig.RPC_MAX_FRAME_BYTES.get(conf), IndexFsConfig.CLUSTER_NAME.get(conf) + "/" + slot,
+          IndexFsConfig.RPC_MAX_FRAME_BYTES.get(conf), IndexFsConfig.CLUSTER_NAME.get(conf) + "/" + slot, fence,
           identity);
       rpc = new RpcServer(dispatcher, IndexFsConfig.RPC_MAX_FRAME_BYTES.get(conf),
           IndexFsConfig.RPC_IDLE_TIMEOUT_SECONDS.get(conf), ioThreads(IndexFsConfig.SERVER_IO_THREADS.get(conf)), slot,
@@ -227,10 +318,7 @@ public final class IndexFsServer implements AutoCloseable {
       reclaimer.start();
       leaseMonitor.start();
       scrubber.start();
-      lease = new SlotLease(IndexFsConfig.ZOOKEEPER_QUORUM.get(conf),
-          IndexFsConfig.ZOOKEEPER_SESSION_TIMEOUT_MS.get(conf), IndexFsConfig.CLUSTER_NAME.get(conf), slot,
-          address.getHostString() + ":" + address.getPort(), IndexFsConfig.SLOT_LEASE_WAIT_MS.get(conf),
-          this::fence);
+      localizer.start();
       peers.attach(lease.curator(), IndexFsConfig.CLUSTER_NAME.get(conf), lease.clusterConfig().slots());
       scrubber.usePeers(peers);
       safeMode.attach(lease.curator(), IndexFsConfig.CLUSTER_NAME.get(conf));
@@ -241,8 +329,15 @@ public final class IndexFsServer implements AutoCloseable {
       }
       metrics.start(new LiveGauges(ns, entryLeases, leases, splits, safeMode::isOn),
           IndexFsConfig.METRICS_WINDOW_MS.get(conf));
+      lease.publish(address.getHostString() + ":" + address.getPort());
+      started = true;
+      fence.open();
+      if (journal != null) {
+        journal.startCheckpoints(slot, fence::serving);
+      }
       placementRefresh.start();
       metricsLog.start();
+      retryPurge.start();
       keyRotation.start();
     } catch (Exception e) {
       closeQuietly();
@@ -252,12 +347,98 @@ public final class IndexFsServer implements AutoCloseable {
         IndexFsConfig.WAL_SYNC.get(conf), status == null ? "off" : "http://" + status.hostPort() + "/");
   }
 
+  private AdminContext.HighAvailability highAvailability(String cluster, int slot) {
+    return new AdminContext.HighAvailability() {
+      @Override
+      public long epoch() {
+        return lease.epoch();
+      }
+
+      @Override
+      public java.util.List<String> standbys() throws IOException {
+        java.util.List<String> out = new java.util.ArrayList<>();
+        String dir = org.indexfs.common.ClusterPaths.standbys(cluster, slot);
+        try {
+          for (String child : lease.curator().getChildren().forPath(dir)) {
+            out.add(new String(lease.curator().getData().forPath(dir + "/" + child), java.nio.charset.StandardCharsets.UTF_8));
+          }
+        } catch (org.apache.zookeeper.KeeperException.NoNodeException none) {
+          return out;
+        } catch (Exception e) {
+          throw new IOException("Cannot list the standbys of slot " + slot + ": " + e.getMessage(), e);
+        }
+        java.util.Collections.sort(out);
+        return out;
+      }
+
+      @Override
+      public long journalDurableSeq() {
+        return journal.durableUpTo();
+      }
+
+      @Override
+      public void handOver(String to) throws IOException {
+        IndexFsServer.this.handOver(cluster, slot, to);
+      }
+    };
+  }
+
+  /** How this server names itself: {@code indexfs.server.name} (or its bind host) and its process id. */
+  static String name(Map<String, String> conf) {
+    String name = IndexFsConfig.SERVER_NAME.get(conf);
+    return (name.isEmpty() ? IndexFsConfig.SERVER_BIND_HOST.get(conf) : name) + " (pid " + ProcessHandle.current().pid() + ")";
+  }
+
+  /** What the slot's lease tells this server: stop answering when it is in doubt, resume when it is back. */
+  private SlotLease.Holder holder(Standby standby, String cluster) {
+    return new SlotLease.Holder() {
+      @Override
+      public void waiting(org.apache.curator.framework.CuratorFramework curator) throws IOException {
+        if (standby != null) {
+          standby.register(curator, cluster);
+        }
+      }
+
+      @Override
+      public void lost(String why) {
+        fence.close(why);
+      }
+
+      @Override
+      public void regained() {
+        if (started) {
+          fence.open();
+        }
+      }
+
+      @Override
+      public void superseded(long epoch) {
+        fence.close("another server took the slot over (epoch " + epoch + ")");
+        IndexFsServer.this.superseded();
+      }
+    };
+  }
+
+  private void superseded() {
+    superseded = true;
+    onSuperseded.run();
+  }
+
   private static int ioThreads(int configured) {
     return configured > 0 ? configured : Math.max(2, Runtime.getRuntime().availableProcessors());
   }
 
   public static IndexFsServer start(Map<String, String> conf) throws IOException {
-    return new IndexFsServer(conf);
+    return new IndexFsServer(conf, s -> {});
+  }
+
+  /**
+   * Starts a server; with {@code indexfs.server.standby=true} this returns only once the server
+   * took the slot over, and {@code onStandby} is told as soon as it follows the journal.
+   */
+  public static IndexFsServer start(Map<String, String> conf, java.util.function.Consumer<Standby> onStandby)
+      throws IOException {
+    return new IndexFsServer(conf, onStandby);
   }
 
   private static Map<OpCase, Operation> operations(OpContext ctx, CrossSlotRename crossSlot, RenameIntents renames,
@@ -308,9 +489,43 @@ public final class IndexFsServer implements AutoCloseable {
     return reclaimer;
   }
 
-  /** The slot's lease is gone: another process may own the slot now, so stop answering at once. */
-  private void fence() {
-    rpc.close();
+  /** True while this server answers for its slot (its lease is held). */
+  public boolean serving() {
+    return fence.serving();
+  }
+
+  /**
+   * What to do when the slot's lease comes back after another writer took the slot over meanwhile:
+   * this server's state is no longer the slot's. It stays fenced; {@code main} exits (see there).
+   */
+  public void onSuperseded(Runnable action) {
+    onSuperseded = action;
+    if (superseded) {
+      action.run();
+    }
+  }
+
+  /** What to do once this server handed its slot over ({@code admin -handover}): {@link SlotRunner} closes it. */
+  public void onHandedOver(Runnable action) {
+    onHandedOver = action;
+    if (handedOver) {
+      action.run();
+    }
+  }
+
+  /** Names the successor, stops answering, and asks to be stopped (the lease passes when the journal is closed). */
+  private void handOver(String cluster, int slot, String to) throws IOException {
+    org.indexfs.server.membership.Handovers.name(lease.curator(), cluster, slot, to);
+    fence.close("the slot is being handed over" + (to.isEmpty() ? "" : " to " + to));
+    LOG.info("Slot {}: handing over to {}", slot, to.isEmpty() ? "any standby" : to);
+    handedOver = true;
+    Thread t = new Thread(onHandedOver, "indexfs-handover-" + slot);
+    t.start();
+  }
+
+  /** The journal this server writes, or null without {@code indexfs.journal.enabled}. */
+  public ActiveJournal journal() {
+    return journal;
   }
 
   public SplitManager splits() {
@@ -357,12 +572,18 @@ public final class IndexFsServer implements AutoCloseable {
 
   @Override
   public void close() {
-    // Background passes that use the ZooKeeper session stop before the slot lease closes it.
+    // Nothing more is answered or acknowledged; the slot's lease is released last, once the journal
+    // is closed, so a successor finds it complete. Everything that uses the ZooKeeper session stops
+    // before the lease closes it.
+    fence.close("the server is stopping");
     if (placementRefresh != null) {
       placementRefresh.close();
     }
     if (metricsLog != null) {
       metricsLog.close();
+    }
+    if (retryPurge != null) {
+      retryPurge.close();
     }
     if (keyRotation != null) {
       keyRotation.close();
@@ -371,10 +592,6 @@ public final class IndexFsServer implements AutoCloseable {
       status.close();
     }
     safeMode.close();
-    if (lease != null) {
-      lease.close();
-    }
-
     if (splits != null) {
       splits.close();
     }
@@ -393,6 +610,9 @@ public final class IndexFsServer implements AutoCloseable {
     if (scrubber != null) {
       scrubber.close();
     }
+    if (localizer != null) {
+      localizer.close();
+    }
     if (leaseMonitor != null) {
       leaseMonitor.close();
     }
@@ -404,6 +624,12 @@ public final class IndexFsServer implements AutoCloseable {
     }
     if (ns != null) {
       ns.close();
+    }
+    if (journal != null) {
+      journal.close();
+    }
+    if (lease != null) {
+      lease.close();
     }
     if (resolutionKeys != null) {
       resolutionKeys.close();
@@ -418,16 +644,42 @@ public final class IndexFsServer implements AutoCloseable {
         LOG.warn("Data tier client did not close cleanly", e);
       }
     }
-    store.close();
+    if (store != null) {
+      store.close();
+    }
   }
 
-  /** {@code bin/indexfs server [-D key=value ...] [--conf file.xml]}: runs one server until killed. */
+  /** Exit status of a server whose slot was taken over by another while its lease was in doubt (EX_TEMPFAIL). */
+  public static final int EXIT_SUPERSEDED = 75;
+
+  /**
+   * {@code bin/indexfs server [-D key=value ...] [--conf file.xml] [--standby]}: runs one slot's server
+   * until killed. Prints {@code INDEXFS_SERVER_READY host:port} whenever it serves the slot, and
+   * {@code INDEXFS_STANDBY_READY slot} whenever it follows it as a standby; exits 75 when another
+   * server took the slot over and there is no journal to follow (its supervisor should restart it).
+   */
   public static void main(String[] args) throws Exception {
     Map<String, String> conf = new HashMap<>(ServerConf.load(args));
-    IndexFsServer server = start(conf);
-    Runtime.getRuntime().addShutdownHook(new Thread(server::close, "indexfs-shutdown"));
-    System.out.println("INDEXFS_SERVER_READY " + server.address().getHostString() + ":" + server.address().getPort());
-    System.out.flush();
+    SlotRunner runner = SlotRunner.start(conf, new SlotRunner.Events() {
+      @Override
+      public void standing(Standby standby) {
+        System.out.println("INDEXFS_STANDBY_READY " + IndexFsConfig.SERVER_SLOT.get(conf));
+        System.out.flush();
+      }
+
+      @Override
+      public void serving(IndexFsServer server) {
+        System.out.println("INDEXFS_SERVER_READY " + server.address().getHostString() + ":" + server.address().getPort());
+        System.out.flush();
+      }
+
+      @Override
+      public void stopped(int status) {
+        LOG.error("Exiting with status {}", status);
+        new Thread(() -> System.exit(status), "indexfs-exit").start();
+      }
+    });
+    Runtime.getRuntime().addShutdownHook(new Thread(runner::close, "indexfs-shutdown"));
     Thread.currentThread().join();
   }
 }

@@ -13,7 +13,7 @@ import org.apache.hadoop.fs.Path;
 final class ServerConf {
   private ServerConf() {}
 
-  /** {@code bin/indexfs server --slot 2 --dir /data/slot-2 --zookeeper zk:2181 --cluster prod}. */
+  /** {@code bin/indexfs server --slot 2 --dir /data/slot-2 --zookeeper zk:2181 --cluster prod [--standby]}. */
   private static final Map<String, String> SHORTHANDS = new java.util.LinkedHashMap<>(Map.of(
       "--slot", IndexFsConfig.SERVER_SLOT.name(),
       "--dir", IndexFsConfig.SERVER_DIR.name(),
@@ -31,6 +31,8 @@ final class ServerConf {
         for (Map.Entry<String, String> e : c) {
           conf.put(e.getKey(), e.getValue());
         }
+      } else if (a.equals("--standby")) {
+        conf.put(IndexFsConfig.SERVER_STANDBY.name(), "true");
       } else if (SHORTHANDS.containsKey(a) && i + 1 < args.length) {
         conf.put(SHORTHANDS.get(a), args[++i]);
       } else if (a.equals("-D") && i + 1 < args.length) {
@@ -39,7 +41,7 @@ final class ServerConf {
         put(conf, a.substring(2));
       } else {
         throw new IllegalArgumentException("Unknown argument: " + a
-            + " (expected --conf <file>, -D key=value, or " + String.join(" / ", SHORTHANDS.keySet()) + " <value>)");
+            + " (expected --conf <file>, -D key=value, --standby, or " + String.join(" / ", SHORTHANDS.keySet()) + " <value>)");
       }
     }
     return conf;

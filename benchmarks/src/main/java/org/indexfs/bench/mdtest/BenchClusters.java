@@ -27,6 +27,7 @@ final class BenchClusters implements AutoCloseable {
   private final MiniDFSCluster hdfs;
   private final LocalCluster indexSync;
   private final LocalCluster indexAsync;
+  private final LocalCluster indexJournal;
   static final String USER = "bench";
   private final UserGroupInformation user = UserGroupInformation.createRemoteUser(USER);
   private final FileAppender audit;
@@ -45,9 +46,14 @@ final class BenchClusters implements AutoCloseable {
         .set(IndexFsConfig.WAL_SYNC.name(), "true").set(IndexFsConfig.DATA_URI.name(), dataUri).start();
     indexAsync = LocalCluster.builder(work.resolve("indexfs-async")).clusterName("bench-async")
         .set(IndexFsConfig.WAL_SYNC.name(), "false").set(IndexFsConfig.DATA_URI.name(), dataUri).start();
+    // The sync cluster once more, journaling every change to the same HDFS before it is acknowledged (HA).
+    indexJournal = LocalCluster.builder(work.resolve("indexfs-journal")).clusterName("bench-journal")
+        .set(IndexFsConfig.WAL_SYNC.name(), "true").set(IndexFsConfig.JOURNAL_ENABLED.name(), "true")
+        .set(IndexFsConfig.DATA_URI.name(), dataUri).start();
     for (FileSystem admin : new FileSystem[] {superClient(hdfs.getURI(), hdfs.getConfiguration(0)),
         superClient(URI.create(indexSync.defaultFs()), indexfsConf(indexSync)),
-        superClient(URI.create(indexAsync.defaultFs()), indexfsConf(indexAsync))}) {
+        superClient(URI.create(indexAsync.defaultFs()), indexfsConf(indexAsync)),
+        superClient(URI.create(indexJournal.defaultFs()), indexfsConf(indexJournal))}) {
       try (admin) {
         admin.mkdirs(new org.apache.hadoop.fs.Path("/bench"));
         admin.setOwner(new org.apache.hadoop.fs.Path("/bench"), USER, null);
@@ -101,6 +107,11 @@ final class BenchClusters implements AutoCloseable {
     return asUser(URI.create(c.defaultFs()), indexfsConf(c));
   }
 
+  /** A client of the journaling IndexFS cluster (wal.sync=true and indexfs.journal.enabled=true). */
+  FileSystem indexfsJournalClient() throws IOException {
+    return asUser(URI.create(indexJournal.defaultFs()), indexfsConf(indexJournal));
+  }
+
   FirstCall.Opener hdfsClientFactory() {
     return this::hdfsClient;
   }
@@ -120,6 +131,7 @@ final class BenchClusters implements AutoCloseable {
 
   @Override
   public void close() {
+    indexJournal.close();
     indexAsync.close();
     indexSync.close();
     hdfs.shutdown();

@@ -134,6 +134,7 @@ public final class CompareMain {
     Subject hdfs;
     Subject sync;
     Subject async;
+    Subject journaled;
     Floor floor;
     FirstCall.Times inProcess;
     FirstCall.Times fresh;
@@ -143,14 +144,17 @@ public final class CompareMain {
       hdfs = new Subject("HDFS", clusters.hdfsUri().toString());
       sync = new Subject("IndexFS", "indexfs://bench-sync/ (indexfs.wal.sync=true)");
       async = new Subject("IndexFS async", "indexfs://bench-async/ (indexfs.wal.sync=false)");
+      journaled = new Subject("IndexFS journaled",
+          "indexfs://bench-journal/ (indexfs.wal.sync=true, indexfs.journal.enabled=true, journal on the same HDFS)");
       try (FileSystem hdfsFs = clusters.hdfsClient();
           FileSystem syncFs = clusters.indexfsClient(true);
           FileSystem asyncFs = clusters.indexfsClient(false);
-          ProgressBar bar = ProgressBar.open(o.progress(), "compare", perRound * 3L * o.rounds()
+          FileSystem journalFs = clusters.indexfsJournalClient();
+          ProgressBar bar = ProgressBar.open(o.progress(), "compare", perRound * 4L * o.rounds()
               + Floor.calls(o.threads(), o.files()), done::get)) {
         for (int round = 0; round < o.rounds(); round++) {
-          for (Subject s : List.of(hdfs, sync, async)) {
-            FileSystem fs = s == hdfs ? hdfsFs : s == sync ? syncFs : asyncFs;
+          for (Subject s : List.of(hdfs, sync, async, journaled)) {
+            FileSystem fs = s == hdfs ? hdfsFs : s == sync ? syncFs : s == async ? asyncFs : journalFs;
             for (Settings layout : layouts) {
               org.apache.hadoop.fs.Path root = new org.apache.hadoop.fs.Path("/bench/r" + round + "/" + layout.layout().replace(' ', '-'));
               List<PhaseResult> results = new MdtestWorkload(fs, root, layout, done).runAll();
@@ -166,14 +170,14 @@ public final class CompareMain {
       }
     }
     deleteQuietly(work);
-    return report(o, hdfs, sync, async, floor, FirstCall.table(inProcess, fresh));
+    return report(o, hdfs, sync, async, journaled, floor, FirstCall.table(inProcess, fresh));
   }
 
   /** Fresh clients per system: a few JVM starts each, alternating. */
   private static final int FIRST_CALL_ROUNDS = 5;
 
-  static BenchReport report(Options o, Subject hdfs, Subject sync, Subject async, Floor floor, Table firstCall)
-      throws IOException {
+  static BenchReport report(Options o, Subject hdfs, Subject sync, Subject async, Subject journaled, Floor floor,
+      Table firstCall) throws IOException {
     BenchReport report = new BenchReport("IndexFS vs HDFS NameNode: mdtest-style metadata workload");
     report.fact("command", "bin/indexfs bench compare " + String.join(" ", o.args()));
     report.fact("date", Instant.now().toString());
@@ -193,6 +197,7 @@ public final class CompareMain {
     report.table(headline(h, s, a));
     report.table(cpuTable(hdfs, sync, async));
     report.table(floor.table(s, a, sync, async));
+    report.table(journalCost(s, journaled.toRun()));
     report.table(firstCall);
     ReportWriter.write(report, o.out());
     if (o.publish() != null) {
@@ -213,6 +218,22 @@ public final class CompareMain {
     return new Table("Throughput (ops/s) and latency (p50 / p99, µs): IndexFS vs HDFS",
         List.of("phase", "HDFS ops/s", "IndexFS ops/s", "IndexFS / HDFS", "HDFS p50/p99", "IndexFS p50/p99",
             "IndexFS async ops/s", "async / HDFS"), rows);
+  }
+
+  /**
+   * What HA costs (DESIGN §11): every mutation's batch appended and hsynced to the journal on HDFS
+   * before its reply, group-committed with the WAL fsync, against the same cluster without it.
+   */
+  static Table journalCost(TargetRun plain, TargetRun journaled) {
+    List<List<String>> rows = new ArrayList<>();
+    for (OpMetrics m : plain.ops()) {
+      OpMetrics j = journaled.op(m.op());
+      rows.add(List.of(m.op(), fmt(m.opsPerSecond()), fmt(j.opsPerSecond()), ratio(j.opsPerSecond(), m.opsPerSecond()),
+          m.p50() + " / " + m.p99(), j.p50() + " / " + j.p99()));
+    }
+    return new Table("Journaling's cost (wal.sync=true, with and without the journal on the same HDFS; ops/s, p50 / p99 µs)",
+        List.of("phase", "IndexFS ops/s", "journaled ops/s", "journaled / plain", "IndexFS p50/p99",
+            "journaled p50/p99"), rows);
   }
 
   /** Server and client CPU per operation, measured per thread ({@link org.indexfs.bench.ThreadCpu}). */

@@ -67,6 +67,7 @@ public final class IndexFsAdmin extends Configured implements Tool {
         case "-safemode" -> new SafeModeCommand(admin, out).run(rest);
         case "-balance" -> new BalanceCommand(admin, out).run(rest);
         case "-fsck" -> new FsckCommand(admin, ifs, getConf(), out).run(rest.length == 0 ? "/" : rest[0]);
+        case "-handover" -> new HandoverCommand(admin, out).run(rest);
         default -> {
           err.println(cmd.substring(cmd.startsWith("-") ? 1 : 0) + ": Unknown command");
           err.print(USAGE);

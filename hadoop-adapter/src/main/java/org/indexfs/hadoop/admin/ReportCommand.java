@@ -13,8 +13,8 @@ import org.indexfs.proto.SlotReport;
 
 /**
  * {@code -report}: the cluster, then each slot, as {@code hdfs dfsadmin -report} prints the
- * cluster and then each DataNode. Slots nobody serves are listed as dead. Standbys and epochs
- * print as "none" until slots have them (HA).
+ * cluster and then each DataNode. Slots nobody serves are listed as dead. Each slot shows
+ * its epoch ("none" without a journal) and its standbys with how far each replayed the journal.
  */
 final class ReportCommand {
   private static final String RULE = "-------------------------------------------------";
@@ -70,7 +70,8 @@ final class ReportCommand {
       }
     }
     out.println("Data objects: " + objects + " (" + byteDesc(bytes) + ")");
-    out.println("Standbys: none");
+    long standbys = live.stream().mapToLong(SlotReport::getStandbysCount).sum();
+    out.println("Standbys: " + (standbys == 0 ? "none" : String.valueOf(standbys)));
     out.println();
     out.println(RULE);
     out.println("Live slots (" + live.size() + "):");

@@ -7,6 +7,7 @@ import org.indexfs.client.IndexFsClient;
 import org.indexfs.proto.BalanceRequest;
 import org.indexfs.proto.FsckPage;
 import org.indexfs.proto.FsckRequest;
+import org.indexfs.proto.HandoverRequest;
 import org.indexfs.proto.Request;
 import org.indexfs.proto.SafeModeRequest;
 import org.indexfs.proto.SafeModeStatus;
@@ -60,6 +61,40 @@ public final class AdminClient {
   public FsckPage fsckEntries(int slot, ByteString cursor, boolean directoriesOnly) throws IOException {
     return client.callSlot(slot, Request.newBuilder().setFsck(FsckRequest.newBuilder()
         .setPart(FsckRequest.Part.ENTRIES).setCursor(cursor).setDirectoriesOnly(directoriesOnly))).getFsck();
+  }
+
+  /** How long a handover may take before the tool gives up waiting for the new owner. */
+  private static final long HANDOVER_WAIT_MS = 120_000;
+
+  /**
+   * Hands {@code slot} over (as {@code hdfs haadmin -failover}): its owner steps down naming
+   * {@code to} (a server's name, or "" for any standby), and this returns the new owner's
+   * {@code host:port} once it serves the slot.
+   */
+  public String handover(int slot, String to) throws IOException {
+    String before = owner(slot);
+    if (before == null) {
+      throw new IOException("Nobody serves slot " + slot + ": there is nothing to hand over");
+    }
+    client.callSlot(slot, Request.newBuilder().setHandover(HandoverRequest.newBuilder().setTo(to).setFrom(before)));
+    long deadline = System.currentTimeMillis() + HANDOVER_WAIT_MS;
+    while (true) {
+      String now = owner(slot);
+      if (now != null && !now.equals(before)) {
+        report(slot); // answered by the new owner (retried until it serves)
+        return now;
+      }
+      if (System.currentTimeMillis() > deadline) {
+        throw new IOException("Slot " + slot + " has no new owner " + HANDOVER_WAIT_MS + " ms after its handover"
+            + (to.isEmpty() ? "" : " to " + to));
+      }
+      try {
+        Thread.sleep(50);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new InterruptedIOException("Interrupted waiting for slot " + slot + "'s new owner");
+      }
+    }
   }
 
   /** What {@code slot} enforces now. */

@@ -40,7 +40,8 @@ public final class RpcConnection implements AutoCloseable {
   private final InetSocketAddress address;
   private final Channel channel;
   private final Map<Long, CompletableFuture<Response>> pending = new ConcurrentHashMap<>();
-  private final AtomicLong nextCallId = new AtomicLong(1);
+  /** Call ids are unique in the process, so a caller may fix one for all tries of a call ({@link #newCallId}). */
+  private static final AtomicLong NEXT_CALL_ID = new AtomicLong(1);
   private final ConcurrentLinkedQueue<ByteBuf> outgoing = new ConcurrentLinkedQueue<>();
   private final AtomicBoolean drainScheduled = new AtomicBoolean();
   private final Runnable drain = this::drain;
@@ -151,9 +152,17 @@ public final class RpcConnection implements AutoCloseable {
     return channel.isActive();
   }
 
-  /** Sends {@code request} (its call id is assigned here); the future completes with the reply. */
+  /** A call id no other call of this process has. */
+  public static long newCallId() {
+    return NEXT_CALL_ID.getAndIncrement();
+  }
+
+  /**
+   * Sends {@code request}; the future completes with the reply. A request without a call id gets a
+   * new one; one with an id keeps it (a retry of the same call, which the server may recognise).
+   */
   public CompletableFuture<Response> call(Request.Builder request) {
-    long id = nextCallId.getAndIncrement();
+    long id = request.getCallId() != 0 ? request.getCallId() : newCallId();
     CompletableFuture<Response> future = new CompletableFuture<>();
     pending.put(id, future);
     if (!channel.isActive()) {

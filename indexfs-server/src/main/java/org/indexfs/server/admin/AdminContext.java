@@ -17,6 +17,42 @@ public final class AdminContext {
   private final ServerMetrics metrics;
   private volatile String rpcAddress = "";
   private volatile String httpAddress = "";
+  private volatile HighAvailability ha = HighAvailability.NONE;
+
+  /** What a slot tells operators about its HA (DESIGN §11), and the handover it can make. */
+  public interface HighAvailability {
+    HighAvailability NONE = new HighAvailability() {
+      @Override
+      public long epoch() {
+        return -1;
+      }
+
+      @Override
+      public java.util.List<String> standbys() {
+        return java.util.List.of();
+      }
+
+      @Override
+      public long journalDurableSeq() {
+        return -1;
+      }
+
+      @Override
+      public void handOver(String to) throws IOException {
+        throw new IndexFsException(Code.UNSUPPORTED, "This slot has no journal (indexfs.journal.enabled=false),"
+            + " so no standby can take it over");
+      }
+    };
+
+    long epoch();
+
+    java.util.List<String> standbys() throws IOException;
+
+    long journalDurableSeq();
+
+    /** Stops serving the slot and lets the server named {@code to} (or any standby, "") take it over. */
+    void handOver(String to) throws IOException;
+  }
 
   public AdminContext(OpContext ops, SafeMode safeMode, ServerMetrics metrics) {
     this.ops = ops;
@@ -40,6 +76,14 @@ public final class AdminContext {
   public void listening(String rpc, String http) {
     this.rpcAddress = rpc;
     this.httpAddress = http == null ? "" : http;
+  }
+
+  public void useHighAvailability(HighAvailability ha) {
+    this.ha = ha;
+  }
+
+  public HighAvailability ha() {
+    return ha;
   }
 
   public String rpcAddress() {

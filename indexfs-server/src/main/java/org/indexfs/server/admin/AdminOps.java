@@ -27,5 +27,6 @@ public final class AdminOps {
     ops.put(OpCase.SAFE_MODE, new SafeModeOp(admin));
     ops.put(OpCase.BALANCE, new BalanceOp(admin));
     ops.put(OpCase.FSCK, new FsckOp(admin));
+    ops.put(OpCase.HANDOVER, new HandoverOp(admin));
   }
 }

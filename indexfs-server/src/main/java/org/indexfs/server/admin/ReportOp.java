@@ -41,8 +41,9 @@ final class ReportOp implements org.indexfs.server.op.Operation {
         .setDataCapacity(status == null ? -1 : status.getCapacity())
         .setDataUsed(status == null ? -1 : status.getUsed())
         .setDataRemaining(status == null ? -1 : status.getRemaining())
-        // No HA yet (DESIGN §11): one owner per slot, no epoch, no standby.
-        .setEpoch(-1);
+        .setEpoch(admin.ha().epoch())
+        .addAllStandbys(admin.ha().standbys())
+        .setJournalDurableSeq(admin.ha().journalDurableSeq());
     return Response.newBuilder().setSlotReport(r);
   }
 }

@@ -142,6 +142,15 @@ public final class Scrubber implements AutoCloseable {
   public Set<String> referenced(Set<String> names) throws IOException {
     Set<String> live = liveObjects();
     live.retainAll(names);
+    // Names a bulk-insertion client may write under while its localization lasts (its prefix, its id blocks).
+    List<org.indexfs.server.bulk.Localization> localized = org.indexfs.server.bulk.Localizations.all(ns.store(), null);
+    if (!localized.isEmpty()) {
+      for (String name : names) {
+        if (org.indexfs.server.bulk.Localizations.reserved(localized, name)) {
+          live.add(name);
+        }
+      }
+    }
     return live;
   }
 

@@ -62,9 +62,17 @@ final class StatusModel {
     if (withDirectories) {
       s.put("largestDirectories", largest.get());
     }
-    // Hot standbys come with HA (DESIGN §11); until then every slot has one owner and none.
-    s.put("standbys", List.of());
+    // This slot's standbys (DESIGN §11): name and how far each replayed the journal.
+    s.put("standbys", standbys());
     return s;
+  }
+
+  private List<String> standbys() {
+    try {
+      return admin.ha().standbys();
+    } catch (java.io.IOException e) {
+      return List.of("unknown (" + e.getMessage() + ")");
+    }
   }
 
   private static Map<String, Object> rocksDb(RocksDbStats db) {
@@ -97,11 +105,28 @@ final class StatusModel {
       slot.put("owner", read(curator, ClusterPaths.slot(peers.cluster(), k)));
       slot.put("http", read(curator, ClusterPaths.http(peers.cluster(), k)));
       slot.put("entries", read(curator, ClusterPaths.load(peers.cluster(), k)));
-      slot.put("epoch", "none");
-      slot.put("standbys", List.of());
+      String epoch = read(curator, ClusterPaths.epoch(peers.cluster(), k));
+      slot.put("epoch", epoch.isEmpty() ? "none" : epochOf(curator, peers.cluster(), k));
+      slot.put("standbys", children(curator, ClusterPaths.standbys(peers.cluster(), k)));
       out.add(slot);
     }
     return out;
+  }
+
+  private static String epochOf(CuratorFramework curator, String cluster, int slot) {
+    try {
+      return String.valueOf(org.indexfs.server.membership.Epochs.read(curator, cluster, slot));
+    } catch (java.io.IOException e) {
+      return "unknown";
+    }
+  }
+
+  private static List<String> children(CuratorFramework curator, String path) {
+    try {
+      return curator.getChildren().forPath(path);
+    } catch (Exception none) {
+      return List.of();
+    }
   }
 
   private static String read(CuratorFramework curator, String path) {

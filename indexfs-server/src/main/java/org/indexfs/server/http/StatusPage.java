@@ -103,8 +103,19 @@ final class StatusPage {
     }
     h.append("</table></section>\n");
 
-    h.append("<section id=\"standbys\"><h2>Standbys</h2><p>none — hot standbys come with HA; ")
-        .append("each slot has one owner and no epoch yet.</p></section>\n");
+    h.append("<section id=\"standbys\"><h2>Standbys</h2>");
+    @SuppressWarnings("unchecked")
+    List<String> standbys = (List<String>) s.get("standbys");
+    if (standbys.isEmpty()) {
+      h.append("<p>none: no server follows this slot's journal (start one with bin/indexfs server --standby)</p>");
+    } else {
+      h.append("<ul>");
+      for (String sb : standbys) {
+        h.append("<li>").append(esc(sb)).append("</li>");
+      }
+      h.append("</ul>");
+    }
+    h.append("</section>\n");
     h.append("<footer><a href=\"status.json\">status.json</a> · <a href=\"prom\">/prom</a> (Prometheus)</footer>\n");
     h.append("<script>").append(SCRIPT).append("</script>\n</body></html>\n");
     return h.toString();

@@ -10,8 +10,15 @@ import org.apache.zookeeper.server.ZooKeeperServer;
 public final class EmbeddedZooKeeper implements AutoCloseable {
   private final ZooKeeperServer server;
   private final ServerCnxnFactory factory;
+  private final String host;
 
   public EmbeddedZooKeeper(File dataDir, int port) throws IOException {
+    this(dataDir, "127.0.0.1", port);
+  }
+
+  /** Listening on {@code host} (an address other network namespaces reach, for fault tests). */
+  public EmbeddedZooKeeper(File dataDir, String host, int port) throws IOException {
+    this.host = host;
     System.setProperty("zookeeper.admin.enableServer", "false");
     System.setProperty("zookeeper.4lw.commands.whitelist", "ruok,stat");
     File snap = new File(dataDir, "snapshots");
@@ -20,7 +27,7 @@ public final class EmbeddedZooKeeper implements AutoCloseable {
       throw new IOException("Cannot create ZooKeeper directories under " + dataDir);
     }
     server = new ZooKeeperServer(snap, log, 500);
-    factory = ServerCnxnFactory.createFactory(new InetSocketAddress("127.0.0.1", port), 200);
+    factory = ServerCnxnFactory.createFactory(new InetSocketAddress(host, port), 200);
     try {
       factory.startup(server);
     } catch (InterruptedException e) {
@@ -34,7 +41,7 @@ public final class EmbeddedZooKeeper implements AutoCloseable {
   }
 
   public String connectString() {
-    return "127.0.0.1:" + port();
+    return host + ":" + port();
   }
 
   @Override

@@ -15,6 +15,7 @@ import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.BoundedExponentialBackoffRetry;
 import org.indexfs.common.IndexFsConfig;
 import org.indexfs.server.IndexFsServer;
+import org.indexfs.server.SlotRunner;
 import org.indexfs.server.membership.ClusterFormat;
 
 /**
@@ -36,8 +37,11 @@ public final class LocalCluster implements AutoCloseable {
   private final String clusterName;
   private final Map<String, String> serverConf;
   private final LocalHdfs hdfs;
-  private final EmbeddedZooKeeper zookeeper;
-  private final List<IndexFsServer> servers = new ArrayList<>();
+  private EmbeddedZooKeeper zookeeper;
+  private final int zkPort;
+  /** Per slot, every server started for it: the one serving it, and standbys. */
+  private final Map<Integer, List<SlotRunner>> runners = new java.util.TreeMap<>();
+  private int serverCount;
 
   private LocalCluster(Builder b) throws IOException {
     this.workDir = b.workDir.toAbsolutePath();
@@ -62,6 +66,7 @@ public final class LocalCluster implements AutoCloseable {
       }
       throw e;
     }
+    zkPort = zookeeper.port();
     serverConf.put(IndexFsConfig.ZOOKEEPER_QUORUM.name(), zookeeper.connectString());
     serverConf.put(IndexFsConfig.CLUSTER_NAME.name(), clusterName);
     try {
@@ -83,6 +88,7 @@ public final class LocalCluster implements AutoCloseable {
       for (int slot = 0; slot < servers; slot++) {
         startServer(slot);
       }
+      serverCount = servers;
     } catch (IOException | RuntimeException e) {
       close();
       throw e;
@@ -118,16 +124,48 @@ public final class LocalCluster implements AutoCloseable {
     return new Builder(workDir);
   }
 
-  private void startServer(int slot) throws IOException {
+  private Map<String, String> conf(int slot, String dirName, boolean standby) {
     Map<String, String> conf = new HashMap<>(serverConf);
     conf.put(IndexFsConfig.SERVER_SLOT.name(), String.valueOf(slot));
-    conf.put(IndexFsConfig.SERVER_DIR.name(), workDir.resolve("slot-" + slot).toString());
-    IndexFsServer server = IndexFsServer.start(conf);
-    if (slot < servers.size()) {
-      servers.set(slot, server);
-    } else {
-      servers.add(server);
+    conf.put(IndexFsConfig.SERVER_DIR.name(), workDir.resolve(dirName).toString());
+    conf.put(IndexFsConfig.SERVER_STANDBY.name(), String.valueOf(standby));
+    conf.put(IndexFsConfig.SERVER_NAME.name(), dirName);
+    return conf;
+  }
+
+  private synchronized void startServer(int slot) throws IOException {
+    SlotRunner r = SlotRunner.start(conf(slot, "slot-" + slot, false), new SlotRunner.Events() {});
+    runners.computeIfAbsent(slot, k -> new ArrayList<>()).add(r);
+  }
+
+  /**
+   * Starts a standby of {@code slot} in this process (its store under {@code slot-K-standby-N}); it
+   * takes the slot over when its server stops. Needs {@code indexfs.journal.enabled=true}.
+   */
+  public SlotRunner startStandby(int slot) throws IOException {
+    return startStandby(slot, runners(slot).size());
+  }
+
+  /** A standby of {@code slot} on {@code slot-K-standby-N}: the same directory as an earlier one of that number. */
+  public SlotRunner startStandby(int slot, int n) throws IOException {
+    SlotRunner r = SlotRunner.start(conf(slot, "slot-" + slot + "-standby-" + n, true), new SlotRunner.Events() {});
+    synchronized (this) {
+      runners.computeIfAbsent(slot, k -> new ArrayList<>()).add(r);
     }
+    return r;
+  }
+
+  /** Stops one server of the cluster (a standby, say), whatever it is doing. */
+  public void stop(SlotRunner runner) {
+    synchronized (this) {
+      runners.values().forEach(list -> list.remove(runner));
+    }
+    runner.close();
+  }
+
+  /** Every server started for {@code slot} (serving or standing by). */
+  public synchronized List<SlotRunner> runners(int slot) {
+    return List.copyOf(runners.getOrDefault(slot, List.of()));
   }
 
   /** Stops and starts slot 0's server on the same directory (a clean restart). */
@@ -141,25 +179,54 @@ public final class LocalCluster implements AutoCloseable {
     startServer(slot);
   }
 
-  /** Stops the server of {@code slot} (as if it died); {@link #restartServer(int)} brings it back. */
+  /** Stops the server serving {@code slot} (as if it died); {@link #restartServer(int)} brings it back. */
   public void stopServer(int slot) {
-    IndexFsServer s = servers.get(slot);
-    if (s != null) {
-      s.close();
-      servers.set(slot, null);
+    SlotRunner serving;
+    synchronized (this) {
+      serving = servingRunner(slot);
+      if (serving == null) {
+        return;
+      }
+      runners.get(slot).remove(serving);
+    }
+    serving.close();
+  }
+
+  private SlotRunner servingRunner(int slot) {
+    for (SlotRunner r : runners.getOrDefault(slot, List.of())) {
+      if (r.current() != null) {
+        return r;
+      }
+    }
+    return null;
+  }
+
+  /** Stops the ZooKeeper server (an outage); {@link #startZooKeeper} brings it back on the same port and data. */
+  public synchronized void stopZooKeeper() {
+    if (zookeeper != null) {
+      zookeeper.close();
+      zookeeper = null;
+    }
+  }
+
+  public synchronized void startZooKeeper() throws IOException {
+    if (zookeeper == null) {
+      zookeeper = new EmbeddedZooKeeper(workDir.resolve("zookeeper").toFile(), zkPort);
     }
   }
 
   public IndexFsServer server() {
-    return servers.get(0);
+    return server(0);
   }
 
-  public IndexFsServer server(int slot) {
-    return servers.get(slot);
+  /** The server serving {@code slot} now, or null. */
+  public synchronized IndexFsServer server(int slot) {
+    SlotRunner r = servingRunner(slot);
+    return r == null ? null : r.current();
   }
 
   public int serverCount() {
-    return servers.size();
+    return serverCount;
   }
 
   public String clusterName() {
@@ -167,7 +234,7 @@ public final class LocalCluster implements AutoCloseable {
   }
 
   public String zookeeperConnect() {
-    return zookeeper.connectString();
+    return "127.0.0.1:" + zkPort;
   }
 
   public Path workDir() {
@@ -191,7 +258,7 @@ public final class LocalCluster implements AutoCloseable {
   public Map<String, String> clientConf() {
     Map<String, String> conf = new LinkedHashMap<>();
     conf.put("fs.defaultFS", defaultFs());
-    conf.put(String.format(IndexFsConfig.CLUSTER_ZOOKEEPER_PATTERN, clusterName), zookeeper.connectString());
+    conf.put(String.format(IndexFsConfig.CLUSTER_ZOOKEEPER_PATTERN, clusterName), zookeeperConnect());
     // FileContext finds AbstractFileSystems only through configuration, never a service loader.
     conf.put("fs.AbstractFileSystem.indexfs.impl", "org.indexfs.hadoop.IndexFs");
     return conf;
@@ -213,13 +280,21 @@ public final class LocalCluster implements AutoCloseable {
 
   @Override
   public void close() {
-    for (IndexFsServer s : servers) {
-      if (s != null) {
-        s.close();
+    List<SlotRunner> all = new ArrayList<>();
+    synchronized (this) {
+      runners.values().forEach(all::addAll);
+      runners.clear();
+    }
+    // Standbys first, so none takes over a slot whose server is stopping.
+    for (SlotRunner r : all) {
+      if (r.current() == null) {
+        r.close();
       }
     }
-    servers.clear();
-    zookeeper.close();
+    for (SlotRunner r : all) {
+      r.close();
+    }
+    stopZooKeeper();
     if (hdfs != null) {
       hdfs.close();
     }

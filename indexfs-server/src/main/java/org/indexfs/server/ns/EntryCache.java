@@ -106,6 +106,15 @@ final class EntryCache {
     partitions.invalidate(dirId);
   }
 
+  /** {@link #forgetDirectory} for many directories in one pass (a bulk ingest touching a subtree). */
+  void forgetDirectories(java.util.Set<Long> dirIds) {
+    for (int s = 0; s < VERSION_STRIPES; s++) {
+      versions.incrementAndGet(s);
+    }
+    entries.asMap().keySet().removeIf(k -> dirIds.contains(k.parentId()));
+    partitions.invalidateAll(dirIds);
+  }
+
   long size() {
     return entries.size();
   }

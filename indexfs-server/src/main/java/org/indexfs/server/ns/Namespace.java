@@ -51,6 +51,8 @@ public final class Namespace implements AutoCloseable {
   private final ReentrantLock[] stripes = new ReentrantLock[STRIPES];
   private final ThreadLocal<Mutation> current = new ThreadLocal<>();
   private final ThreadLocal<Deferral> deferral = new ThreadLocal<>();
+  /** A record that goes into the next batch this thread writes: the retry cache's mark of a call. */
+  private final ThreadLocal<byte[][]> callMark = new ThreadLocal<>();
   private final AtomicLong mutations = new AtomicLong();
   private final EntryCache cache;
   private final AttrTable attrs;
@@ -149,6 +151,11 @@ public final class Namespace implements AutoCloseable {
     return inodes.next();
   }
 
+  /** Reserves {@code count} consecutive inode ids for a bulk-insertion client; returns the first. */
+  public long reserveInodeIds(long count) throws IOException {
+    return inodes.reserve(count);
+  }
+
   public long mutationCount() {
     return mutations.get();
   }
@@ -241,6 +248,18 @@ public final class Namespace implements AutoCloseable {
     return record;
   }
 
+  /**
+   * The key and value of directory {@code dir}'s partition record, for a bulk ingest that writes
+   * records beside the entries it ingests (then {@link #forgetDirectory} the directory).
+   */
+  public static byte[][] partitionRecordOf(Inode dir) {
+    return new byte[][] {partitionKey(dir.inodeId), partitionRecord(dir).encode()};
+  }
+
+  public static byte[] partitionKeyOf(long dirId) {
+    return partitionKey(dirId);
+  }
+
   public void putPartition(WriteBatch batch, Inode dir) throws IOException {
     Inode record = partitionRecord(dir);
     try {
@@ -266,6 +285,11 @@ public final class Namespace implements AutoCloseable {
    */
   public void forgetDirectory(long dirId) {
     cache.forgetDirectory(dirId);
+  }
+
+  /** {@link #forgetDirectory} for every directory a bulk ingest touched or created, in one pass. */
+  public void forgetDirectories(java.util.Set<Long> dirIds) {
+    cache.forgetDirectories(dirIds);
   }
 
   /**
@@ -384,7 +408,7 @@ public final class Namespace implements AutoCloseable {
    * the batch is durable before returning, so multi-step operations never run ahead of their log.
    */
   public <T> T mutate(Work<T> work) throws IOException {
-    T result = run(m -> work.run(m.batch()), true, false);
+    T result = run(m -> work.run(m.batch()), true, false, true);
     return result;
   }
 
@@ -395,10 +419,19 @@ public final class Namespace implements AutoCloseable {
    * waits for the fsync instead of this thread.
    */
   public <T> T mutateLocked(LockedWork<T> work) throws IOException {
-    return run(work, false, true);
+    return run(work, false, true, true);
   }
 
-  private <T> T run(LockedWork<T> work, boolean exclusive, boolean deferrable) throws IOException {
+  /**
+   * As {@link #mutateLocked}, for bookkeeping that changes no entry (the retry cache's record of an
+   * answer): it is not counted as a mutation of the namespace, and nobody waits for its fsync (a
+   * sequential client would otherwise pay two fsyncs per call).
+   */
+  public <T> T bookkeep(LockedWork<T> work) throws IOException {
+    return run(work, false, true, false);
+  }
+
+  private <T> T run(LockedWork<T> work, boolean exclusive, boolean deferrable, boolean counted) throws IOException {
     if (current.get() != null) {
       throw new IllegalStateException("Nested namespace mutation");
     }
@@ -424,9 +457,18 @@ public final class Namespace implements AutoCloseable {
         result = work.run(m);
         WriteBatch batch = m.batch();
         if (batch.count() > 0) {
+          byte[][] mark = callMark.get();
+          if (mark != null) {
+            putCallMark(batch, mark);
+          }
           store.write(batch);
-          ticket = groupCommit.ticket();
-          mutations.incrementAndGet();
+          callMark.remove();
+          // Bookkeeping (a retry-cache answer) waits for no fsync of its own: the next sync covers
+          // it, and if a crash loses it, the call's mark — durable with the change — still answers.
+          ticket = counted ? groupCommit.ticket() : 0;
+          if (counted) {
+            mutations.incrementAndGet();
+          }
           for (Mutation.CacheUpdate u : m.updates()) {
             if (u.partition()) {
               cache.publishPartition(u.parentId(), u.inode());
@@ -464,6 +506,27 @@ public final class Namespace implements AutoCloseable {
         }
       }
       return result;
+    }
+  }
+
+  /**
+   * Puts {@code key → value} into the calls column family with the next batch this thread writes,
+   * atomically with it (the retry cache marks a call as applied in its first batch); {@code null}
+   * forgets a mark not written.
+   */
+  public void markNextWrite(byte[] key, byte[] value) {
+    if (key == null) {
+      callMark.remove();
+    } else {
+      callMark.set(new byte[][] {key, value});
+    }
+  }
+
+  private void putCallMark(WriteBatch batch, byte[][] mark) throws IOException {
+    try {
+      batch.put(store.calls(), mark[0], mark[1]);
+    } catch (RocksDBException e) {
+      throw new IOException(e);
     }
   }
 

@@ -29,6 +29,26 @@ public final class PathResolver {
   private volatile LeaseGrants leases = LeaseGrants.NONE;
   private final Partitions partitions;
   private volatile FrozenNames frozen = (dirId, name) -> false;
+  private volatile LocalizedSubtrees localized = null;
+
+  /**
+   * Subtrees leased to bulk-insertion clients (IndexFS §II-D): told about every walk through one,
+   * so it can refuse others' mutations inside and deny the holder's next renewal.
+   */
+  @FunctionalInterface
+  public interface LocalizedSubtrees {
+    /**
+     * {@code dirs[0..count)} are the existing entries of a walked path from the root down, above
+     * its target (and, for a walk into a directory, the directory itself).
+     */
+    void walked(Inode[] dirs, int count, boolean mutating) throws IOException;
+  }
+
+  /** Subtrees localized on this slot, consulted on every walk. */
+  public void useLocalized(LocalizedSubtrees subtrees) {
+    this.localized = subtrees;
+  }
+
   private volatile AncestorSeal seal;
 
   /** Names moving in a GIGA+ split right now (see {@link #useFreeze}). */
@@ -165,6 +185,12 @@ public final class PathResolver {
     }
     if (into && existing == n + 1 && inodes[n].isDirectory() && ownerOf(inodes[n], intoHash) != ns.slot()) {
       throw elsewhere(path, names, inodes, local, n, destination, given);
+    }
+    LocalizedSubtrees subtrees = localized;
+    if (subtrees != null) {
+      // Mutations count the directories above the target; reads (a listing) the target too.
+      int dirs = Math.min(existing, into ? n + 1 : n);
+      subtrees.walked(inodes, dirs, ns.mutating());
     }
     return new ResolvedPath(path, names, inodes, existing, local);
   }

@@ -52,9 +52,20 @@ public final class CrossSlotRename {
   private static final Logger LOG = LoggerFactory.getLogger(CrossSlotRename.class);
   private static final int MAX_HOPS = 16;
 
+  /** How long a rename whose destination does not answer keeps asking it before the client is told to retry. */
+  private static final long SETTLE_WAIT_MS = 20_000;
+
+  /** Told, inside the batch that settles it, how a cross-slot rename ended (the retry cache's record of the call). */
+  @FunctionalInterface
+  public interface Settled {
+    void settled(org.rocksdb.WriteBatch batch, String txid, boolean landed) throws IOException;
+  }
+
   private final OpContext ctx;
   private final RenameIntents intents;
   private final Set<String> inFlight = ConcurrentHashMap.newKeySet();
+  private volatile java.util.function.Function<Request, String> txids = r -> UUID.randomUUID().toString();
+  private volatile Settled settled = (batch, txid, landed) -> {};
   /** Entries leaving this slot, as (parent id, name hash): no other mutation may touch them meanwhile. */
   private final Set<Moving> leaving = ConcurrentHashMap.newKeySet();
 
@@ -63,6 +74,15 @@ public final class CrossSlotRename {
   public CrossSlotRename(OpContext ctx, RenameIntents intents) {
     this.ctx = ctx;
     this.intents = intents;
+  }
+
+  /**
+   * Names each rename's transaction after its call ({@code txids}) and reports how each settled
+   * ({@code settled}), so that a retry of the call can find out (DESIGN §11).
+   */
+  public void useCallIds(java.util.function.Function<Request, String> txids, Settled settled) {
+    this.txids = txids;
+    this.settled = settled;
   }
 
   /**
@@ -105,7 +125,7 @@ public final class CrossSlotRename {
     RenameRequest req = request.getRename();
     Caller caller = request.getCaller();
     boolean exact = req.getMode() == RenameRequest.Mode.EXACT;
-    String txid = UUID.randomUUID().toString();
+    String txid = txids.apply(request);
     int firstTarget = dstKnown.getAncestorsCount() == 0 ? 0
         : dstKnown.getAncestors(dstKnown.getAncestorsCount() - 1).getZerothSlot();
     inFlight.add(txid);
@@ -259,7 +279,7 @@ public final class CrossSlotRename {
           known = Resolution.getDefaultInstance();
           target = 0;
         }
-        case INTERNAL_ERROR, SERVER_BUSY -> {
+        case INTERNAL_ERROR, SERVER_BUSY, NOT_SERVING, WRONG_SERVER -> {
           return settle(out, new IOException("slot " + target + ": " + answer.getMessage()));
         }
         default -> {
@@ -301,20 +321,64 @@ public final class CrossSlotRename {
 
   /** The destination's answer was lost: ask it what happened (this also closes the door on a late landing). */
   private boolean settle(Outgoing out, IOException why) throws IOException {
-    Boolean landed;
-    try {
-      landed = askLanded(out);
-    } catch (IOException e) {
-      why.addSuppressed(e);
-      throw new IOException("Rename " + out.txid() + " is unsettled (slot " + out.target()
-          + " unreachable); it completes or rolls back once that slot answers", why);
+    Boolean landed = null;
+    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(SETTLE_WAIT_MS);
+    for (int attempt = 0; landed == null; attempt++) {
+      try {
+        landed = askLanded(out);
+      } catch (IOException e) {
+        // The destination may be failing over: ask again for a while before telling the client.
+        if (System.nanoTime() > deadline) {
+          LOG.warn("Rename {} is unsettled: slot {} did not answer ({})", out.txid(), out.target(), e.toString());
+          throw new IndexFsException(Code.SERVER_BUSY, "Rename " + out.txid() + " is unsettled (slot " + out.target()
+              + " unreachable); it completes or rolls back once that slot answers: retry");
+        }
+        pause(attempt);
+      }
     }
     if (landed) {
       finish(out);
       return true;
     }
+    // It never landed and now never will: nothing happened, so the client may try again.
     abandon(out);
-    throw why;
+    throw new IndexFsException(Code.SERVER_BUSY, "Rename " + out.txid() + " did not reach slot " + out.target()
+        + " (" + why.getMessage() + "); nothing changed: retry");
+  }
+
+  private static void pause(int attempt) throws IOException {
+    try {
+      Thread.sleep(Math.min(2_000, 100L << Math.min(attempt, 5)));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new java.io.InterruptedIOException("Interrupted settling a rename");
+    }
+  }
+
+  /**
+   * Settles the open rename transaction whose id {@code txid} accepts now, unless it is running:
+   * true if it landed (and is finished), false if it never will (rolled back), null if there is no
+   * such open transaction.
+   */
+  public Boolean settleNow(java.util.function.Predicate<String> txid) throws IOException {
+    for (Outgoing out : intents.outgoing()) {
+      if (txid.test(out.txid()) && !inFlight.contains(out.txid())) {
+        boolean landed;
+        try {
+          landed = askLanded(out);
+        } catch (IOException e) {
+          throw new IndexFsException(Code.SERVER_BUSY, "Rename " + out.txid() + " is unsettled (slot " + out.target()
+              + " unreachable): retry");
+        }
+        if (landed) {
+          finish(out);
+        } else {
+          abandon(out);
+        }
+        return landed;
+      }
+    }
+    return null;
   }
 
   private boolean askLanded(Outgoing out) throws IOException {
@@ -345,6 +409,7 @@ public final class CrossSlotRename {
         LOG.warn("Rename {}: the source entry {} changed before it could be removed", out.txid(), out.name());
       }
       intents.dropOutgoing(batch, out.txid());
+      settled.settled(batch, out.txid(), true);
       return null;
     });
     touches.send(ctx);
@@ -369,6 +434,7 @@ public final class CrossSlotRename {
   private void abandon(Outgoing out) throws IOException {
     ctx.ns().mutate(batch -> {
       intents.dropOutgoing(batch, out.txid());
+      settled.settled(batch, out.txid(), false);
       return null;
     });
   }

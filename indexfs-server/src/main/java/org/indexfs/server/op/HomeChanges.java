@@ -1,12 +1,17 @@
 package org.indexfs.server.op;
 
 import java.io.IOException;
+import org.indexfs.common.IndexFsException;
 import org.indexfs.common.schema.Inode;
 import org.indexfs.server.ns.ResolvedPath;
 import org.rocksdb.WriteBatch;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /** Changes to a directory's entry that its partitions on other slots must learn (through {@code HomeSync}). */
 final class HomeChanges {
+  private static final Logger LOG = LoggerFactory.getLogger(HomeChanges.class);
+
   private HomeChanges() {}
 
   /**
@@ -22,10 +27,20 @@ final class HomeChanges {
     return dir.inodeId;
   }
 
-  /** Drives a recorded sync; a failure leaves the intent for the periodic retry. */
+  /**
+   * Drives a recorded sync; a failure leaves the intent for the periodic retry. The caller's change
+   * is durable either way, so it is not failed (its home slot may be failing over, DESIGN §11).
+   */
   static void drive(OpContext ctx, long dirId) throws IOException {
     if (dirId >= 0) {
-      ctx.homes().drive(dirId);
+      try {
+        ctx.homes().drive(dirId);
+      } catch (IndexFsException refused) {
+        throw refused;
+      } catch (IOException unreachable) {
+        LOG.warn("Directory {}: its home slot did not answer ({}); the periodic sync retries",
+            Long.toUnsignedString(dirId), unreachable.toString());
+      }
     }
   }
 }

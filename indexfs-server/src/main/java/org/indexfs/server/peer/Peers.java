@@ -7,6 +7,7 @@ import io.netty.util.concurrent.DefaultThreadFactory;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.net.InetSocketAddress;
+import java.net.SocketTimeoutException;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
@@ -83,10 +84,66 @@ public final class Peers implements AutoCloseable {
     return response;
   }
 
-  /** Calls the server of {@code target} and returns its answer, whatever its code. */
+  /** How long a call keeps trying a slot that is unreachable or failing over (DESIGN §11). */
+  private static final long FAILOVER_WAIT_MS = 30_000;
+
+  /**
+   * Calls the server of {@code target} and returns its answer, whatever its code. A slot that is
+   * unreachable, not served right now or busy is tried again with backoff for a while (its standby
+   * may be taking over): every call between servers is idempotent (partition records by directory,
+   * renames by transaction id).
+   */
   public Response send(int target, Request.Builder request) throws IOException {
     org.indexfs.server.Blocking.check("call to slot " + target);
+    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(FAILOVER_WAIT_MS);
+    for (int attempt = 0; ; attempt++) {
+      Response response;
+      try {
+        response = sendOnce(target, request);
+      } catch (InterruptedIOException e) {
+        // Interrupted, or timed out: a call that already waited its whole timeout is not repeated.
+        throw e;
+      } catch (IndexFsException refused) {
+        // Refused while connecting (authentication): trying again would meet the same answer.
+        if (!passing(refused.code()) || System.nanoTime() > deadline) {
+          throw refused;
+        }
+        pause(attempt);
+        continue;
+      } catch (IOException unreachable) {
+        if (System.nanoTime() > deadline) {
+          throw unreachable;
+        }
+        pause(attempt);
+        continue;
+      }
+      Code code = response.getCode();
+      if (!passing(code) || System.nanoTime() > deadline) {
+        return response;
+      }
+      pause(attempt);
+    }
+  }
+
+  private static boolean passing(Code code) {
+    return code == Code.NOT_SERVING || code == Code.WRONG_SERVER || code == Code.SERVER_BUSY;
+  }
+
+  private static void pause(int attempt) throws InterruptedIOException {
+    try {
+      Thread.sleep(Math.min(2_000, 100L << Math.min(attempt, 5)));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new InterruptedIOException("Interrupted waiting to call a slot again");
+    }
+  }
+
+  private Response sendOnce(int target, Request.Builder request) throws IOException {
     request.setCaller(identity);
+    if (cluster != null) {
+      // A stale address never reaches another slot's server: it answers WRONG_SERVER.
+      request.setTarget(cluster + "/" + target);
+    }
     RpcConnection conn = connection(target);
     Response response;
     try {
@@ -96,11 +153,23 @@ public final class Peers implements AutoCloseable {
       throw new InterruptedIOException("Interrupted calling slot " + target);
     } catch (TimeoutException e) {
       conn.abandon(request.getCallId());
-      throw new IOException(request.getOpCase() + " to slot " + target + " timed out after " + timeoutMs + " ms");
+      drop(target, conn);
+      throw new SocketTimeoutException(request.getOpCase() + " to slot " + target + " timed out after " + timeoutMs + " ms");
     } catch (ExecutionException e) {
+      drop(target, conn);
       throw new IOException("Call to slot " + target + " failed: " + e.getCause(), e.getCause());
     }
+    if (response.getCode() == Code.NOT_SERVING || response.getCode() == Code.WRONG_SERVER) {
+      // That process does not serve the slot (now): the next call looks its owner up again.
+      drop(target, conn);
+    }
     return response;
+  }
+
+  private synchronized void drop(int target, RpcConnection conn) {
+    if (connections.remove(target, conn)) {
+      conn.close();
+    }
   }
 
   private synchronized RpcConnection connection(int target) throws IOException {

@@ -17,6 +17,7 @@ import org.indexfs.proto.Request;
 import org.indexfs.proto.Response;
 import org.indexfs.server.Blocking;
 import org.indexfs.server.audit.Auditor;
+import org.indexfs.server.health.Fence;
 import org.indexfs.server.metrics.ServerMetrics;
 import org.indexfs.server.ns.Namespace;
 import org.indexfs.server.op.Operation;
@@ -51,12 +52,18 @@ public final class Dispatcher implements AutoCloseable {
   private final Namespace ns;
   private final int maxFrameBytes;
   private final String target;
+  private final Fence fence;
   private final CallerIdentity identity;
 
-  /** {@code target}: {@code <cluster>/<slot>}, what clients name in the calls meant for this server. */
+  /**
+   * {@code target}: {@code <cluster>/<slot>}, what clients name in the calls meant for this server;
+   * {@code fence}: while closed, no call is answered but with NOT_SERVING.
+   */
   public Dispatcher(Map<Request.OpCase, Operation> operations, int threads, int queueSize, Auditor auditor,
-      ServerMetrics metrics, Namespace ns, int maxFrameBytes, String target, CallerIdentity identity) {
+      ServerMetrics metrics, Namespace ns, int maxFrameBytes, String target, Fence fence,
+      CallerIdentity identity) {
     this.target = target;
+    this.fence = fence;
     this.identity = identity;
     this.operations = new EnumMap<>(operations);
     this.auditor = auditor;
@@ -91,6 +98,10 @@ public final class Dispatcher implements AutoCloseable {
     }
     if (!request.getTarget().isEmpty() && !request.getTarget().equals(target)) {
       reply.accept(error(request, Code.WRONG_SERVER, "This server serves " + target + ", not " + request.getTarget()));
+      return;
+    }
+    if (!fence.serving()) {
+      reply.accept(notServing(request));
       return;
     }
     long queued = System.nanoTime();
@@ -148,11 +159,21 @@ public final class Dispatcher implements AutoCloseable {
     }
     Response answer = fitting(request, response);
     if (ticket == 0) {
-      reply.accept(answer);
+      reply.accept(fence.serving() ? answer : notServing(request));
     } else {
-      ns.groupCommit().whenDurable(ticket, failure -> reply.accept(failure == null ? answer
-          : error(request, Code.INTERNAL_ERROR, "Could not make " + request.getOpCase() + " durable: " + failure)));
+      // A server that stopped serving acknowledges nothing more, even what it wrote before.
+      ns.groupCommit().whenDurable(ticket, failure -> reply.accept(!fence.serving() ? notServing(request)
+          : failure == null ? answer : notDurable(request, failure)));
     }
+  }
+
+  private Response notServing(Request request) {
+    return error(request, Code.NOT_SERVING, fence.refusal().getMessage());
+  }
+
+  private static Response notDurable(Request request, IOException failure) {
+    Code code = failure instanceof IndexFsException e ? e.code() : Code.INTERNAL_ERROR;
+    return error(request, code, "Could not make " + request.getOpCase() + " durable: " + failure.getMessage());
   }
 
   private Response fitting(Request request, Response response) {
@@ -180,7 +201,7 @@ public final class Dispatcher implements AutoCloseable {
   }
 
   private Response run(Operation op, Request request) {
-    try {
+    try (org.indexfs.server.ns.Acting.Scope acting = org.indexfs.server.ns.Acting.as(request.getCaller())) {
       return op.apply(request).setCallId(request.getCallId()).setCode(Code.OK).build();
     } catch (ResolveElsewhereException e) {
       return error(request, e.code(), e.getMessage()).toBuilder()

@@ -97,6 +97,33 @@ public final class SplitManager implements AutoCloseable {
     this.paused = condition;
   }
 
+  /**
+   * While {@code held} says so for a directory (it lies in a localized subtree, IndexFS §II-D), it
+   * does not split: a publish into it then stays one slot's atomic ingest. {@link #consider} it after.
+   */
+  public void holdWhile(java.util.function.LongPredicate held) {
+    this.held = held;
+  }
+
+  /** Sees soon whether directory {@code dirId} should split (after a bulk ingest, or its hold ended). */
+  public void consider(long dirId) {
+    if (threshold <= 0 || partitions.slotCount() <= 1 || paused.getAsBoolean() || held.test(dirId)) {
+      return;
+    }
+    if (queued.add(dirId)) {
+      worker.execute(() -> {
+        queued.remove(dirId);
+        try {
+          maybeSplit(dirId);
+        } catch (IOException | RuntimeException e) {
+          LOG.warn("Split of directory {} on slot {} failed; a later insert retries", dirId, ns.slot(), e);
+        }
+      });
+    }
+  }
+
+  private volatile java.util.function.LongPredicate held = id -> false;
+
   /** An entry was added to directory {@code dirId} here: now and then, see whether it should split. */
   public void noteInsert(long dirId) {
     if (threshold <= 0 || partitions.slotCount() <= 1 || paused.getAsBoolean()) {
@@ -130,7 +157,7 @@ public final class SplitManager implements AutoCloseable {
   /** Splits the partition of {@code dirId} held here if it is over the threshold; true if it split. */
   public boolean maybeSplit(long dirId) throws IOException {
     Inode record = ns.partition(dirId);
-    if (record == null) {
+    if (record == null || held.test(dirId)) {
       return false;
     }
     int n = partitions.slotCount();

@@ -21,6 +21,8 @@ public final class InodeAllocator {
   private final MetadataStore store;
   private final int slot;
   private long next;
+  /** End of the block next() hands out from; reservations take ids from highWater on. */
+  private long blockEnd;
   private long highWater;
 
   public InodeAllocator(MetadataStore store, int slot) throws IOException {
@@ -29,6 +31,7 @@ public final class InodeAllocator {
     byte[] v = store.get(store.meta(), HIGH_WATER_KEY);
     highWater = v == null ? FIRST_SEQUENCE : ByteBuffer.wrap(v).getLong();
     next = highWater;
+    blockEnd = highWater;
   }
 
   /** The stored high-water mark of a slot's store: every sequence it handed out is below it. */
@@ -37,16 +40,37 @@ public final class InodeAllocator {
     return v == null ? FIRST_SEQUENCE : ByteBuffer.wrap(v).getLong();
   }
 
+  /**
+   * Reserves {@code count} consecutive ids for a bulk-insertion client (IndexFS §II-D), which names
+   * its entries from them itself: the high-water mark moves past them durably before they are
+   * handed out, so they stay unique and {@code slot | sequence} shaped. Returns the first.
+   */
+  public synchronized long reserve(long count) throws IOException {
+    if (count <= 0) {
+      throw new IllegalArgumentException("reserve at least one id, not " + count);
+    }
+    // The rest of the current block stays for next(); the reserved range starts at the mark.
+    long first = highWater;
+    persist(first + count);
+    return InodeIds.of(slot, first);
+  }
+
+  private void persist(long newHighWater) throws IOException {
+    try (WriteBatch batch = new WriteBatch()) {
+      batch.put(store.meta(), HIGH_WATER_KEY, ByteBuffer.allocate(8).putLong(newHighWater).array());
+      store.writeDurably(batch);
+    } catch (RocksDBException e) {
+      throw new IOException("Cannot persist inode high-water mark", e);
+    }
+    highWater = newHighWater;
+  }
+
   public synchronized long next() throws IOException {
-    if (next >= highWater) {
-      long newHighWater = next + BLOCK;
-      try (WriteBatch batch = new WriteBatch()) {
-        batch.put(store.meta(), HIGH_WATER_KEY, ByteBuffer.allocate(8).putLong(newHighWater).array());
-        store.writeDurably(batch);
-      } catch (RocksDBException e) {
-        throw new IOException("Cannot persist inode high-water mark", e);
-      }
-      highWater = newHighWater;
+    if (next >= blockEnd) {
+      // A fresh block starts at the mark (a reservation may have moved it past the last block).
+      next = highWater;
+      persist(next + BLOCK);
+      blockEnd = highWater;
     }
     return InodeIds.of(slot, next++);
   }

@@ -70,7 +70,8 @@ public final class NameIndex {
     return new String(n, StandardCharsets.UTF_8);
   }
 
-  private static byte[] value(Inode inode) {
+  /** A record's value: the entry's inode without its inline bytes. */
+  public static byte[] value(Inode inode) {
     if (inode.inlineData == null) {
       return inode.encode();
     }

@@ -23,13 +23,15 @@ import org.junit.jupiter.api.Test;
 /** Slot ownership through ZooKeeper: one owner per slot, a fixed slot count, nothing unformatted. */
 class SlotLeaseTest {
   private EmbeddedZooKeeper zk;
+  private Path zkDir;
   private CuratorFramework curator;
 
   @BeforeEach
   void start() throws Exception {
     Path base = Path.of(System.getProperty("test.build.data", "target/test-data"));
     Files.createDirectories(base);
-    zk = new EmbeddedZooKeeper(Files.createTempDirectory(base, "zk-").toFile(), 0);
+    zkDir = Files.createTempDirectory(base, "zk-");
+    zk = new EmbeddedZooKeeper(zkDir.toFile(), 0);
     curator = CuratorFrameworkFactory.newClient(zk.connectString(), new RetryOneTime(100));
     curator.start();
     assertTrue(curator.blockUntilConnected(10, TimeUnit.SECONDS));
@@ -41,8 +43,102 @@ class SlotLeaseTest {
     zk.close();
   }
 
+  /** What a lease holder was told, in order. */
+  private static final class Told implements SlotLease.Holder {
+    final java.util.List<String> events = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+    @Override
+    public void lost(String why) {
+      events.add("lost");
+    }
+
+    @Override
+    public void regained() {
+      events.add("regained");
+    }
+
+    @Override
+    public void superseded(long epoch) {
+      events.add("superseded " + epoch);
+    }
+
+    void await(String event) throws InterruptedException {
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+      while (!events.contains(event) && System.nanoTime() < deadline) {
+        Thread.sleep(50);
+      }
+      assertTrue(events.contains(event), "expected '" + event + "', was told " + events);
+    }
+  }
+
+  /** Stops ZooKeeper, waits until {@code told} hears of it, and starts it again on the same port and data. */
+  private void zooKeeperOutage(Told told) throws Exception {
+    int port = zk.port();
+    zk.close();
+    told.await("lost");
+    zk = new EmbeddedZooKeeper(zkDir.toFile(), port);
+  }
+
+  @Test
+  void aLeaseInDoubtComesBackToTheSameWriterWhenNobodyTookOver() throws Exception {
+    Told told = new Told();
+    try (SlotLease held = new SlotLease(zk.connectString(), 4_000, "c5", 0, "127.0.0.1:5", 5_000, told)) {
+      held.publish("127.0.0.1:5");
+      long epoch = held.epoch();
+      assertEquals(epoch, Epochs.read(curator, "c5", 0));
+      zooKeeperOutage(told);
+      told.await("regained");
+      assertEquals(java.util.List.of("lost", "regained"), told.events);
+      assertEquals(epoch, Epochs.read(curator, "c5", 0), "resuming takes no new epoch");
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+      while (curator.checkExists().forPath(ClusterPaths.slot("c5", 0)) == null && System.nanoTime() < deadline) {
+        Thread.sleep(50);
+      }
+      assertEquals("127.0.0.1:5", new String(curator.getData().forPath(ClusterPaths.slot("c5", 0)), StandardCharsets.UTF_8));
+    }
+  }
+
+  @Test
+  void aWriterWhoseSlotWasTakenOverMeanwhileIsToldItWasSuperseded() throws Exception {
+    Told told = new Told();
+    try (SlotLease held = new SlotLease(zk.connectString(), 4_000, "c6", 0, "127.0.0.1:6", 5_000, told)) {
+      // Another writer took the slot (and a new epoch) in a way this one cannot see until its session
+      // ends: then it must not resume.
+      long taken = Epochs.bump(curator, "c6", 0);
+      assertEquals(held.epoch() + 1, taken);
+      held.curator().getZookeeperClient().getZooKeeper().getTestable().injectSessionExpiration();
+      told.await("lost");
+      told.await("superseded " + taken);
+      assertFalse(told.events.contains("regained"), "a superseded writer must not resume: " + told.events);
+    }
+  }
+
+  @Test
+  void everyNewWriterOfASlotTakesAHigherEpoch() throws Exception {
+    long first;
+    try (SlotLease a = lease("c7", 0, "127.0.0.1:7", 5_000, () -> {})) {
+      first = a.epoch();
+    }
+    try (SlotLease b = lease("c7", 0, "127.0.0.1:8", 5_000, () -> {})) {
+      assertEquals(first + 1, b.epoch());
+    }
+  }
+
   private SlotLease lease(String cluster, int slot, String address, long waitMs, Runnable onLost) throws IOException {
-    return new SlotLease(zk.connectString(), 5_000, cluster, slot, address, waitMs, onLost);
+    SlotLease lease = new SlotLease(zk.connectString(), 5_000, cluster, slot, address, waitMs, new SlotLease.Holder() {
+      @Override
+      public void lost(String why) {
+        onLost.run();
+      }
+
+      @Override
+      public void regained() {}
+
+      @Override
+      public void superseded(long epoch) {}
+    });
+    lease.publish(address);
+    return lease;
   }
 
   @Test

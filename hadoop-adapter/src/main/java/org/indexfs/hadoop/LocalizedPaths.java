@@ -1,0 +1,89 @@
+package org.indexfs.hadoop;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.GlobPattern;
+import org.indexfs.client.IndexFsClient;
+import org.indexfs.client.bulk.BulkInsertion;
+import org.indexfs.client.bulk.LocalSubtree;
+import org.indexfs.client.bulk.SstShipper;
+import org.indexfs.common.IndexFsConfig;
+
+/**
+ * Bulk insertion for {@link IndexFileSystem} (IndexFS §II-D): the subtrees this FileSystem has
+ * localized, explicitly ({@code IndexFileSystem.localize}) or because a directory it creates
+ * matches {@code indexfs.client.localize.patterns}; published SST files travel through the data
+ * tier with its own client.
+ */
+final class LocalizedPaths implements AutoCloseable {
+  private record Pattern(GlobPattern glob, boolean shared) {}
+
+  private final BulkInsertion bulk;
+  private final List<Pattern> patterns = new ArrayList<>();
+
+  LocalizedPaths(IndexFsClient client, DataObjects objects, Configuration conf) {
+    SstShipper shipper = new SstShipper() {
+      @Override
+      public String ship(Path local) throws IOException {
+        String name = ".publish/" + client.caller().getClientId() + "-" + UUID.randomUUID() + ".sst";
+        objects.upload(local, name);
+        return name;
+      }
+
+      @Override
+      public void discard(String name) {
+        objects.deleteQuietly(name);
+      }
+    };
+    bulk = new BulkInsertion(client, shipper, IndexFileSystem.get(conf, IndexFsConfig.CLIENT_LOCALIZE_STORE),
+        Path.of(conf.get("hadoop.tmp.dir", System.getProperty("java.io.tmpdir")), "indexfs-localized"),
+        IndexFileSystem.get(conf, IndexFsConfig.CLIENT_LOCALIZE_BUFFER_ENTRIES),
+        IndexFileSystem.get(conf, IndexFsConfig.CLIENT_LOCALIZE_DATA_LIMIT_BYTES));
+    for (String p : IndexFileSystem.get(conf, IndexFsConfig.CLIENT_LOCALIZE_PATTERNS).split(",")) {
+      String t = p.trim();
+      if (!t.isEmpty()) {
+        boolean shared = t.endsWith(":shared");
+        patterns.add(new Pattern(new GlobPattern(shared ? t.substring(0, t.length() - ":shared".length()) : t), shared));
+      }
+    }
+  }
+
+  BulkInsertion bulk() {
+    return bulk;
+  }
+
+  /** The live localized subtree {@code path} lies in, or null. */
+  LocalSubtree find(String path) {
+    return bulk.find(path);
+  }
+
+  /** 1: localize privately, 2: shared, 0: not a pattern's directory. */
+  int patternFor(String path) {
+    for (Pattern p : patterns) {
+      if (p.glob().matches(path)) {
+        return p.shared() ? 2 : 1;
+      }
+    }
+    return 0;
+  }
+
+  /** Publishes what is pending in the subtree holding {@code path}, so the server may act on it. */
+  void flushFor(String path) throws IOException {
+    LocalSubtree t = bulk.find(path);
+    if (t == null) {
+      t = bulk.at(path);
+    }
+    if (t != null) {
+      t.publish(false);
+    }
+  }
+
+  @Override
+  public void close() {
+    bulk.close();
+  }
+}

@@ -1,0 +1,145 @@
+package org.indexfs.client;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ThreadLocalRandom;
+
+/**
+ * Separate "hosts" on this machine: one network namespace each, with its own address on a bridge
+ * in the test's namespace (which reaches them all), so a host can be cut off from everyone — its
+ * link taken down — as a partitioned machine is. Needs root and {@code ip netns}; names and the
+ * subnet are random per instance, so tests can run side by side.
+ */
+final class NetHosts implements AutoCloseable {
+  private final String id;
+  private final String subnet;
+  private final int count;
+  private final List<String> created = new ArrayList<>();
+
+  NetHosts(int count) throws IOException, InterruptedException {
+    ThreadLocalRandom r = ThreadLocalRandom.current();
+    this.id = Integer.toHexString(0x1000 + r.nextInt(0xefff));
+    this.subnet = "10." + (200 + r.nextInt(50)) + "." + r.nextInt(256);
+    this.count = count;
+    try {
+      ip("link", "add", bridge(), "type", "bridge");
+      created.add("bridge");
+      ip("addr", "add", gateway() + "/24", "dev", bridge());
+      ip("link", "set", bridge(), "up");
+      for (int k = 0; k < count; k++) {
+        ip("netns", "add", ns(k));
+        created.add(ns(k));
+        String peer = "ixp" + id + k;
+        ip("link", "add", link(k), "type", "veth", "peer", "name", peer);
+        ip("link", "set", peer, "netns", ns(k));
+        ip("link", "set", link(k), "master", bridge());
+        ip("link", "set", link(k), "up");
+        ip("-n", ns(k), "link", "set", "lo", "up");
+        ip("-n", ns(k), "link", "set", peer, "name", "eth0");
+        ip("-n", ns(k), "addr", "add", host(k) + "/24", "dev", "eth0");
+        ip("-n", ns(k), "link", "set", "eth0", "up");
+      }
+    } catch (IOException | InterruptedException | RuntimeException e) {
+      close();
+      throw e;
+    }
+  }
+
+  /** Whether this machine lets the test build hosts (root, {@code ip netns}). */
+  static boolean available() {
+    try {
+      return new ProcessBuilder("ip", "netns", "list").redirectErrorStream(true).start().waitFor() == 0
+          && "root".equals(System.getProperty("user.name"));
+    } catch (IOException e) {
+      return false;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
+    }
+  }
+
+  /** The test's own address on the bridge (ZooKeeper and the clients run there). */
+  String gateway() {
+    return subnet + ".1";
+  }
+
+  String host(int k) {
+    return subnet + "." + (10 + k);
+  }
+
+  /** The command prefix that runs a program on host {@code k}. */
+  List<String> exec(int k) {
+    return List.of("ip", "netns", "exec", ns(k));
+  }
+
+  /** Host {@code k} loses its link: nothing reaches it and nothing leaves it. */
+  void cut(int k) throws IOException, InterruptedException {
+    ip("link", "set", link(k), "down");
+  }
+
+  void heal(int k) throws IOException, InterruptedException {
+    ip("link", "set", link(k), "up");
+  }
+
+  private String bridge() {
+    return "ixb" + id;
+  }
+
+  private String ns(int k) {
+    return "ixs" + id + "h" + k;
+  }
+
+  private String link(int k) {
+    return "ixv" + id + k;
+  }
+
+  private static void ip(String... args) throws IOException, InterruptedException {
+    List<String> command = new ArrayList<>(List.of("ip"));
+    command.addAll(List.of(args));
+    Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    if (p.waitFor() != 0) {
+      throw new IOException(String.join(" ", command) + " failed: " + out.trim());
+    }
+  }
+
+  @Override
+  public void close() {
+    // Cleans up even when the test was interrupted (a timeout): the flag is put back afterwards.
+    boolean interrupted = Thread.interrupted();
+    try {
+      remove();
+    } finally {
+      if (interrupted) {
+        Thread.currentThread().interrupt();
+      }
+    }
+  }
+
+  private void remove() {
+    // Deleting a namespace deletes its end of the veth pair, and with it the other end.
+    for (int k = count - 1; k >= 0; k--) {
+      if (created.remove(ns(k))) {
+        try {
+          ip("link", "del", link(k));
+        } catch (IOException | InterruptedException e) {
+          // Gone with its namespace already, or never made.
+        }
+        try {
+          ip("netns", "del", ns(k));
+        } catch (IOException | InterruptedException e) {
+          System.err.println("Could not delete " + ns(k) + ": " + e.getMessage());
+        }
+      }
+    }
+    if (created.remove("bridge")) {
+      try {
+        ip("link", "del", bridge());
+      } catch (IOException | InterruptedException e) {
+        System.err.println("Could not delete " + bridge() + ": " + e.getMessage());
+      }
+    }
+  }
+}

@@ -1,0 +1,340 @@
+package org.indexfs.server.bulk;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import org.indexfs.common.IndexFsException;
+import org.indexfs.common.InodeIds;
+import org.indexfs.common.schema.Bytes;
+import org.indexfs.common.schema.Inode;
+import org.indexfs.proto.Code;
+import org.indexfs.proto.PublishResult;
+import org.indexfs.proto.Rejection;
+import org.indexfs.server.FaultPoints;
+import org.indexfs.server.ns.Namespace;
+import org.indexfs.server.op.OpContext;
+import org.rocksdb.RocksDBException;
+import org.rocksdb.RocksIterator;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Ingests what a bulk-insertion client published (IndexFS §II-D), all or nothing:
+ * <ol>
+ *   <li>the client's SST file is fetched from the data tier and validated ({@link PublishPlan});
+ *       the accepted entries are rewritten into a staged file;</li>
+ *   <li>{@link #ingest}: the name-index records of the staged entries are written to a second
+ *       file, in the index's order ({@link PublishPlan#writeNames}); the partition records of new
+ *       directories and a durable intent (the staged files, one entry that only the ingest can
+ *       have written, the objects replaced entries leave behind) are written in one batch; then
+ *       {@code ingestExternalFile} of the entries — the commit point; then the name-index file is
+ *       ingested into column family {@code names} (a copy: the file stays until the intent is
+ *       dropped); then the intent is dropped and replaced objects are reclaimed, in one batch.</li>
+ * </ol>
+ * RocksJava cannot ingest into two column families in one call, so the second ingest is made
+ * certain by recovery instead: a restart finishes an intent whose sentinel entry is there —
+ * ingesting its name-index file again, which is harmless if it was ingested already (same keys,
+ * same values) — and undoes one whose is not (its name-index file was never ingested), before the
+ * server serves anything. The index records of an entry replaced by the publish (same directory
+ * and name) are overwritten by the new ones, so index and entries agree either way. Between the
+ * two ingests a running server's listings miss the new entries for a moment (stat finds them).
+ * Fault points: {@code publish.received} (file fetched, nothing written), {@code publish.staged}
+ * (intent and records written, not ingested), {@code publish.ingested} (entries committed, index
+ * not ingested, intent not dropped), {@code publish.recorded} (done, no answer).
+ */
+public final class BulkIngest {
+  private static final Logger LOG = LoggerFactory.getLogger(BulkIngest.class);
+  private static final byte[] INTENT = "bulk/".getBytes(StandardCharsets.UTF_8);
+
+  private final OpContext ctx;
+  private final Localizations table;
+  private final Path staging;
+  private final Map<Long, SubtreeDirs> subtrees = new ConcurrentHashMap<>();
+  private final Map<Long, java.util.concurrent.locks.ReentrantLock> turns = new ConcurrentHashMap<>();
+
+  public BulkIngest(OpContext ctx, Localizations table, Path staging) throws IOException {
+    this.ctx = ctx;
+    this.table = table;
+    this.staging = staging;
+    Files.createDirectories(staging);
+    recover();
+  }
+
+  /** The directories of localized subtree {@code rootId} on this slot (walked once, then kept). */
+  SubtreeDirs subtree(long rootId) {
+    return subtrees.computeIfAbsent(rootId, id -> SubtreeDirs.scan(ctx.ns(), id));
+  }
+
+  /** True when directory {@code dirId} lies in a subtree localized here: it does not split until that ends. */
+  public boolean inLocalizedSubtree(long dirId) {
+    if (table.get(dirId) != null) {
+      return true;
+    }
+    for (Map.Entry<Long, SubtreeDirs> s : subtrees.entrySet()) {
+      if (table.get(s.getKey()) != null && s.getValue().contains(dirId)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** The localization of {@code rootId} ended: forget its directories; returns them (to consider splitting). */
+  List<Long> ended(long rootId) {
+    SubtreeDirs s = subtrees.remove(rootId);
+    turns.remove(rootId);
+    List<Long> out = new ArrayList<>();
+    out.add(rootId);
+    if (s != null) {
+      s.ids().forEach(out::add);
+    }
+    return out;
+  }
+
+  /** Validates and ingests {@code dataFile} (a name on the data tier) for {@code publisher}. */
+  PublishResult publish(Localization l, Localization.Holder publisher, Inode root, String rootPath, String dataFile)
+      throws IOException {
+    // Publishes into one subtree (its sharers') take turns: each validates against what the one
+    // before it ingested. The handler thread waits; nothing else does.
+    java.util.concurrent.locks.ReentrantLock turn = turns.computeIfAbsent(l.dirId(),
+        id -> new java.util.concurrent.locks.ReentrantLock(true));
+    turn.lock();
+    if (!table.beginPublish(l.dirId())) {
+      turn.unlock();
+      throw new IndexFsException(Code.STALE_RESOLUTION, "Another publish into " + rootPath + " is being ingested; retry");
+    }
+    String tx = UUID.randomUUID().toString();
+    Path fetched = staging.resolve(tx + ".in.sst");
+    Path staged = staging.resolve(tx + ".sst");
+    try {
+      ctx.data().download(dataFile, fetched);
+      FaultPoints.at("publish.received");
+      PublishPlan plan = new PublishPlan(ctx, l, publisher, root, rootPath, subtree(l.dirId()));
+      boolean any = plan.run(fetched, staged);
+      Files.deleteIfExists(fetched);
+      if (any) {
+        ingest(staged, plan);
+        SubtreeDirs dirs = subtree(l.dirId());
+        plan.newPlaces.forEach(dirs::add);
+        follow(plan.objectFiles);
+      }
+      for (Rejection r : plan.rejections) {
+        if (r.getCode() == Code.OK) {
+          LOG.info("Publish into {} by client {}: {} {}", rootPath, publisher.clientId(), r.getPath(), r.getReason());
+        } else {
+          LOG.warn("Publish into {} by client {} ({}) refused {}: {}", rootPath, publisher.clientId(), publisher.user(),
+              r.getPath(), r.getReason());
+        }
+      }
+      LOG.info("Ingested {} entries published into {} by client {} ({} refused)", plan.accepted, rootPath,
+          publisher.clientId(), plan.rejections.stream().filter(r -> r.getCode() != Code.OK).count());
+      try {
+        ctx.data().delete(dataFile);
+      } catch (IOException e) {
+        LOG.debug("Published file {} stays on the data tier: {}", dataFile, e.toString());
+      }
+      return PublishResult.newBuilder().setIngested(plan.accepted).addAllRejected(plan.rejections).build();
+    } finally {
+      table.endPublish(l.dirId());
+      turn.unlock();
+      Files.deleteIfExists(fetched);
+      Files.deleteIfExists(staged.resolveSibling(staged.getFileName() + ".direct"));
+    }
+  }
+
+  /**
+   * The one step that changes the namespace: stage, ingest (the commit point), finish. The journal
+   * of DESIGN §11 records the staged file by reference here.
+   */
+  void ingest(Path file, PublishPlan plan) throws IOException {
+    Path names = file.resolveSibling(file.getFileName() + ".names");
+    boolean hasNames;
+    try {
+      hasNames = PublishPlan.writeNames(file, names);
+    } catch (IOException | RuntimeException e) {
+      Files.deleteIfExists(names);
+      throw e;
+    }
+    Intent intent = new Intent(file.toString(), plan.sentinelKey == null ? new byte[0] : plan.sentinelKey,
+        plan.sentinelId, ids(plan.newDirs), plan.objectsToReclaim, hasNames ? names.toString() : "");
+    byte[] intentKey = Bytes.concat(INTENT, file.getFileName().toString().getBytes(StandardCharsets.UTF_8));
+    ctx.ns().mutate(batch -> {
+      try {
+        for (Inode dir : plan.newDirs) {
+          byte[][] record = Namespace.partitionRecordOf(dir);
+          batch.put(ctx.ns().store().meta(), record[0], record[1]);
+        }
+        batch.put(ctx.ns().store().meta(), intentKey, intent.encode());
+      } catch (RocksDBException e) {
+        throw new IOException(e);
+      }
+      return null;
+    });
+    FaultPoints.at("publish.staged");
+    ctx.ns().store().ingest(ctx.ns().store().entries(), file);
+    FaultPoints.at("publish.ingested");
+    indexNames(intent);
+    finish(intentKey, intent);
+    Set<Long> forget = new HashSet<>(plan.touched);
+    forget.addAll(intent.newDirs());
+    ctx.ns().forgetDirectories(forget);
+    FaultPoints.at("publish.recorded");
+  }
+
+  private static List<Long> ids(List<Inode> dirs) {
+    List<Long> out = new ArrayList<>(dirs.size());
+    for (Inode d : dirs) {
+      out.add(d.inodeId);
+    }
+    return out;
+  }
+
+  /** Ingests the intent's name-index file (a copy: recovery may ingest it again). */
+  private void indexNames(Intent intent) throws IOException {
+    if (intent.namesFile().isEmpty()) {
+      return;
+    }
+    Path names = Path.of(intent.namesFile());
+    if (!Files.exists(names)) {
+      // Written and synced before its intent: only lost with the disk. Say so; fsck-style checks follow listings.
+      LOG.error("The name-index file {} of an ingested publish is gone: listings may miss its entries", names);
+      return;
+    }
+    ctx.ns().store().ingest(ctx.ns().store().names(), names, false);
+  }
+
+  /** Gives each published object its file's owner, group and mode (its writer made it 0600, DESIGN §14). */
+  private void follow(List<Inode> files) {
+    for (Inode f : files) {
+      try {
+        ctx.data().follow(f.dataObject, ctx.ns().principals().nameOf(f.ownerId), ctx.ns().principals().nameOf(f.groupId),
+            (short) (f.permission & org.indexfs.common.Permission.MASK & ~org.indexfs.common.Permission.STICKY));
+      } catch (IOException e) {
+        LOG.warn("Published object {} keeps its writer's permissions: {}", f.dataObject, e.toString());
+      }
+    }
+  }
+
+  private void finish(byte[] intentKey, Intent intent) throws IOException {
+    ctx.ns().mutate(batch -> {
+      try {
+        batch.delete(ctx.ns().store().meta(), intentKey);
+      } catch (RocksDBException e) {
+        throw new IOException(e);
+      }
+      for (String object : intent.objects()) {
+        ctx.reclaimer().reclaimObject(batch, object);
+      }
+      return null;
+    });
+    if (!intent.namesFile().isEmpty()) {
+      Files.deleteIfExists(Path.of(intent.namesFile()));
+    }
+    if (!intent.objects().isEmpty()) {
+      ctx.reclaimer().wake();
+    }
+  }
+
+  /** Before serving: finish every publish whose ingest happened, undo the others. */
+  private void recover() throws IOException {
+    List<byte[][]> pending = new ArrayList<>();
+    try (RocksIterator it = ctx.ns().store().iterator(ctx.ns().store().meta(), null)) {
+      for (it.seek(INTENT); it.isValid() && Bytes.startsWith(it.key(), INTENT); it.next()) {
+        pending.add(new byte[][] {it.key(), it.value()});
+      }
+    }
+    for (byte[][] p : pending) {
+      Intent intent = Intent.decode(p[1]);
+      byte[] v = intent.sentinelKey().length == 0 ? null : ctx.ns().store().get(ctx.ns().store().entries(), intent.sentinelKey());
+      boolean ingested = intent.sentinelKey().length == 0 || (v != null && Inode.decode(v).inodeId == intent.sentinelId());
+      if (ingested) {
+        LOG.info("Finishing a publish ingested before the restart ({})", intent.file());
+        indexNames(intent);
+        finish(p[0], intent);
+      } else {
+        LOG.info("Undoing a publish that was not ingested before the restart ({}): its client publishes again", intent.file());
+        ctx.ns().mutate(batch -> {
+          try {
+            for (long dir : intent.newDirs()) {
+              batch.delete(ctx.ns().store().meta(), Namespace.partitionKeyOf(dir));
+            }
+            batch.delete(ctx.ns().store().meta(), p[0]);
+          } catch (RocksDBException e) {
+            throw new IOException(e);
+          }
+          return null;
+        });
+        ctx.ns().forgetDirectories(new HashSet<>(intent.newDirs()));
+      }
+      Files.deleteIfExists(Path.of(intent.file()));
+    }
+    // Files fetched or staged by publishes that died before their intent: nothing refers to them.
+    try (var files = Files.list(staging)) {
+      for (Path f : (Iterable<Path>) files::iterator) {
+        Files.deleteIfExists(f);
+      }
+    }
+  }
+
+  /** The durable record of a publish between staging and finishing. */
+  record Intent(String file, byte[] sentinelKey, long sentinelId, List<Long> newDirs, List<String> objects,
+      String namesFile) {
+    byte[] encode() {
+      byte[] f = file.getBytes(StandardCharsets.UTF_8);
+      byte[] nf = namesFile.getBytes(StandardCharsets.UTF_8);
+      int size = 4 + f.length + 4 + sentinelKey.length + 8 + 4 + 8 * newDirs.size() + 4 + 4 + nf.length;
+      List<byte[]> names = new ArrayList<>();
+      for (String o : objects) {
+        byte[] b = o.getBytes(StandardCharsets.UTF_8);
+        names.add(b);
+        size += 4 + b.length;
+      }
+      ByteBuffer b = ByteBuffer.allocate(size);
+      b.putInt(f.length).put(f).putInt(sentinelKey.length).put(sentinelKey).putLong(sentinelId).putInt(newDirs.size());
+      newDirs.forEach(b::putLong);
+      b.putInt(names.size());
+      names.forEach(n -> b.putInt(n.length).put(n));
+      b.putInt(nf.length).put(nf);
+      return b.array();
+    }
+
+    static Intent decode(byte[] value) {
+      ByteBuffer b = ByteBuffer.wrap(value);
+      byte[] f = new byte[b.getInt()];
+      b.get(f);
+      byte[] sentinel = new byte[b.getInt()];
+      b.get(sentinel);
+      long id = b.getLong();
+      List<Long> dirs = new ArrayList<>();
+      for (int i = b.getInt(); i > 0; i--) {
+        dirs.add(b.getLong());
+      }
+      List<String> objects = new ArrayList<>();
+      for (int i = b.getInt(); i > 0; i--) {
+        byte[] n = new byte[b.getInt()];
+        b.get(n);
+        objects.add(new String(n, StandardCharsets.UTF_8));
+      }
+      String namesFile = "";
+      if (b.hasRemaining()) { // intents written before the name index have none
+        byte[] nf = new byte[b.getInt()];
+        b.get(nf);
+        namesFile = new String(nf, StandardCharsets.UTF_8);
+      }
+      return new Intent(new String(f, StandardCharsets.UTF_8), sentinel, id, dirs, objects, namesFile);
+    }
+  }
+
+  /** For messages. */
+  static String format(long id) {
+    return InodeIds.format(id);
+  }
+}

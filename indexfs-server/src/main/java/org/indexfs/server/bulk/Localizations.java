@@ -1,0 +1,229 @@
+package org.indexfs.server.bulk;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import org.indexfs.common.IndexFsException;
+import org.indexfs.common.InodeIds;
+import org.indexfs.common.schema.Bytes;
+import org.indexfs.common.schema.Inode;
+import org.indexfs.proto.Caller;
+import org.indexfs.proto.Code;
+import org.indexfs.server.ns.Acting;
+import org.indexfs.server.ns.Namespace;
+import org.indexfs.server.ns.PathResolver;
+import org.indexfs.server.store.MetadataStore;
+import org.rocksdb.ReadOptions;
+import org.rocksdb.RocksDBException;
+import org.rocksdb.RocksIterator;
+import org.rocksdb.WriteBatch;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The subtrees localized on this slot (IndexFS §II-D): durable records ({@code localize/<dirId>}
+ * in the meta column family, written in the batch that grants, extends or ends a lease) mirrored
+ * in memory, with each holder's expiry and whether another client asked for the subtree.
+ *
+ * <p>Every path walk on this slot reports the directories it passed ({@link #walked}): a mutation
+ * inside a localized subtree by anyone but a holder is refused with {@code SUBTREE_LOCALIZED}; a
+ * read by anyone else is allowed (it sees the last publish) and denies the holders' next renewal,
+ * so they publish within one lease period. While a publish of a subtree is being ingested, every
+ * mutation inside it (a holder's too) is told to retry.
+ */
+public final class Localizations implements PathResolver.LocalizedSubtrees {
+  private static final Logger LOG = LoggerFactory.getLogger(Localizations.class);
+  private static final byte[] PREFIX = "localize/".getBytes(StandardCharsets.UTF_8);
+
+  private final Namespace ns;
+  private final long leaseNanos;
+  private final Map<Long, Localization> byDir = new ConcurrentHashMap<>();
+  private final Map<String, Long> expiry = new ConcurrentHashMap<>();
+  private final Set<Long> contended = ConcurrentHashMap.newKeySet();
+  private final Set<Long> publishing = ConcurrentHashMap.newKeySet();
+
+  public Localizations(Namespace ns, long leaseMs) {
+    this.ns = ns;
+    this.leaseNanos = TimeUnit.MILLISECONDS.toNanos(leaseMs);
+    long now = System.nanoTime();
+    for (Localization l : all(ns.store(), null)) {
+      byDir.put(l.dirId(), l);
+      for (Localization.Holder h : l.holders()) {
+        if (!h.released()) {
+          expiry.put(expiryKey(l.dirId(), h.clientId()), now + leaseNanos);
+        }
+      }
+    }
+  }
+
+  public long leaseMs() {
+    return TimeUnit.NANOSECONDS.toMillis(leaseNanos);
+  }
+
+  private static byte[] key(long dirId) {
+    return Bytes.concat(PREFIX, ByteBuffer.allocate(8).putLong(dirId).array());
+  }
+
+  private static String expiryKey(long dirId, String clientId) {
+    return dirId + "/" + clientId;
+  }
+
+  /** Every durable record as {@code read} sees it (the scrubber reads them from its snapshot). */
+  public static List<Localization> all(MetadataStore store, ReadOptions read) {
+    List<Localization> out = new ArrayList<>();
+    try (RocksIterator it = store.iterator(store.meta(), read)) {
+      for (it.seek(PREFIX); it.isValid() && Bytes.startsWith(it.key(), PREFIX); it.next()) {
+        out.add(Localization.decode(it.value()));
+      }
+    }
+    return out;
+  }
+
+  /** The localization of {@code dirId}, or null. */
+  public Localization get(long dirId) {
+    return byDir.get(dirId);
+  }
+
+  public int count() {
+    return byDir.size();
+  }
+
+  /** Records {@code l} in the caller's batch; the mirror follows once the batch is written. */
+  void put(WriteBatch batch, Localization l) throws IOException {
+    try {
+      batch.put(ns.store().meta(), key(l.dirId()), l.encode());
+    } catch (RocksDBException e) {
+      throw new IOException(e);
+    }
+    ns.afterWrite(() -> byDir.put(l.dirId(), l));
+  }
+
+  /** Ends the localization of {@code dirId} in the caller's batch. */
+  void remove(WriteBatch batch, long dirId) throws IOException {
+    try {
+      batch.delete(ns.store().meta(), key(dirId));
+    } catch (RocksDBException e) {
+      throw new IOException(e);
+    }
+    ns.afterWrite(() -> {
+      byDir.remove(dirId);
+      contended.remove(dirId);
+    });
+  }
+
+  /** The holder's lease runs for a full period from now. */
+  void extend(long dirId, String clientId) {
+    expiry.put(expiryKey(dirId, clientId), System.nanoTime() + leaseNanos);
+  }
+
+  void forgetExpiry(long dirId, String clientId) {
+    expiry.remove(expiryKey(dirId, clientId));
+  }
+
+  /** Milliseconds left of the holder's lease (0: expired or not a holder). */
+  public long remainingMs(long dirId, String clientId) {
+    Long until = expiry.get(expiryKey(dirId, clientId));
+    return until == null ? 0 : Math.max(0, TimeUnit.NANOSECONDS.toMillis(until - System.nanoTime()));
+  }
+
+  /** True once another client asked for the subtree: renewals are denied from then on. */
+  public boolean isContended(long dirId) {
+    return contended.contains(dirId);
+  }
+
+  /** Holders whose lease ran out, as {dirId, clientId}: the monitor releases them. */
+  List<Object[]> expired() {
+    List<Object[]> out = new ArrayList<>();
+    long now = System.nanoTime();
+    for (Localization l : byDir.values()) {
+      for (Localization.Holder h : l.holders()) {
+        Long until = expiry.get(expiryKey(l.dirId(), h.clientId()));
+        if (!h.released() && (until == null || until - now < 0) && !publishing.contains(l.dirId())) {
+          out.add(new Object[] {l.dirId(), h.clientId()});
+        }
+      }
+    }
+    return out;
+  }
+
+  /** A publish of {@code dirId} is being validated and ingested: mutations inside retry meanwhile. */
+  boolean beginPublish(long dirId) {
+    return publishing.add(dirId);
+  }
+
+  void endPublish(long dirId) {
+    publishing.remove(dirId);
+  }
+
+  /** True when a holder of a live localization may write object {@code name} (the scrubber keeps it). */
+  public static boolean reserved(List<Localization> all, String name) {
+    for (Localization l : all) {
+      for (Localization.Holder h : l.holders()) {
+        if (h.mayWrite(name)) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
+  private static final ThreadLocal<Boolean> EXEMPT = new ThreadLocal<>();
+
+  /** A walk by the localize and publish calls themselves, which check holders on their own. */
+  static Exempt exempt() {
+    EXEMPT.set(Boolean.TRUE);
+    return EXEMPT::remove;
+  }
+
+  /** Ends an {@link #exempt} walk. */
+  @FunctionalInterface
+  interface Exempt extends AutoCloseable {
+    @Override
+    void close();
+  }
+
+  @Override
+  public void walked(Inode[] dirs, int count, boolean mutating) throws IOException {
+    if (byDir.isEmpty() || EXEMPT.get() != null) {
+      return;
+    }
+    Caller caller = Acting.caller();
+    if (caller == null) {
+      return; // this server's own background work
+    }
+    for (int i = 0; i < count; i++) {
+      Inode dir = dirs[i];
+      if (dir == null || !dir.isDirectory()) {
+        return;
+      }
+      Localization l = byDir.get(dir.inodeId);
+      if (l == null) {
+        continue;
+      }
+      Localization.Holder h = l.holder(caller.getClientId());
+      boolean holder = h != null && !h.released();
+      if (mutating && publishing.contains(l.dirId())) {
+        throw new IndexFsException(Code.STALE_RESOLUTION, "A publish into localized directory "
+            + InodeIds.format(l.dirId()) + " is being ingested; retry");
+      }
+      if (holder) {
+        return;
+      }
+      if (contended.add(l.dirId())) {
+        LOG.info("Client {} ({}) asked for localized directory {}: its holders' renewals are denied from now on",
+            caller.getClientId(), caller.getUser(), InodeIds.format(l.dirId()));
+      }
+      if (mutating) {
+        throw new IndexFsException(Code.SUBTREE_LOCALIZED, "Directory " + InodeIds.format(l.dirId())
+            + " on the way is localized by another client (bulk insertion) until it publishes; retry later");
+      }
+      return;
+    }
+  }
+}

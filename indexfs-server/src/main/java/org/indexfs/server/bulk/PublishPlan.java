@@ -1,0 +1,463 @@
+package org.indexfs.server.bulk;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import org.indexfs.common.IndexFsException;
+import org.indexfs.common.Permission;
+import org.indexfs.common.schema.EntryKey;
+import org.indexfs.common.schema.Inode;
+import org.indexfs.common.schema.NameHash;
+import org.indexfs.proto.Caller;
+import org.indexfs.proto.Code;
+import org.indexfs.proto.Rejection;
+import org.indexfs.server.op.OpContext;
+import org.indexfs.server.store.NameIndex;
+import org.rocksdb.EnvOptions;
+import org.rocksdb.Options;
+import org.rocksdb.ReadOptions;
+import org.rocksdb.RocksDBException;
+import org.rocksdb.SstFileReader;
+import org.rocksdb.SstFileReaderIterator;
+import org.rocksdb.SstFileWriter;
+
+/**
+ * Validates a published SST file entry by entry and writes the accepted entries, in key order, to
+ * the file the slot ingests (IndexFS §II-D: "the IndexFS server can detect this as it first parses
+ * an SSTable bulk-inserted by a client"). Nothing is written to the namespace here.
+ *
+ * <p>An entry is accepted when its directory is inside the localized subtree (on the server or
+ * accepted in this file), the publisher may write there (HDFS's WRITE|EXECUTE on the directory),
+ * it is owned by the publisher, its inode id comes from the publisher's reserved blocks (a data
+ * object must be named after it), its key matches its name, it lies in this slot's GIGA+ range,
+ * and its name is free or the publisher's own. Collisions follow one rule that gives the same
+ * result whatever order publishes arrive in: two directories of the same name merge (the new one's
+ * entries move under the existing one); a directory beats a file; between two files published in
+ * one shared localization the lowest client id wins. Everything else is refused, by name and
+ * reason.
+ */
+final class PublishPlan {
+  private final OpContext ctx;
+  private final Localization localization;
+  private final Localization.Holder publisher;
+  private final Caller publisherCaller;
+  private final int publisherUserId;
+  private final Inode root;
+  private final String rootPath;
+  private final SubtreeDirs subtree;
+
+  /** Directories in the file: id → their key and value. */
+  private final Map<Long, EntryKey> fileDirKeys = new HashMap<>();
+  private final Map<Long, Inode> fileDirs = new HashMap<>();
+  /** A directory of the file that merges into an existing one: its id → the existing id. */
+  private final Map<Long, Long> merged = new HashMap<>();
+  private final Map<Long, String> rejectedDirs = new HashMap<>();
+  private final Map<Long, Inode> replacedFiles = new HashMap<>();
+  /** Per directory: "" when the publisher may write there, else why not (one check per directory). */
+  private final Map<Long, String> permitted = new HashMap<>();
+
+  final List<Rejection> rejections = new ArrayList<>();
+  final List<Inode> newDirs = new ArrayList<>();
+  final Map<Long, SubtreeDirs.Place> newPlaces = new HashMap<>();
+  final List<String> objectsToReclaim = new ArrayList<>();
+  final Set<Long> touched = new HashSet<>();
+  /** Accepted files with a data object: made 0600 by their writer, they become the file's after the ingest. */
+  final List<Inode> objectFiles = new ArrayList<>();
+  long accepted;
+  /** The first accepted entry that did not exist before (null: every accepted entry existed). */
+  byte[] sentinelKey;
+  long sentinelId;
+
+  PublishPlan(OpContext ctx, Localization localization, Localization.Holder publisher, Inode root,
+      String rootPath, SubtreeDirs subtree) throws IOException {
+    this.ctx = ctx;
+    this.localization = localization;
+    this.publisher = publisher;
+    this.root = root;
+    this.rootPath = rootPath.endsWith("/") && rootPath.length() > 1
+        ? rootPath.substring(0, rootPath.length() - 1) : rootPath;
+    this.subtree = subtree;
+    this.publisherCaller = Caller.newBuilder().setUser(publisher.user()).addAllGroups(publisher.groups())
+        .setClientId(publisher.clientId()).build();
+    this.publisherUserId = ctx.ns().principals().idOf(publisher.user());
+  }
+
+  /** Validates {@code in} and writes what is accepted to {@code out}; false when nothing was. */
+  boolean run(Path in, Path out) throws IOException {
+    try (Options options = new Options(); SstFileReader reader = new SstFileReader(options)) {
+      reader.open(in.toString());
+      try (ReadOptions read = new ReadOptions(); SstFileReaderIterator it = reader.newIterator(read)) {
+        for (it.seekToFirst(); it.isValid(); it.next()) {
+          Inode v = decode(it.value());
+          if (v != null && v.isDirectory()) {
+            fileDirKeys.put(v.inodeId, EntryKey.decode(it.key()));
+            fileDirs.put(v.inodeId, v);
+          }
+        }
+        for (long id : fileDirs.keySet()) {
+          decideDirectory(id);
+        }
+        return write(it, out);
+      }
+    } catch (RocksDBException e) {
+      throw new IndexFsException(Code.BAD_REQUEST, "Published file is not a readable SST: " + e.getMessage());
+    }
+  }
+
+  private static Inode decode(byte[] value) {
+    try {
+      return Inode.decode(value);
+    } catch (RuntimeException corrupt) {
+      return null;
+    }
+  }
+
+  /** Where the entries of directory {@code id} go: the existing directory it merged into, or itself. */
+  private long target(long id) {
+    Long to = merged.get(id);
+    return to == null ? id : to;
+  }
+
+  /** Accepts, merges or refuses a directory of the file, after its parent (memoized). */
+  private void decideDirectory(long id) throws IOException {
+    if (merged.containsKey(id) || rejectedDirs.containsKey(id) || newPlaces.containsKey(id)) {
+      return;
+    }
+    EntryKey key = fileDirKeys.get(id);
+    Inode dir = fileDirs.get(id);
+    if (fileDirs.containsKey(key.parentId())) {
+      if (key.parentId() == id) {
+        rejectedDirs.put(id, "a directory cannot contain itself");
+        return;
+      }
+      rejectedDirs.put(id, "(cycle)");
+      decideDirectory(key.parentId());
+      rejectedDirs.remove(id);
+      String parentRefusal = rejectedDirs.get(key.parentId());
+      if (parentRefusal != null) {
+        rejectedDirs.put(id, "its directory was refused");
+        return;
+      }
+    }
+    long parent = target(key.parentId());
+    Inode existing = ctx.ns().lookup(parent, key.name());
+    if (existing != null && existing.isDirectory() && !(existing.inodeId == id && publisher.owns(id))) {
+      merged.put(id, existing.inodeId);
+      return;
+    }
+    String refusal = refusal(key, dir, parent);
+    if (refusal == null && existing != null && !existing.isDirectory()) {
+      refusal = replaceFile(parent, key.name(), existing, dir);
+    }
+    if (refusal != null) {
+      rejectedDirs.put(id, refusal);
+      return;
+    }
+    newPlaces.put(id, new SubtreeDirs.Place(parent, key.name(), relPath(parent) + "/" + key.name()));
+  }
+
+  /** Why {@code v} (to be stored under {@code parent}) is refused, or null. */
+  private String refusal(EntryKey key, Inode v, long parent) throws IOException {
+    String name = key.name();
+    if (name.isEmpty() || name.equals(".") || name.equals("..") || name.indexOf('/') >= 0
+        || name.getBytes(StandardCharsets.UTF_8).length > 255) {
+      return "invalid name";
+    }
+    if (key.nameHash() != NameHash.of(name)) {
+      return "its key's hash does not match its name";
+    }
+    if ((v.type != Inode.TYPE_FILE && v.type != Inode.TYPE_DIRECTORY) || v.flags != 0) {
+      return "not a closed file or a directory";
+    }
+    if (!publisher.owns(v.inodeId)) {
+      return "inode id " + v.inodeId + " is not from the ids reserved for client " + publisher.clientId();
+    }
+    if (v.ownerId != publisherUserId) {
+      return "its owner is not the publisher " + publisher.user();
+    }
+    if ((v.permission & ~Permission.MASK) != 0) {
+      return "invalid permission";
+    }
+    Inode dir = directory(parent);
+    if (dir == null) {
+      return "its directory is not inside the localized subtree";
+    }
+    String denied = permitted.computeIfAbsent(parent, id -> {
+      try {
+        ctx.access().checkSubtreeDirectory(publisherCaller, rootPath + relPath(id), dir, Permission.WRITE_EXECUTE);
+        return "";
+      } catch (IOException e) {
+        return e.getMessage();
+      }
+    });
+    if (!denied.isEmpty()) {
+      return denied;
+    }
+    if (ctx.partitions().ownerOf(dir, key.nameHash()) != ctx.ns().slot()) {
+      return "its directory's partition for this name is on another slot (the directory has split)";
+    }
+    if (v.isDirectory()) {
+      return v.zerothSlot == ctx.ns().slot() ? null : "a new directory must be homed on slot " + ctx.ns().slot();
+    }
+    if (v.replication <= 0 || v.blockSize <= 0) {
+      return "invalid replication or block size";
+    }
+    if (v.inlineData != null) {
+      return v.inlineData.length == v.length && v.length <= ctx.inlineMaxBytes() ? null
+          : "inline bytes do not match its length or exceed indexfs.inline.max-bytes";
+    }
+    if (v.dataObject != null) {
+      if (!v.dataObject.equals(publisher.objectName(v.inodeId))) {
+        return "data object " + v.dataObject + " is not the name reserved for it";
+      }
+      long stored = ctx.data().length(v.dataObject);
+      return stored == v.length ? null : "data object " + v.dataObject + " holds " + stored + " bytes, not " + v.length;
+    }
+    return v.length == 0 ? null : "a non-empty file without bytes";
+  }
+
+  /** A directory entries may go into: one made in this file, or one of the subtree on the server. */
+  private Inode directory(long id) throws IOException {
+    if (newPlaces.containsKey(id)) {
+      return fileDirs.get(id);
+    }
+    if (id == root.inodeId) {
+      return root;
+    }
+    SubtreeDirs.Place place = subtree.get(id);
+    return place == null ? null : ctx.ns().lookup(place.parentId(), place.name());
+  }
+
+  private String relPath(long dirId) {
+    SubtreeDirs.Place p = newPlaces.get(dirId);
+    if (p == null) {
+      p = subtree.get(dirId);
+    }
+    if (p != null) {
+      return p.relPath();
+    }
+    EntryKey k = fileDirKeys.get(dirId);
+    return k == null ? "/?" + dirId : relPath(k.parentId()) + "/" + k.name();
+  }
+
+  /**
+   * The conflict rule for a name held by an existing file: the publisher's own file is replaced;
+   * a file of another holder of this shared localization loses to a directory, and to a file of a
+   * lower client id; anything else keeps the name.
+   */
+  private String replaceFile(long parent, String name, Inode existing, Inode incoming) {
+    if (publisher.owns(existing.inodeId)) {
+      return replacing(parent, name, existing, null);
+    }
+    Localization.Holder other = localization.ownerOf(existing.inodeId);
+    if (other == null) {
+      return "FILE_ALREADY_EXISTS: the name is taken";
+    }
+    if (incoming.isDirectory() || publisher.clientId().compareTo(other.clientId()) < 0) {
+      return replacing(parent, name, existing, other.clientId());
+    }
+    return "conflict: client " + other.clientId() + " published this name and wins (lowest client id wins)";
+  }
+
+  private String replacing(long parent, String name, Inode existing, String loser) {
+    replacedFiles.put(existing.inodeId, existing);
+    if (existing.dataObject != null) {
+      objectsToReclaim.add(existing.dataObject);
+    }
+    if (loser != null) {
+      rejections.add(Rejection.newBuilder().setPath(rootPath + relPath(parent) + "/" + name)
+          .setCode(Code.OK).setReason("replaced the file client " + loser + " published (lowest client id wins)").build());
+    }
+    return null;
+  }
+
+  private boolean write(SstFileReaderIterator it, Path out) throws IOException, RocksDBException {
+    Path direct = out.resolveSibling(out.getFileName() + ".direct");
+    TreeMap<byte[], byte[]> moved = new TreeMap<>(Arrays::compareUnsigned);
+    long directCount = 0;
+    try (EnvOptions env = new EnvOptions(); Options options = new Options();
+        SstFileWriter writer = new SstFileWriter(env, options)) {
+      for (it.seekToFirst(); it.isValid(); it.next()) {
+        byte[] value = it.value();
+        EntryKey key;
+        Inode v = decode(value);
+        try {
+          key = EntryKey.decode(it.key());
+        } catch (RuntimeException corrupt) {
+          rejections.add(reject("?", Code.BAD_REQUEST, "undecodable key"));
+          continue;
+        }
+        byte[] accepted = decideEntry(key, v);
+        if (accepted == null) {
+          continue;
+        }
+        long parent = target(key.parentId());
+        byte[] newKey = parent == key.parentId() ? it.key() : new EntryKey(parent, key.nameHash(), key.name()).encode();
+        if (parent != key.parentId()) {
+          moved.put(newKey, accepted);
+        } else {
+          if (directCount++ == 0) {
+            writer.open(direct.toString());
+          }
+          writer.put(newKey, accepted);
+        }
+      }
+      if (directCount > 0) {
+        writer.finish();
+      }
+    }
+    if (moved.isEmpty()) {
+      if (directCount > 0) {
+        Files.move(direct, out);
+      }
+      return directCount > 0;
+    }
+    merge(direct, directCount > 0, moved, out);
+    Files.deleteIfExists(direct);
+    return true;
+  }
+
+  /** Validates one entry of the file; the value to ingest, or null when refused (and reported) or merged. */
+  private byte[] decideEntry(EntryKey key, Inode v) throws IOException {
+    String path;
+    if (v == null) {
+      rejections.add(reject(rootPath + relPath(key.parentId()) + "/" + key.name(), Code.BAD_REQUEST, "undecodable value"));
+      return null;
+    }
+    if (v.isDirectory() && fileDirs.containsKey(v.inodeId)) {
+      if (merged.containsKey(v.inodeId)) {
+        return null;
+      }
+      String refused = rejectedDirs.get(v.inodeId);
+      if (refused != null) {
+        rejections.add(reject(rootPath + relPath(key.parentId()) + "/" + key.name(), Code.ACCESS_DENIED, refused));
+        return null;
+      }
+      long parent = target(key.parentId());
+      newDirs.add(normalized(v, directory(parent)));
+      touched.add(parent);
+      return accept(parent, key, v, ctx.ns().lookup(parent, key.name()));
+    }
+    long parent = target(key.parentId());
+    if (fileDirs.containsKey(key.parentId()) && rejectedDirs.containsKey(key.parentId())) {
+      rejections.add(reject(rootPath + relPath(parent) + "/" + key.name(), Code.ACCESS_DENIED, "its directory was refused"));
+      return null;
+    }
+    String refusal = refusal(key, v, parent);
+    Inode existing = refusal == null ? ctx.ns().lookup(parent, key.name()) : null;
+    if (refusal == null && existing != null) {
+      refusal = existing.isDirectory() ? "FILE_ALREADY_EXISTS: a directory holds the name"
+          : replaceFile(parent, key.name(), existing, v);
+    }
+    if (refusal != null) {
+      path = rootPath + relPath(parent) + "/" + key.name();
+      rejections.add(reject(path, refusal.startsWith("FILE_ALREADY_EXISTS") ? Code.FILE_ALREADY_EXISTS
+          : refusal.startsWith("Permission denied") ? Code.ACCESS_DENIED : Code.BAD_REQUEST, refusal));
+      return null;
+    }
+    touched.add(parent);
+    return accept(parent, key, v, existing);
+  }
+
+  private byte[] accept(long parent, EntryKey key, Inode v, Inode existing) throws IOException {
+    Inode stored = normalized(v, directory(parent));
+    accepted++;
+    if (stored.dataObject != null) {
+      objectFiles.add(stored);
+    }
+    // An entry whose id was not there before tells, after a crash, whether the ingest happened.
+    if (sentinelKey == null && (existing == null || existing.inodeId != v.inodeId)) {
+      sentinelKey = new EntryKey(parent, key.nameHash(), key.name()).encode();
+      sentinelId = v.inodeId;
+    }
+    return stored.encode();
+  }
+
+  /**
+   * Writes the name-index records ({@link NameIndex}) of every entry in {@code entriesFile} — the
+   * file to be ingested, after merges and replacements — to {@code out}, in the index's key order:
+   * the index then holds exactly the names the entries hold. False when there are none.
+   */
+  static boolean writeNames(Path entriesFile, Path out) throws IOException {
+    List<byte[][]> records = new ArrayList<>();
+    try (Options options = new Options(); SstFileReader reader = new SstFileReader(options);
+        ReadOptions read = new ReadOptions()) {
+      reader.open(entriesFile.toString());
+      try (SstFileReaderIterator it = reader.newIterator(read)) {
+        for (it.seekToFirst(); it.isValid(); it.next()) {
+          EntryKey k = EntryKey.decode(it.key());
+          records.add(new byte[][] {NameIndex.key(k.parentId(), k.name()), NameIndex.value(Inode.decode(it.value()))});
+        }
+      }
+      if (records.isEmpty()) {
+        return false;
+      }
+      // Entries are in hash order within a directory, the index in (HDFS) name order.
+      records.sort((a, b) -> Arrays.compareUnsigned(a[0], b[0]));
+      try (EnvOptions env = new EnvOptions(); SstFileWriter writer = new SstFileWriter(env, options)) {
+        writer.open(out.toString());
+        for (byte[][] r : records) {
+          writer.put(r[0], r[1]);
+        }
+        writer.finish();
+      }
+      return true;
+    } catch (RocksDBException e) {
+      throw new IOException("Cannot write the name index file " + out + ": " + e.getMessage(), e);
+    }
+  }
+
+  /** The BSD rule decides a new entry's group, as for every create: its directory's. */
+  private static Inode normalized(Inode v, Inode dir) {
+    Inode out = v.copy();
+    out.groupId = dir.groupId;
+    return out;
+  }
+
+  private static Rejection reject(String path, Code code, String reason) {
+    return Rejection.newBuilder().setPath(path).setCode(code).setReason(reason).build();
+  }
+
+  /** Writes the direct entries and the moved ones (re-keyed under merged directories) in one key order. */
+  private static void merge(Path direct, boolean hasDirect, TreeMap<byte[], byte[]> moved, Path out)
+      throws RocksDBException {
+    try (EnvOptions env = new EnvOptions(); Options options = new Options();
+        SstFileWriter writer = new SstFileWriter(env, options);
+        SstFileReader reader = new SstFileReader(options); ReadOptions read = new ReadOptions()) {
+      writer.open(out.toString());
+      Iterator<Map.Entry<byte[], byte[]>> m = moved.entrySet().iterator();
+      Map.Entry<byte[], byte[]> next = m.next();
+      if (hasDirect) {
+        reader.open(direct.toString());
+        try (SstFileReaderIterator it = reader.newIterator(read)) {
+          for (it.seekToFirst(); it.isValid(); it.next()) {
+            byte[] k = it.key();
+            while (next != null && Arrays.compareUnsigned(next.getKey(), k) < 0) {
+              writer.put(next.getKey(), next.getValue());
+              next = m.hasNext() ? m.next() : null;
+            }
+            if (next != null && Arrays.equals(next.getKey(), k)) {
+              next = m.hasNext() ? m.next() : null; // the same name both ways: the direct entry stays
+            }
+            writer.put(k, it.value());
+          }
+        }
+      }
+      while (next != null) {
+        writer.put(next.getKey(), next.getValue());
+        next = m.hasNext() ? m.next() : null;
+      }
+      writer.finish();
+    }
+  }
+}

@@ -1,0 +1,67 @@
+package org.indexfs.server.bulk;
+
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import org.indexfs.common.schema.Bytes;
+import org.indexfs.common.schema.EntryKey;
+import org.indexfs.common.schema.Inode;
+import org.indexfs.server.ns.Namespace;
+import org.rocksdb.RocksIterator;
+
+/**
+ * The directories of a localized subtree that are on the server (its root, and every directory
+ * published or made inside it), each with its path below the root: a publish may only put entries
+ * into them. Built once per localization by walking the subtree on this slot (a localized subtree
+ * stays on its home slot: splits wait until the localization ends), then kept up to date by each
+ * publish.
+ */
+final class SubtreeDirs {
+  /** Where a directory is: its parent, name and path below the localized root ("" for the root). */
+  record Place(long parentId, String name, String relPath) {}
+
+  private final Map<Long, Place> dirs = new ConcurrentHashMap<>();
+
+  private SubtreeDirs() {}
+
+  static SubtreeDirs scan(Namespace ns, long rootId) {
+    SubtreeDirs s = new SubtreeDirs();
+    s.dirs.put(rootId, new Place(0, "", ""));
+    Deque<Long> todo = new ArrayDeque<>();
+    todo.add(rootId);
+    while (!todo.isEmpty()) {
+      long dir = todo.poll();
+      String base = s.dirs.get(dir).relPath();
+      byte[] prefix = EntryKey.prefix(dir);
+      try (RocksIterator it = ns.store().iterator(ns.store().entries(), null)) {
+        for (it.seek(prefix); it.isValid() && Bytes.startsWith(it.key(), prefix); it.next()) {
+          // The type byte is at offset 1 of the value: no need to decode the rest.
+          if (it.value()[1] == Inode.TYPE_DIRECTORY) {
+            EntryKey k = EntryKey.decode(it.key());
+            long id = Inode.decode(it.value()).inodeId;
+            s.dirs.put(id, new Place(dir, k.name(), base + "/" + k.name()));
+            todo.add(id);
+          }
+        }
+      }
+    }
+    return s;
+  }
+
+  Place get(long dirId) {
+    return dirs.get(dirId);
+  }
+
+  boolean contains(long dirId) {
+    return dirs.containsKey(dirId);
+  }
+
+  void add(long dirId, Place place) {
+    dirs.put(dirId, place);
+  }
+
+  Iterable<Long> ids() {
+    return dirs.keySet();
+  }
+}

@@ -211,8 +211,8 @@ public final class DeleteOp implements Operation {
       ctx.homes().seal(seen.zerothSlot, seen.inodeId, req.getPath());
       deleted = ctx.ns().mutate(batch -> {
         ResolvedPath p = ctx.resolver().resolve(request.getResolution(), req.getPath());
-        if (p.last() == null || p.last().inodeId != seen.inodeId) {
-          return false;
+        if (p.last() == null || p.last().inodeId != seen.inodeId || p.isRoot()) {
+          return false; // HDFS never removes the root (FSDirDeleteOp.deleteAllowed)
         }
         ctx.quotas().credit(batch, QuotaRoot.above(p, p.depth()), -1, 0);
         unlink(batch, p, p.last(), touches);

@@ -61,6 +61,14 @@ final class HadoopErrors {
       // other code is the servers' business: the message says what happened, no code name.
       // DFSClient unwraps the NameNode's SafeModeException for every mutation, so callers see it as is.
       case SAFE_MODE -> new SafeModeException(m);
+      // What the NameNode throws and DFSClient does not unwrap arrives as a RemoteException naming it.
+      case REMOTE_ILLEGAL_ARGUMENT -> new RemoteException(org.apache.hadoop.HadoopIllegalArgumentException.class.getName(), m);
+      case ACL_INVALID -> new org.apache.hadoop.hdfs.protocol.AclException(m);
+      case NS_QUOTA_EXCEEDED -> new org.apache.hadoop.hdfs.protocol.NSQuotaExceededException(m);
+      case DS_QUOTA_EXCEEDED -> new org.apache.hadoop.hdfs.protocol.DSQuotaExceededException(m);
+      case REMOTE_JAVA_ILLEGAL_ARGUMENT -> new RemoteException(IllegalArgumentException.class.getName(), m);
+      case REMOTE_NOT_DIRECTORY -> new RemoteException(PathIsNotDirectoryException.class.getName(), m);
+      case XATTR_NOT_FOUND -> new RemoteException(org.apache.hadoop.hdfs.protocol.XAttrNotFoundException.class.getName(), m);
       // A slot's metadata disk is full: HDFS's exception for storage capacity exceeded (the parent of
       // its quota exceptions), which MapReduce treats as fatal rather than retrying tasks (MAPREDUCE-7148).
       case NO_SPACE -> new ClusterStorageCapacityExceededException(m);

@@ -17,7 +17,8 @@ final class IndexFileStatus extends FileStatus {
 
   IndexFileStatus(Path path, org.indexfs.proto.FileStatus s) {
     super(isDir(s) ? 0 : s.getLength(), isDir(s), isDir(s) ? 0 : s.getReplication(), isDir(s) ? 0 : s.getBlockSize(),
-        s.getMtime(), s.getAtime(), new FsPermission((short) s.getPermission()), s.getOwner(), s.getGroup(), path);
+        s.getMtime(), s.getAtime(), new FsPermission((short) s.getPermission()), s.getOwner(), s.getGroup(), null, path,
+        FileStatus.attributes(s.getHasAcl(), false, false, false));
     this.dataObject = s.getDataObject().isEmpty() ? null : s.getDataObject();
     this.underConstruction = s.getUnderConstruction();
     this.inodeId = s.getInodeId();

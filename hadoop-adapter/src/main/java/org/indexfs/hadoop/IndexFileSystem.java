@@ -29,6 +29,7 @@ import org.apache.hadoop.fs.RemoteIterator;
 import org.apache.hadoop.fs.SafeMode;
 import org.apache.hadoop.fs.SafeModeAction;
 import org.apache.hadoop.fs.impl.PathCapabilitiesSupport;
+import org.apache.hadoop.fs.permission.FsCreateModes;
 import org.apache.hadoop.fs.permission.FsAction;
 import org.apache.hadoop.fs.permission.FsPermission;
 import org.apache.hadoop.io.Text;
@@ -59,7 +60,7 @@ import org.indexfs.proto.WriteHandle;
  * served by the metadata tier. Writers hold single-writer leases, recoverable like HDFS's
  * ({@link LeaseRecoverable}).
  */
-public class IndexFileSystem extends FileSystem implements LeaseRecoverable, SafeMode {
+public class IndexFileSystem extends ExtendedNamespace implements LeaseRecoverable, SafeMode {
   public static final String SCHEME = "indexfs";
   /** Delegation tokens of cluster {@code c} have the service {@code indexfs:c}. */
   public static final String TOKEN_SERVICE_PREFIX = "indexfs:";
@@ -143,6 +144,7 @@ public class IndexFileSystem extends FileSystem implements LeaseRecoverable, Saf
   }
 
   /** The Java client under this FileSystem (for tools and tests). */
+  @Override
   public IndexFsClient client() {
     return client;
   }
@@ -167,64 +169,18 @@ public class IndexFileSystem extends FileSystem implements LeaseRecoverable, Saf
     return workingDir;
   }
 
-  /** A client call whose IndexFS error codes become the exceptions HDFS users expect. */
-  @FunctionalInterface
-  private interface Rpc<T> {
-    T call() throws IOException;
-  }
-
-  @FunctionalInterface
-  private interface VoidRpc {
-    void call() throws IOException;
-  }
-
-  private static <T> T mapped(Rpc<T> rpc) throws IOException {
-    try {
-      return rpc.call();
-    } catch (IOException e) {
-      throw HadoopErrors.toHadoop(e);
-    }
-  }
-
-  /** One metadata read, counted in the FileSystem statistics as HDFS counts it. */
-  private <T> T read(Rpc<T> rpc) throws IOException {
-    statistics.incrementReadOps(1);
-    return mapped(rpc);
-  }
-
-  /** One metadata mutation, counted in the FileSystem statistics as HDFS counts it. */
-  private <T> T write(Rpc<T> rpc) throws IOException {
-    statistics.incrementWriteOps(1);
-    return mapped(rpc);
-  }
-
-  private void readVoid(VoidRpc rpc) throws IOException {
-    read(() -> {
-      rpc.call();
-      return null;
-    });
-  }
-
-  private void writeVoid(VoidRpc rpc) throws IOException {
-    write(() -> {
-      rpc.call();
-      return null;
-    });
-  }
-
-  /** The absolute path the servers see. */
-  String pathOf(Path p) {
-    // As DistributedFileSystem.getPathName: an absolute path of this file system is used as it is.
-    if (p.isUriPathAbsolute()) {
-      checkPath(p);
-      return p.toUri().getPath();
-    }
-    return makeQualified(p).toUri().getPath();
-  }
-
+  /**
+   * The mode with the umask applied, keeping the mode as asked for beside it (an FsCreateModes, as
+   * DFSClient sends both: a directory with a default ACL uses the unmasked one). A mode that already
+   * carries its unmasked form has had its umask applied.
+   */
   private FsPermission masked(FsPermission permission, FsPermission fallback) {
-    FsPermission p = permission == null ? fallback : permission;
-    return p.applyUMask(FsPermission.getUMask(getConf()));
+    return FsCreateModes.applyUMask(permission == null ? fallback : permission, FsPermission.getUMask(getConf()));
+  }
+
+  /** The unmasked mode a client sends with a create or mkdir, or null. */
+  private static Integer unmasked(FsPermission permission) {
+    return permission.getUnmasked() == null ? null : (int) permission.getUnmasked().toShort();
   }
 
   /**
@@ -348,7 +304,7 @@ public class IndexFileSystem extends FileSystem implements LeaseRecoverable, Saf
         t.publish(false);
       }
     }
-    org.indexfs.proto.FileStatus created = write(() -> client.create(path, permission.toShort(), overwrite, replication, blockSize, createParent));
+    org.indexfs.proto.FileStatus created = write(() -> client.create(path, permission.toShort(), unmasked(permission), overwrite, replication, blockSize, createParent));
     IndexOutputStream out = new IndexOutputStream(client, objects, renewer, path, created.getInodeId(), inlineMax,
         replication, blockSize, created.getSpillObject(), IndexOutputStream.Start.empty());
     return new FSDataOutputStream(out, statistics);
@@ -475,21 +431,6 @@ public class IndexFileSystem extends FileSystem implements LeaseRecoverable, Saf
     java.net.InetSocketAddress server = status.dataObject() != null || status.getLen() <= start ? null
         : mapped(() -> client.serverOf(pathOf(status.getPath())));
     return bytes.locations(status, start, len, server);
-  }
-
-  @Override
-  public boolean hasPathCapability(Path path, String capability) throws IOException {
-    switch (PathCapabilitiesSupport.validatePathCapabilityArgs(makeQualified(path), capability)) {
-      case CommonPathCapabilities.FS_APPEND:
-      case CommonPathCapabilities.FS_CONCAT:
-      case CommonPathCapabilities.FS_TRUNCATE:
-      case CommonPathCapabilities.FS_CHECKSUMS:
-      case CommonPathCapabilities.FS_PERMISSIONS:
-      case CommonPathCapabilities.LEASE_RECOVERABLE:
-        return true;
-      default:
-        return super.hasPathCapability(path, capability);
-    }
   }
 
   @Override
@@ -623,7 +564,7 @@ public class IndexFileSystem extends FileSystem implements LeaseRecoverable, Saf
       write(() -> localized.bulk().localize(path, permission.toShort(), pattern == 2));
       return true;
     }
-    return write(() -> client.mkdirs(path, permission.toShort()));
+    return write(() -> client.mkdirs(path, permission.toShort(), unmasked(permission)));
   }
 
   @Override
@@ -684,7 +625,7 @@ public class IndexFileSystem extends FileSystem implements LeaseRecoverable, Saf
     org.indexfs.proto.ContentSummary s = read(() -> client.contentSummary(pathOf(f)));
     return new ContentSummary.Builder().length(s.getLength()).fileCount(s.getFileCount())
         .directoryCount(s.getDirectoryCount()).spaceConsumed(s.getSpaceConsumed())
-        .quota(-1).spaceQuota(-1)
+        .quota(s.hasQuota() ? s.getQuota() : -1).spaceQuota(s.hasSpaceQuota() ? s.getSpaceQuota() : -1)
         // HDFS names a file's policy and, for a directory without one of its own, none.
         .erasureCodingPolicy(s.getDirectoryCount() == 0 ? "Replicated" : "").build();
   }

@@ -25,6 +25,15 @@ import org.indexfs.proto.Ancestor;
 import org.indexfs.proto.DelegationToken;
 import org.indexfs.proto.DelegationTokenRequest;
 import org.indexfs.proto.TokenRequest;
+import org.indexfs.proto.AclEditRequest;
+import org.indexfs.proto.AclEntry;
+import org.indexfs.proto.AclStatus;
+import org.indexfs.proto.GetAclStatusRequest;
+import org.indexfs.proto.GetXAttrsRequest;
+import org.indexfs.proto.RemoveXAttrRequest;
+import org.indexfs.proto.SetQuotaRequest;
+import org.indexfs.proto.SetXAttrRequest;
+import org.indexfs.proto.XAttr;
 import org.indexfs.proto.AppendRequest;
 import org.indexfs.proto.Caller;
 import org.indexfs.proto.Code;
@@ -118,15 +127,32 @@ public final class IndexFsClient implements AutoCloseable {
   }
 
   public boolean mkdirs(String path, int permission) throws IOException {
-    return call(Request.newBuilder().setMkdirs(MkdirsRequest.newBuilder().setPath(path).setPermission(permission)),
-        path, false).getBool().getValue();
+    return mkdirs(path, permission, null);
+  }
+
+  /** {@code unmasked}: the mode before the umask, used under a default ACL (HDFS-6962); null: not sent. */
+  public boolean mkdirs(String path, int permission, Integer unmasked) throws IOException {
+    MkdirsRequest.Builder b = MkdirsRequest.newBuilder().setPath(path).setPermission(permission);
+    if (unmasked != null) {
+      b.setUnmasked(unmasked);
+    }
+    return call(Request.newBuilder().setMkdirs(b), path, false).getBool().getValue();
   }
 
   public FileStatus create(String path, int permission, boolean overwrite, int replication, long blockSize,
       boolean createParent) throws IOException {
-    Request.Builder request = Request.newBuilder().setCreate(CreateRequest.newBuilder().setPath(path)
+    return create(path, permission, null, overwrite, replication, blockSize, createParent);
+  }
+
+  public FileStatus create(String path, int permission, Integer unmasked, boolean overwrite, int replication,
+      long blockSize, boolean createParent) throws IOException {
+    CreateRequest.Builder b = CreateRequest.newBuilder().setPath(path)
         .setPermission(permission).setOverwrite(overwrite).setReplication(replication).setBlockSize(blockSize)
-        .setCreateParent(createParent));
+        .setCreateParent(createParent);
+    if (unmasked != null) {
+      b.setUnmasked(unmasked);
+    }
+    Request.Builder request = Request.newBuilder().setCreate(b);
     FileStatus created = call(request, path, false).getStatus();
     writing.put(created.getInodeId(), slotOf(request));
     return created;
@@ -329,6 +355,44 @@ public final class IndexFsClient implements AutoCloseable {
   public void concat(String target, List<String> sources) throws IOException {
     call(Request.newBuilder().setConcat(ConcatRequest.newBuilder().setTarget(target).addAllSources(sources)),
         target, false);
+  }
+
+  public void setXAttr(String path, XAttr xattr, boolean create, boolean replace) throws IOException {
+    call(Request.newBuilder().setSetXattr(SetXAttrRequest.newBuilder().setPath(path).setXattr(xattr)
+        .setCreate(create).setReplace(replace)), path, false);
+  }
+
+  /** The named attributes (all of them: every one must exist), or every visible one when {@code names} is empty. */
+  public List<XAttr> getXAttrs(String path, List<XAttr> names) throws IOException {
+    return call(Request.newBuilder().setGetXattrs(GetXAttrsRequest.newBuilder().setPath(path).addAllNames(names)),
+        path, false).getXattrs().getXattrsList();
+  }
+
+  /** The names of the visible attributes (no values). */
+  public List<XAttr> listXAttrs(String path) throws IOException {
+    return call(Request.newBuilder().setGetXattrs(GetXAttrsRequest.newBuilder().setPath(path).setNamesOnly(true)),
+        path, false).getXattrs().getXattrsList();
+  }
+
+  public void removeXAttr(String path, XAttr xattr) throws IOException {
+    call(Request.newBuilder().setRemoveXattr(RemoveXAttrRequest.newBuilder().setPath(path).setXattr(xattr)),
+        path, false);
+  }
+
+  public void editAcl(String path, AclEditRequest.Action action, List<AclEntry> spec) throws IOException {
+    call(Request.newBuilder().setAclEdit(AclEditRequest.newBuilder().setPath(path).setAction(action)
+        .addAllSpec(spec)), path, false);
+  }
+
+  public AclStatus getAclStatus(String path) throws IOException {
+    return call(Request.newBuilder().setGetAclStatus(GetAclStatusRequest.newBuilder().setPath(path)), path, false)
+        .getAclStatus();
+  }
+
+  /** HDFS's setQuota: Long.MAX_VALUE leaves a quota unchanged, -1 clears it (superuser only). */
+  public void setQuota(String path, long nsQuota, long dsQuota) throws IOException {
+    call(Request.newBuilder().setSetQuota(SetQuotaRequest.newBuilder().setPath(path).setNsQuota(nsQuota)
+        .setDsQuota(dsQuota)), path, false);
   }
 
   /**

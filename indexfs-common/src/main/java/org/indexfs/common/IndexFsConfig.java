@@ -192,6 +192,18 @@ public final class IndexFsConfig {
       "indexfs.fs-limits.max-component-length", 255,
       "Longest path component in UTF-8 bytes (HDFS dfs.namenode.fs-limits.max-component-length).");
 
+  public static final ConfigKey<Boolean> XATTRS_ENABLED = ConfigKey.bool(
+      "indexfs.xattrs.enabled", true,
+      "Extended attributes may be set and read (HDFS dfs.namenode.xattrs.enabled).");
+  public static final ConfigKey<Integer> MAX_XATTRS_PER_INODE = ConfigKey.integer(
+      "indexfs.fs-limits.max-xattrs-per-inode", 32,
+      "Most user-visible (user. and trusted.) extended attributes one entry may have (HDFS dfs.namenode.fs-limits.max-xattrs-per-inode).");
+  public static final ConfigKey<Integer> MAX_XATTR_SIZE = ConfigKey.integer(
+      "indexfs.fs-limits.max-xattr-size", 16_384,
+      "Largest combined size in bytes of an extended attribute's name and value (HDFS dfs.namenode.fs-limits.max-xattr-size).");
+  public static final ConfigKey<Boolean> ACLS_ENABLED = ConfigKey.bool(
+      "indexfs.acls.enabled", true,
+      "ACLs may be set and are enforced (HDFS dfs.namenode.acls.enabled).");
   public static final ConfigKey<Long> MIN_BLOCK_SIZE = ConfigKey.longValue(
       "indexfs.fs-limits.min-block-size", 1024 * 1024,
       "Smallest block size a create may ask for; smaller ones are refused at create (HDFS dfs.namenode.fs-limits.min-block-size).");
@@ -238,7 +250,8 @@ public final class IndexFsConfig {
       RPC_MAX_FRAME_BYTES, RPC_IDLE_TIMEOUT_SECONDS, RPC_MAX_IN_FLIGHT, RPC_MAX_BUFFERED_BYTES,
       RPC_FRAME_DEADLINE_MS, RPC_TIMEOUT_MS, CLIENT_FAILOVER_WAIT_MS, RETRY_CACHE_EXPIRY_MS,
       RETRY_CACHE_ENTRIES, LIST_PAGE_SIZE, SUPERUSER, SUPERGROUP,
-      PERMISSIONS_ENABLED, MAX_COMPONENT_LENGTH, MIN_BLOCK_SIZE, ACCESS_TIME_PRECISION_MS, AUDIT_ENABLED, AUDIT_QUEUE, LEASE_POLICY, LEASE_FIXED_MS,
+      PERMISSIONS_ENABLED, MAX_COMPONENT_LENGTH, MIN_BLOCK_SIZE, ACCESS_TIME_PRECISION_MS, XATTRS_ENABLED,
+      MAX_XATTRS_PER_INODE, MAX_XATTR_SIZE, ACLS_ENABLED, AUDIT_ENABLED, AUDIT_QUEUE, LEASE_POLICY, LEASE_FIXED_MS,
       LEASE_MAX_MS, SECURITY_RESOLUTION_GRACE_MS, SECURITY_KEY_ROTATION_MS, SECURITY_ZOOKEEPER_DIGEST,
       SERVER_KERBEROS_PRINCIPAL, SERVER_KEYTAB,
       LEASE_TABLE_ENTRIES, CLIENT_CACHE_ENTRIES, CLIENT_PRIVATE_CONNECTION, HOME_SYNC_INTERVAL_MS,

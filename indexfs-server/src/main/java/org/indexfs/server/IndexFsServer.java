@@ -73,6 +73,7 @@ import org.indexfs.server.op.TruncateOp;
 import org.indexfs.server.peer.Peers;
 import org.indexfs.server.placement.HomeSync;
 import org.indexfs.server.placement.Placement;
+import org.indexfs.server.quota.QuotaShares;
 import org.indexfs.server.rpc.Dispatcher;
 import org.indexfs.server.rpc.RpcServer;
 import org.indexfs.server.security.AncestorSeal;
@@ -221,7 +222,8 @@ public final class IndexFsServer implements AutoCloseable {
           });
       OpContext ctx = new OpContext(ns, resolver,
           access, reclaimer, dataUri, IndexFsConfig.INLINE_MAX_BYTES.get(conf), IndexFsConfig.LIST_PAGE_SIZE.get(conf),
-          leases, recovery, data, peers, homes, placement, entryLeases, partitions, splits);
+          leases, recovery, data, peers, homes, placement, entryLeases, partitions, splits,
+          new QuotaShares(ns, peers));
       // Bulk insertion (IndexFS §II-D): leases on localized subtrees, and the ingest of what their holders publish.
       org.indexfs.server.bulk.Localizations localizations = new org.indexfs.server.bulk.Localizations(ns,
           IndexFsConfig.LOCALIZE_LEASE_MS.get(conf));
@@ -260,6 +262,7 @@ public final class IndexFsServer implements AutoCloseable {
       reclaimer.pauseWhile(hold);
       splits.pauseWhile(hold);
       Map<OpCase, Operation> ops = operations(ctx, crossSlot, renames, scrubber, conf);
+      NamespaceFeatures.install(ops, ctx, conf);
       // Delegation tokens, shared by every server through ZooKeeper: only with Kerberos (DESIGN §14).
       if (kerberos != null) {
         tokens = DelegationTokens.start(hadoopConf, IndexFsConfig.ZOOKEEPER_QUORUM.get(conf),

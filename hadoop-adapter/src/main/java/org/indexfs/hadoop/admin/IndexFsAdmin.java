@@ -24,6 +24,10 @@ public final class IndexFsAdmin extends Configured implements Tool {
       \t[-safemode <enter | leave | get | wait | forceExit>]
       \t[-balance [-top <n>]]
       \t[-fsck [<path>]]
+      \t[-setQuota <quota> <dirname>...<dirname>]
+      \t[-clrQuota <dirname>...<dirname>]
+      \t[-setSpaceQuota <quota> [-storageType <storagetype>] <dirname>...<dirname>]
+      \t[-clrSpaceQuota [-storageType <storagetype>] <dirname>...<dirname>]
       \t[-help]
       """;
 
@@ -48,6 +52,9 @@ public final class IndexFsAdmin extends Configured implements Tool {
     }
     String cmd = args[0];
     String[] rest = Arrays.copyOfRange(args, 1, args.length);
+    if (cmd.endsWith("Quota")) {
+      return quota(cmd, args);
+    }
     FileSystem fs = FileSystem.get(getConf());
     if (!(fs instanceof IndexFileSystem ifs)) {
       err.println("FileSystem " + fs.getUri() + " is not an IndexFS file system");
@@ -75,6 +82,20 @@ public final class IndexFsAdmin extends Configured implements Tool {
       // dfsadmin prints the first line of the server's message after the command's name.
       String m = String.valueOf(e.getLocalizedMessage());
       err.println(cmd.substring(1) + ": " + m.split("\n", 2)[0]);
+      return -1;
+    }
+  }
+
+  /** The quota verbs, as {@code hdfs dfsadmin} runs them (its usage line on a wrong call, exit -1). */
+  private int quota(String cmd, String[] args) {
+    try {
+      QuotaCommand command = QuotaCommand.parse(cmd, args, 1, getConf());
+      command.out = out;
+      command.err = err;
+      return command.runAll();
+    } catch (IllegalArgumentException e) {
+      err.println(cmd.substring(1) + ": " + e.getLocalizedMessage());
+      err.println("Usage: indexfs admin [" + QuotaCommand.usage(cmd) + "]");
       return -1;
     }
   }

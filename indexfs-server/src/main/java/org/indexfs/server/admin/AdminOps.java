@@ -11,7 +11,8 @@ public final class AdminOps {
   /** Client calls that change the namespace or a file: refused in safe mode, as HDFS refuses them. */
   static final Set<OpCase> MUTATIONS = EnumSet.of(OpCase.MKDIRS, OpCase.CREATE, OpCase.DELETE, OpCase.RENAME,
       OpCase.SET_PERMISSION, OpCase.SET_OWNER, OpCase.SET_TIMES, OpCase.SET_REPLICATION, OpCase.APPEND,
-      OpCase.TRUNCATE, OpCase.CONCAT, OpCase.COMPLETE, OpCase.FLUSH, OpCase.RENEW_LEASE, OpCase.RECOVER_LEASE);
+      OpCase.TRUNCATE, OpCase.CONCAT, OpCase.COMPLETE, OpCase.FLUSH, OpCase.RENEW_LEASE, OpCase.RECOVER_LEASE,
+      OpCase.SET_XATTR, OpCase.REMOVE_XATTR, OpCase.ACL_EDIT, OpCase.SET_QUOTA);
 
   private AdminOps() {}
 

@@ -58,6 +58,16 @@ final class SafeModeGuard implements Operation {
       case FLUSH -> "Cannot fsync file " + r.getFlush().getPath();
       case RENEW_LEASE -> "Cannot renew lease for " + r.getCaller().getClientId();
       case RECOVER_LEASE -> "Cannot recover the lease of " + r.getRecoverLease().getPath();
+      case SET_XATTR -> "Cannot set XAttr on " + r.getSetXattr().getPath();
+      case REMOVE_XATTR -> "Cannot remove XAttr entry on " + r.getRemoveXattr().getPath();
+      case ACL_EDIT -> switch (r.getAclEdit().getAction()) {
+        case MODIFY -> "Cannot modify ACL entries on ";
+        case REMOVE_ENTRIES -> "Cannot remove ACL entries on ";
+        case REMOVE_DEFAULT -> "Cannot remove default ACL entries on ";
+        case REMOVE -> "Cannot remove ACL on ";
+        default -> "Cannot set ACL on ";
+      } + r.getAclEdit().getPath();
+      case SET_QUOTA -> "Cannot set quota on " + r.getSetQuota().getPath();
       default -> "Cannot " + r.getOpCase();
     };
   }

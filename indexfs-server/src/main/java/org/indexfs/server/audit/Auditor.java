@@ -144,6 +144,44 @@ public final class Auditor {
         dst = request.getConcat().getTarget();
         perm = ok ? permOf(request.getResolution(), dst) : null;
       }
+      case SET_XATTR -> {
+        cmd = "setXAttr";
+        src = request.getSetXattr().getPath();
+        perm = ok ? permOf(request.getResolution(), src) : null;
+      }
+      case REMOVE_XATTR -> {
+        cmd = "removeXAttr";
+        src = request.getRemoveXattr().getPath();
+        perm = ok ? permOf(request.getResolution(), src) : null;
+      }
+      case GET_XATTRS -> {
+        cmd = request.getGetXattrs().getNamesOnly() ? "listXAttrs" : "getXAttrs";
+        src = request.getGetXattrs().getPath();
+      }
+      case ACL_EDIT -> {
+        cmd = switch (request.getAclEdit().getAction()) {
+          case MODIFY -> "modifyAclEntries";
+          case REMOVE_ENTRIES -> "removeAclEntries";
+          case REMOVE_DEFAULT -> "removeDefaultAcl";
+          case REMOVE -> "removeAcl";
+          default -> "setAcl";
+        };
+        src = request.getAclEdit().getPath();
+        perm = ok ? permOf(request.getResolution(), src) : null;
+      }
+      case GET_ACL_STATUS -> {
+        cmd = "getAclStatus";
+        src = request.getGetAclStatus().getPath();
+      }
+      case SET_QUOTA -> {
+        cmd = org.indexfs.server.op.SetQuotaOp.command(request.getSetQuota().getNsQuota(),
+            request.getSetQuota().getDsQuota());
+        src = request.getSetQuota().getPath();
+      }
+      case ACCESS -> {
+        cmd = "checkAccess";
+        src = request.getAccess().getPath();
+      }
       default -> {
         return; // internal calls (complete, flush, lease renewal, serverInfo) are not in HDFS's audit log
       }

@@ -133,6 +133,28 @@ public final class DataTier implements AutoCloseable {
     }
   }
 
+  /**
+   * Gives an object its file's ACL ({@code acl}: the full logical ACL, a minimal one removes the
+   * object's), so a user IndexFS lets read or write the file through a named entry gets its bytes
+   * from the data tier too; {@code mode}: the file's permission bits with that ACL. A local
+   * directory (development) keeps no ACLs: it only gets the mode.
+   */
+  public void followAcl(String name, short mode, java.util.List<org.apache.hadoop.fs.permission.AclEntry> acl)
+      throws IOException {
+    FileSystem f = fs();
+    Path path = pathOf(name);
+    boolean minimal = org.apache.hadoop.fs.permission.AclUtil.isMinimalAcl(acl);
+    if (!(f instanceof org.apache.hadoop.fs.LocalFileSystem)) {
+      if (minimal) {
+        f.removeAcl(path);
+      } else {
+        f.setAcl(path, acl); // its mask entry sets the group bits
+        return;
+      }
+    }
+    f.setPermission(path, new FsPermission(mode));
+  }
+
   /** Copies a local file to {@code name} on the data FS (split migration ships SST files this way). */
   public void upload(java.nio.file.Path local, String name) throws IOException {
     fs().copyFromLocalFile(false, true, new Path(local.toUri()), pathOf(name));

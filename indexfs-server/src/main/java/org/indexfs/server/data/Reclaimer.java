@@ -157,6 +157,7 @@ public final class Reclaimer implements AutoCloseable {
             reclaimObject(batch, child.dataObject);
           }
           ns.deleteEntry(batch, dirId, name);
+          ns.attrs().deleteFor(batch, child);
         }
       }
       if (n < BATCH) {

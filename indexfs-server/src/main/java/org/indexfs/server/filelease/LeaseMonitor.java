@@ -116,6 +116,7 @@ public final class LeaseMonitor implements AutoCloseable {
       }
       LOG.info("Inode {} was a source of a concat that completed on the data tier; removing it", lease.inodeId());
       ns.deleteEntry(batch, lease.parentId(), lease.name());
+      ns.attrs().deleteFor(batch, current);
       leases.release(batch, lease.inodeId());
       return true;
     });

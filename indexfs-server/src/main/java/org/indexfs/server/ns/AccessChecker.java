@@ -6,11 +6,14 @@ import org.indexfs.common.Permission;
 import org.indexfs.common.schema.Inode;
 import org.indexfs.proto.Caller;
 import org.indexfs.proto.Code;
+import org.indexfs.server.acl.AclCheck;
+import org.indexfs.server.acl.AclModel;
 
 /**
  * Permission checks as HDFS's FSPermissionChecker makes them: owner, then group, then other bits;
  * the superuser and members of the supergroup pass every check; EXECUTE on every ancestor to
- * traverse; the sticky bit restricts delete and rename to the owner of the entry or directory.
+ * traverse; the sticky bit restricts delete and rename to the owner of the entry or directory. An
+ * entry with an ACL is judged by it ({@link AclCheck}).
  */
 public final class AccessChecker {
   private final Namespace ns;
@@ -131,6 +134,15 @@ public final class AccessChecker {
   private void check(Caller caller, String path, Inode inode, int action) throws IOException {
     String owner = ns.principals().nameOf(inode.ownerId);
     String group = ns.principals().nameOf(inode.groupId);
+    if (inode.has(Inode.FLAG_ACL)) {
+      byte[] acl = inode.acl != null ? inode.acl : ns.attrs().acl(inode.inodeId);
+      if (AclModel.hasAccessEntries(acl)) {
+        if (AclCheck.allows(caller, owner, group, inode.permission, acl, action)) {
+          return;
+        }
+        throw denied(caller, path, inode, action, owner, group);
+      }
+    }
     int bits;
     if (owner.equals(caller.getUser())) {
       bits = Permission.ownerBits(inode.permission);
@@ -142,8 +154,14 @@ public final class AccessChecker {
     if ((bits & action) == action) {
       return;
     }
-    throw new IndexFsException(Code.ACCESS_DENIED, "Permission denied: user=" + caller.getUser()
+    throw denied(caller, path, inode, action, owner, group);
+  }
+
+  private static IndexFsException denied(Caller caller, String path, Inode inode, int action, String owner,
+      String group) {
+    return new IndexFsException(Code.ACCESS_DENIED, "Permission denied: user=" + caller.getUser()
         + ", access=" + Permission.actionName(action) + ", inode=\"" + path + "\":" + owner + ":" + group
         + ":" + Permission.symbolic(inode.isDirectory(), inode.permission));
   }
+
 }

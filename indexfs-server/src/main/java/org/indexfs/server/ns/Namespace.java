@@ -13,6 +13,7 @@ import org.indexfs.common.schema.EntryKey;
 import org.indexfs.common.schema.Inode;
 import org.indexfs.proto.FileStatus;
 import org.indexfs.proto.FileType;
+import org.indexfs.server.store.AttrTable;
 import org.indexfs.server.store.GroupCommit;
 import org.indexfs.server.store.InodeAllocator;
 import org.indexfs.server.store.MetadataStore;
@@ -54,6 +55,7 @@ public final class Namespace implements AutoCloseable {
   private final ThreadLocal<byte[][]> callMark = new ThreadLocal<>();
   private final AtomicLong mutations = new AtomicLong();
   private final EntryCache cache;
+  private final AttrTable attrs;
   private volatile Inode root;
 
   public Namespace(MetadataStore store, int slot, boolean walSync, String rootOwner, String rootGroup)
@@ -67,6 +69,7 @@ public final class Namespace implements AutoCloseable {
     this.slot = slot;
     this.principals = new Principals(store);
     this.inodes = new InodeAllocator(store, slot);
+    this.attrs = new AttrTable(store);
     for (int i = 0; i < STRIPES; i++) {
       stripes[i] = new ReentrantLock();
     }
@@ -86,10 +89,10 @@ public final class Namespace implements AutoCloseable {
     byte[] key = rootKey();
     byte[] existing = store.get(store.entries(), key);
     if (existing != null) {
-      root = Inode.decode(existing);
+      root = withAcl(Inode.decode(existing));
       if (store.get(store.meta(), partitionKey(InodeIds.ROOT)) == null) {
         try (WriteBatch batch = new WriteBatch()) {
-          batch.put(store.meta(), partitionKey(InodeIds.ROOT), partitionRecord(root).encode());
+          batch.put(store.meta(), partitionKey(InodeIds.ROOT), partitionRecord(root).encodeRecord());
           store.writeDurably(batch);
         } catch (RocksDBException e) {
           throw new IOException("Cannot record the root's partition", e);
@@ -107,7 +110,7 @@ public final class Namespace implements AutoCloseable {
     r.zerothSlot = 0;
     try (WriteBatch batch = new WriteBatch()) {
       batch.put(store.entries(), key, r.encode());
-      batch.put(store.meta(), partitionKey(InodeIds.ROOT), partitionRecord(r).encode());
+      batch.put(store.meta(), partitionKey(InodeIds.ROOT), partitionRecord(r).encodeRecord());
       store.writeDurably(batch);
     } catch (RocksDBException e) {
       throw new IOException("Cannot create the root", e);
@@ -129,6 +132,19 @@ public final class Namespace implements AutoCloseable {
 
   public Principals principals() {
     return principals;
+  }
+
+  /** Extended attributes and ACLs of the entries on this slot. */
+  public AttrTable attrs() {
+    return attrs;
+  }
+
+  /** An entry read from the entries table with its ACL (kept in the attrs table) attached when it has one. */
+  public Inode withAcl(Inode entry) throws IOException {
+    if (entry.has(Inode.FLAG_ACL) && entry.acl == null) {
+      entry.acl = attrs.acl(entry.inodeId);
+    }
+    return entry;
   }
 
   public long newInodeId() throws IOException {
@@ -166,7 +182,7 @@ public final class Namespace implements AutoCloseable {
   public Inode lookup(long parentId, String name) throws IOException {
     return cache.entry(parentId, name, () -> {
       byte[] v = store.get(store.entries(), EntryKey.of(parentId, name).encode());
-      return v == null ? null : Inode.decode(v);
+      return v == null ? null : withAcl(Inode.decode(v));
     });
   }
 
@@ -226,7 +242,7 @@ public final class Namespace implements AutoCloseable {
 
   private static Inode partitionRecord(Inode dir) {
     Inode record = dir.copy();
-    record.flags = dir.flags & Inode.FLAG_SEALED;
+    record.flags = dir.flags & Inode.RECORD_FLAGS;
     record.inlineData = null;
     record.dataObject = null;
     return record;
@@ -247,7 +263,7 @@ public final class Namespace implements AutoCloseable {
   public void putPartition(WriteBatch batch, Inode dir) throws IOException {
     Inode record = partitionRecord(dir);
     try {
-      batch.put(store.meta(), partitionKey(dir.inodeId), record.encode());
+      batch.put(store.meta(), partitionKey(dir.inodeId), record.encodeRecord());
     } catch (RocksDBException e) {
       throw new IOException(e);
     }
@@ -564,7 +580,8 @@ public final class Namespace implements AutoCloseable {
         .setMtime(inode.mtime)
         .setAtime(inode.atime)
         .setZerothSlot(inode.zerothSlot)
-        .setUnderConstruction(inode.isUnderConstruction());
+        .setUnderConstruction(inode.isUnderConstruction())
+        .setHasAcl(inode.has(Inode.FLAG_ACL));
     if (!inode.isDirectory()) {
       b.setLength(inode.length).setReplication(inode.replication).setBlockSize(inode.blockSize);
       if (inode.dataObject != null) {

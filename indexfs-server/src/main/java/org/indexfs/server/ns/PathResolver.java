@@ -281,10 +281,15 @@ public final class PathResolver {
     return new ResolveElsewhereException(path, r.build(), destination);
   }
 
-  public Ancestor.Builder toAncestor(Inode dir) {
-    return Ancestor.newBuilder().setInodeId(dir.inodeId).setPermission(dir.permission)
+  public Ancestor.Builder toAncestor(Inode dir) throws IOException {
+    Ancestor.Builder a = Ancestor.newBuilder().setInodeId(dir.inodeId).setPermission(dir.permission)
         .setOwner(ns.principals().nameOf(dir.ownerId)).setGroup(ns.principals().nameOf(dir.groupId))
-        .setZerothSlot(dir.zerothSlot);
+        .setZerothSlot(dir.zerothSlot).setFlags(dir.flags & Inode.RECORD_FLAGS & ~Inode.FLAG_SEALED);
+    byte[] acl = dir.acl != null || !dir.has(Inode.FLAG_ACL) ? dir.acl : ns.attrs().acl(dir.inodeId);
+    if (acl != null) {
+      a.setAcl(ByteString.copyFrom(acl));
+    }
+    return a;
   }
 
   private Inode fromAncestor(Ancestor a) throws IOException {
@@ -295,6 +300,8 @@ public final class PathResolver {
     dir.ownerId = ns.principals().idOf(a.getOwner());
     dir.groupId = ns.principals().idOf(a.getGroup());
     dir.zerothSlot = a.getZerothSlot();
+    dir.flags = a.getFlags() & Inode.RECORD_FLAGS & ~Inode.FLAG_SEALED;
+    dir.acl = a.getAcl().isEmpty() ? null : a.getAcl().toByteArray();
     return dir;
   }
 }

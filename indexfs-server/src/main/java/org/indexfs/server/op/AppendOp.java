@@ -32,7 +32,9 @@ public final class AppendOp implements Operation {
   public Response.Builder apply(Request request) throws IOException {
     String path = request.getAppend().getPath();
     String holder = Writers.holder(request.getCaller());
-    Writers.Outcome<WriteHandle> outcome = ctx.ns().mutate(batch -> {
+    Writers.Outcome<WriteHandle> outcome = ctx.ns().mutateLocked(m -> {
+      m.exclusive();
+      org.rocksdb.WriteBatch batch = m.batch();
       ResolvedPath p = ctx.resolver().resolve(request.getResolution(), path);
       ctx.access().checkTraverse(request.getCaller(), p);
       Inode file = p.last();
@@ -51,11 +53,14 @@ public final class AppendOp implements Operation {
             + path + " for " + holder + " because lease recovery is in progress. Try again later."));
       }
       Inode open = preempted.file().copy();
+      // HDFS reopens the last block for writing at its full preferred size (FSDirAppendOp): check that.
+      Writers.chargeLength(ctx, m, org.indexfs.server.quota.QuotaRoot.above(p, p.depth()), open, open.length);
       open.flags |= Inode.FLAG_UNDER_CONSTRUCTION;
       Entries.put(ctx.ns(), batch, p, p.depth(), open);
       // An inline file may spill; it gets a name never used before (ObjectNames).
       String spill = open.dataObject == null ? ObjectNames.fresh(ctx.ns().slot()) : "";
-      ctx.leases().grant(batch, new FileLease(open.inodeId, holder, p.parent().inodeId, p.lastName(), spill));
+      ctx.leases().grant(batch, new FileLease(open.inodeId, holder, p.parent().inodeId, p.lastName(), spill,
+          org.indexfs.server.quota.QuotaRoot.above(p, p.depth())));
       WriteHandle.Builder handle = WriteHandle.newBuilder()
           .setStatus(ctx.ns().toStatus(p.lastName(), open))
           .setSpillObject(spill);

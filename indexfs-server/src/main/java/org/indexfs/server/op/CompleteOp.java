@@ -61,6 +61,7 @@ public final class CompleteOp implements Operation {
         updated.inlineData = null;
         updated.dataObject = object;
       }
+      Writers.chargeLength(ctx, m, lease.quotaRoots(), file, req.getLength());
       Writers.put(ctx, batch, w, updated);
       ctx.leases().release(batch, file.inodeId);
       return null;

@@ -19,6 +19,8 @@ import org.indexfs.proto.Response;
 import org.indexfs.server.filelease.FileLease;
 import org.indexfs.server.filelease.LeaseTable;
 import org.indexfs.server.ns.ResolvedPath;
+import org.indexfs.server.quota.QuotaRoot;
+import org.indexfs.server.quota.Usage;
 import org.rocksdb.WriteBatch;
 
 /**
@@ -75,9 +77,7 @@ public final class ConcatOp implements Operation {
           byte[] bytes = part.inode().inlineData == null ? new byte[0] : part.inode().inlineData;
           ctx.data().write(part.object(), bytes, (short) part.inode().replication, part.inode().blockSize);
           // Written by the server: the object is the file's (DESIGN §14); concat keeps the target's.
-          Inode f = plan.target().inode();
-          ctx.data().follow(part.object(), ctx.ns().principals().nameOf(f.ownerId),
-              ctx.ns().principals().nameOf(f.groupId), (short) (f.permission & Permission.MASK & ~Permission.STICKY));
+          ObjectAttributes.follow(ctx, part.object(), plan.target().inode());
         }
       }
       ctx.ns().mutate(batch -> attachObjects(batch, plan));
@@ -161,10 +161,12 @@ public final class ConcatOp implements Operation {
       for (ResolvedPath s : sources) {
         bytes.writeBytes(s.last().inlineData);
         ctx.ns().deleteEntry(batch, s.parent().inodeId, s.lastName());
+        ctx.ns().attrs().deleteFor(batch, s.last());
       }
       Inode updated = target.copy();
       updated.inlineData = bytes.toByteArray();
       updated.length = total;
+      creditQuotas(batch, t, target, sources.stream().map(ResolvedPath::last).toList(), total);
       updated.mtime = now;
       Entries.put(ctx.ns(), batch, t, t.depth(), updated);
       Entries.touchDirectory(ctx.ns(), batch, t, t.depth() - 1, now);
@@ -244,8 +246,32 @@ public final class ConcatOp implements Operation {
   }
 
   /** The target holds everything; the sources go. */
+  /** The sources go and their bytes join the target: the quotas above (all in one directory) see the difference. */
+  private void creditQuotas(WriteBatch batch, ResolvedPath t, Inode target, List<Inode> sources, long length)
+      throws IOException {
+    long space = length * target.replication - Usage.space(target);
+    for (Inode s : sources) {
+      space -= Usage.space(s);
+    }
+    ctx.quotas().credit(batch, QuotaRoot.above(t, t.depth()), -sources.size(), space);
+  }
+
   private Void finish(WriteBatch batch, Resolution known, String targetPath, Plan plan, long length) throws IOException {
     long now = System.currentTimeMillis();
+    ResolvedPath before = ctx.resolver().resolve(known, targetPath);
+    List<Inode> gone = new ArrayList<>();
+    Inode targetBefore = null;
+    for (Part part : plan.parts()) {
+      Held h = held(part);
+      if (h != null && part == plan.target()) {
+        targetBefore = h.entry().copy();
+      } else if (h != null) {
+        gone.add(h.entry());
+      }
+    }
+    if (targetBefore != null && before.last() != null && before.last().inodeId == targetBefore.inodeId) {
+      creditQuotas(batch, before, targetBefore, gone, length);
+    }
     for (Part part : plan.parts()) {
       Held h = held(part);
       if (h == null) {
@@ -260,6 +286,7 @@ public final class ConcatOp implements Operation {
         h.put(ctx, batch, entry);
       } else {
         ctx.ns().deleteEntry(batch, h.lease().parentId(), h.lease().name());
+        ctx.ns().attrs().deleteFor(batch, h.entry());
       }
     }
     ResolvedPath t = ctx.resolver().resolve(known, targetPath);

@@ -9,6 +9,7 @@ import org.indexfs.proto.ContentSummary;
 import org.indexfs.proto.Request;
 import org.indexfs.proto.Response;
 import org.indexfs.server.ns.ResolvedPath;
+import org.indexfs.server.quota.QuotaHome;
 
 /** {@code getContentSummary}: lengths and counts of a subtree; READ_EXECUTE on every directory in it. */
 public final class ContentSummaryOp implements Operation {
@@ -40,7 +41,20 @@ public final class ContentSummaryOp implements Operation {
     if (top.isDirectory()) {
       ContentSummary below = Subtrees.summarize(ctx, caller, path, top.inodeId);
       summary = below.toBuilder().setDirectoryCount(below.getDirectoryCount() + 1).build();
+      summary = withQuotas(summary, top);
     }
     return Response.newBuilder().setSummary(summary);
+  }
+
+  /**
+   * The directory's own quotas (this is its home, which keeps them). The root always has a
+   * namespace quota in HDFS: Long.MAX_VALUE unless one is set.
+   */
+  private ContentSummary withQuotas(ContentSummary summary, Inode dir) throws IOException {
+    QuotaHome.Definition d = dir.has(Inode.FLAG_QUOTA) ? QuotaHome.definition(ctx.ns().store(), dir.inodeId) : null;
+    boolean root = dir.inodeId == org.indexfs.common.InodeIds.ROOT;
+    long quota = d != null ? d.entries() : root ? Long.MAX_VALUE : -1;
+    long spaceQuota = d != null ? d.space() : -1;
+    return summary.toBuilder().setQuota(quota).setSpaceQuota(spaceQuota).build();
   }
 }

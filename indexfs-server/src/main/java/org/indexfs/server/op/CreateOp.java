@@ -10,7 +10,10 @@ import org.indexfs.proto.Code;
 import org.indexfs.proto.CreateRequest;
 import org.indexfs.proto.Request;
 import org.indexfs.proto.Response;
+import org.indexfs.server.acl.CreateModes;
 import org.indexfs.server.filelease.FileLease;
+import org.indexfs.server.quota.QuotaRoot;
+import org.indexfs.server.quota.Usage;
 import org.indexfs.server.ns.ResolvedPath;
 import org.indexfs.server.rpc.CallerAddress;
 import org.rocksdb.WriteBatch;
@@ -44,6 +47,7 @@ public final class CreateOp implements Operation {
     if (req.getReplication() == 0 || req.getReplication() > Short.MAX_VALUE) {
       throw IndexFsException.invalidArgument("Invalid replication " + req.getReplication());
     }
+    Replication.check(req.getPath(), req.getReplication());
     if (req.getBlockSize() == 0) {
       throw IndexFsException.invalidArgument("Invalid block size 0");
     }
@@ -104,7 +108,7 @@ public final class CreateOp implements Operation {
         // As HDFS's createAncestorDirectories: missing parents copy the nearest existing
         // directory's mode (plus u+wx), not the new file's.
         parent = Entries.createDirectories(ctx, batch, request.getCaller(), p, p.depth() - 1,
-            Permission.withImplicitUserWriteExecute(p.deepestExisting().permission), false, now, touches);
+            CreateModes.of(Permission.withImplicitUserWriteExecute(p.deepestExisting().permission)), false, now, touches);
       } else {
         ctx.access().checkParent(request.getCaller(), p, Permission.WRITE);
         parent = p.parent();
@@ -113,22 +117,35 @@ public final class CreateOp implements Operation {
       if (old != null && old.dataObject != null) {
         ctx.reclaimer().reclaimObject(batch, old.dataObject);
       }
+      if (old != null) {
+        ctx.ns().attrs().deleteFor(batch, old);
+      }
+      // Quotas above: the new file and any parents it makes, less the file it replaces.
+      long made = 1 + Math.max(0, p.depth() - p.existingCount()) - (old != null ? 1 : 0);
+      if (made > 1) {
+        ctx.quotas().chargeOneByOne(m, QuotaRoot.above(p, p.depth()), made);
+      } else {
+        ctx.quotas().charge(m, QuotaRoot.above(p, p.depth()), made, -Usage.space(old));
+      }
       Inode file = new Inode();
       file.type = Inode.TYPE_FILE;
       file.flags = Inode.FLAG_UNDER_CONSTRUCTION;
       file.inodeId = ctx.ns().newInodeId();
-      file.permission = req.getPermission() & Permission.MASK & ~Permission.STICKY;
+      Entries.inherit(ctx.ns(), file, parent,
+          new CreateModes(req.getPermission(), req.hasUnmasked() ? req.getUnmasked() : null));
+      file.permission &= ~Permission.STICKY;
       file.ownerId = ctx.ns().principals().idOf(request.getCaller().getUser());
       file.groupId = parent.groupId;
       file.replication = req.getReplication();
       file.blockSize = req.getBlockSize();
       file.mtime = file.atime = now;
       file.zerothSlot = ctx.ns().slot();
-      ctx.ns().putEntry(batch, parent.inodeId, p.lastName(), file);
+      Entries.putNew(ctx.ns(), batch, parent.inodeId, p.lastName(), file);
       parentOf[0] = parent.inodeId;
       // The object this writer creates if the file outgrows the inline limit (ObjectNames).
       spill[0] = ObjectNames.fresh(ctx.ns().slot());
-      ctx.leases().grant(batch, new FileLease(file.inodeId, holder, parent.inodeId, p.lastName(), spill[0]));
+      ctx.leases().grant(batch, new FileLease(file.inodeId, holder, parent.inodeId, p.lastName(), spill[0],
+          QuotaRoot.above(p, p.depth())));
       return Writers.Outcome.of(file);
     });
     if (outcome.error() != null) {

@@ -2,6 +2,8 @@ package org.indexfs.server.op;
 
 import com.google.protobuf.ByteString;
 import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
@@ -13,6 +15,7 @@ import org.indexfs.common.Permission;
 import org.indexfs.common.giga.GigaIndex;
 import org.indexfs.common.giga.PartitionBitmap;
 import org.indexfs.common.schema.Inode;
+import org.indexfs.proto.AttrRow;
 import org.indexfs.common.schema.NameHash;
 import org.indexfs.proto.BoolResult;
 import org.indexfs.proto.Caller;
@@ -23,6 +26,7 @@ import org.indexfs.proto.Request;
 import org.indexfs.proto.Resolution;
 import org.indexfs.proto.Response;
 import org.indexfs.server.ns.ResolvedPath;
+import org.indexfs.server.store.AttrTable;
 import org.indexfs.server.FaultPoints;
 import org.indexfs.server.rename.RenameIntents;
 import org.indexfs.server.rename.RenameIntents.Outgoing;
@@ -128,6 +132,8 @@ public final class CrossSlotRename {
     Moving[] claimed = {null};
     try {
       Outgoing[] out = {null};
+      List<AttrRow> rows = new ArrayList<>();
+      List<Long> srcRoots = new ArrayList<>();
       Inode moving = ctx.ns().mutate(batch -> {
         ResolvedPath src = ctx.resolver().resolve(request.getResolution(), req.getSrc());
         ctx.access().checkTraverse(caller, src);
@@ -181,6 +187,17 @@ public final class CrossSlotRename {
         }
         out[0] = new Outgoing(txid, src.parent().inodeId, src.lastName(), src.last().inodeId, firstTarget);
         intents.recordOutgoing(batch, out[0]);
+        srcRoots.clear();
+        for (org.indexfs.server.quota.QuotaRoot r : org.indexfs.server.quota.QuotaRoot.above(src, src.depth())) {
+          srcRoots.add(r.dirId());
+        }
+        // Its xattrs and ACL travel with it, as they are now.
+        rows.clear();
+        if (AttrTable.hasRows(src.last())) {
+          for (AttrTable.Row r : ctx.ns().attrs().rows(src.last().inodeId, null)) {
+            rows.add(AttrRow.newBuilder().setKey(ByteString.copyFrom(r.key())).setValue(ByteString.copyFrom(r.value())).build());
+          }
+        }
         claimed[0] = new Moving(src.parent().inodeId, NameHash.of(src.lastName()));
         leaving.add(claimed[0]);
         return src.last();
@@ -191,7 +208,7 @@ public final class CrossSlotRename {
       FaultPoints.at("out.recorded");
       InterProcessMutex lock = moving.isDirectory() && held == null ? lock() : null;
       try {
-        return result(land(request, dstKnown, out[0], moving));
+        return result(land(request, dstKnown, out[0], moving, rows, srcRoots));
       } finally {
         if (lock != null) {
           release(lock);
@@ -206,12 +223,17 @@ public final class CrossSlotRename {
   }
 
   /** Phase 2 (routed like a client, one hop per slot the destination path crosses) and phase 3. */
-  private boolean land(Request request, Resolution dstKnown, Outgoing out, Inode moving) throws IOException {
+  private boolean land(Request request, Resolution dstKnown, Outgoing out, Inode moving, List<AttrRow> rows,
+      List<Long> srcRoots) throws IOException {
     RenameRequest req = request.getRename();
-    RenameInRequest.Builder in = RenameInRequest.newBuilder().setTxid(out.txid()).setSrc(req.getSrc())
+    RenameInRequest.Builder in = RenameInRequest.newBuilder().addAllAttrs(rows).addAllSrcQuotaRoots(srcRoots)
+        .setTxid(out.txid()).setSrc(req.getSrc())
         .setDst(req.getDst()).setMode(req.getMode()).setOverwrite(req.getOverwrite())
         .setEntry(ByteString.copyFrom(moving.encode())).setOwner(ctx.ns().principals().nameOf(moving.ownerId))
         .setGroup(ctx.ns().principals().nameOf(moving.groupId)).setChecked(request.getCaller());
+    if (!moving.isDirectory()) {
+      in.setNsCount(1).setDsCount(org.indexfs.server.quota.Usage.space(moving));
+    }
     Resolution known = dstKnown;
     int target = out.target();
     java.util.List<String> dstNames = ctx.resolver().parse(req.getDst());
@@ -241,6 +263,12 @@ public final class CrossSlotRename {
           }
           abandon(out);
           return false;
+        }
+        case COUNTS_NEEDED -> {
+          // The destination lies under a quota the directory is not yet under: count its subtree.
+          long[] usage = Subtrees.usageOf(ctx, req.getSrc(), moving);
+          in.setNsCount(usage[0]).setDsCount(usage[1]);
+          hop--;
         }
         case RESOLVE_ELSEWHERE -> {
           known = answer.getResolved();
@@ -370,6 +398,10 @@ public final class CrossSlotRename {
       Inode current = ctx.ns().lookup(out.parentId(), out.name());
       if (current != null && current.inodeId == out.inodeId()) {
         ctx.ns().deleteEntry(batch, out.parentId(), out.name());
+        if (out.target() != ctx.ns().slot()) {
+          // Its xattrs and ACL moved with it (rows keyed by inode id: when it landed here, they stay).
+          ctx.ns().attrs().deleteFor(batch, current);
+        }
         // Gone from here in this batch, under the write lock: no need to hold it frozen any longer.
         leaving.remove(new Moving(out.parentId(), NameHash.of(out.name())));
         touchSourceDirectory(batch, out, request, touches);

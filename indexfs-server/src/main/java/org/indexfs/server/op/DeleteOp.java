@@ -16,6 +16,8 @@ import org.indexfs.proto.Response;
 import org.indexfs.server.Blocking;
 import org.indexfs.server.lease.EntryLeases;
 import org.indexfs.server.ns.ResolvedPath;
+import org.indexfs.server.quota.QuotaRoot;
+import org.indexfs.server.quota.Usage;
 import org.rocksdb.WriteBatch;
 
 /**
@@ -72,6 +74,7 @@ public final class DeleteOp implements Operation {
       }
       ctx.access().checkParent(caller, p, Permission.WRITE);
       ctx.access().checkStickyBit(caller, p);
+      ctx.quotas().charge(m, QuotaRoot.above(p, p.depth()), -1, -Usage.space(target));
       unlink(m.batch(), p, target, touches);
       reclaim[0] = target.dataObject != null;
       return true;
@@ -87,7 +90,9 @@ public final class DeleteOp implements Operation {
     DeleteRequest req = request.getDelete();
     Caller caller = request.getCaller();
     // What lives on other slots is settled before the write lock: never call a peer under it.
-    Inode seen = ctx.ns().read(none -> ctx.resolver().resolve(request.getResolution(), req.getPath()).last());
+    ResolvedPath seenPath = ctx.ns().read(none -> ctx.resolver().resolve(request.getResolution(), req.getPath()));
+    Inode seen = seenPath.last();
+    long[] counted = subtreeUsage(seenPath, req);
     boolean remoteHome = seen != null && seen.isDirectory() && !ctx.partitions().holdsWhole(seen);
     if (seen != null && seen.isDirectory() && req.getRecursive() && ctx.access().requiresSubtreeChecks(caller)) {
       if (remoteHome) {
@@ -133,6 +138,8 @@ public final class DeleteOp implements Operation {
           }
         }, new ArrayList<>());
       }
+      long[] usage = counted != null && counted[2] == target.inodeId ? counted : new long[] {1, Usage.space(target)};
+      ctx.quotas().credit(batch, QuotaRoot.above(p, p.depth()), -usage[0], -usage[1]);
       unlink(batch, p, target, touches);
       if (remote) {
         synced[0] = HomeChanges.record(ctx, batch, p, p.depth(), target);
@@ -149,10 +156,26 @@ public final class DeleteOp implements Operation {
     return Response.newBuilder().setBool(BoolResult.newBuilder().setValue(deleted));
   }
 
+  /**
+   * What a directory about to be deleted counts against the quotas above it — itself and its whole
+   * subtree, on every slot — when it has any above it; null otherwise. Counted before the delete
+   * (HDFS counts under its lock; a change racing with the delete inside the subtree may stay
+   * counted).
+   */
+  private long[] subtreeUsage(ResolvedPath p, DeleteRequest req) throws IOException {
+    Inode dir = p.last();
+    if (dir == null || !dir.isDirectory() || QuotaRoot.above(p, p.depth()).isEmpty()) {
+      return null;
+    }
+    return Subtrees.usageOf(ctx, req.getPath(), dir);
+  }
+
   private void unlink(WriteBatch batch, ResolvedPath p, Inode target, DirectoryTouches touches) throws IOException {
     ctx.ns().deleteEntry(batch, p.parent().inodeId, p.lastName());
+    ctx.ns().attrs().deleteFor(batch, target);
     if (target.isDirectory() && ctx.partitions().holdsWhole(target)) {
       ctx.ns().deletePartition(batch, target.inodeId);
+      org.indexfs.server.quota.QuotaHome.drop(batch, ctx.ns().store(), target.inodeId);
     }
     Entries.touchDirectory(ctx, batch, p, p.depth() - 1, System.currentTimeMillis(), touches);
     if (target.dataObject != null) {
@@ -188,9 +211,10 @@ public final class DeleteOp implements Operation {
       ctx.homes().seal(seen.zerothSlot, seen.inodeId, req.getPath());
       deleted = ctx.ns().mutate(batch -> {
         ResolvedPath p = ctx.resolver().resolve(request.getResolution(), req.getPath());
-        if (p.last() == null || p.last().inodeId != seen.inodeId) {
-          return false;
+        if (p.last() == null || p.last().inodeId != seen.inodeId || p.isRoot()) {
+          return false; // HDFS never removes the root (FSDirDeleteOp.deleteAllowed)
         }
+        ctx.quotas().credit(batch, QuotaRoot.above(p, p.depth()), -1, 0);
         unlink(batch, p, p.last(), touches);
         return true;
       });

@@ -6,6 +6,8 @@ import org.indexfs.common.InodeIds;
 import org.indexfs.common.Permission;
 import org.indexfs.common.schema.Inode;
 import org.indexfs.proto.Caller;
+import org.indexfs.server.acl.AclModel;
+import org.indexfs.server.acl.CreateModes;
 import org.indexfs.server.ns.Namespace;
 import org.indexfs.server.ns.ResolvedPath;
 import org.rocksdb.WriteBatch;
@@ -59,12 +61,12 @@ final class Entries {
     ns.putTimes(batch, parentIdAt(p, depth), nameAt(p, depth), dir);
   }
 
-  static Inode newDirectory(Namespace ns, Caller caller, Inode parent, int permission, long now, int home)
+  static Inode newDirectory(Namespace ns, Caller caller, Inode parent, CreateModes modes, long now, int home)
       throws IOException {
     Inode dir = new Inode();
     dir.type = Inode.TYPE_DIRECTORY;
     dir.inodeId = ns.newInodeId();
-    dir.permission = permission & Permission.MASK;
+    inherit(ns, dir, parent, modes);
     dir.ownerId = ns.principals().idOf(caller.getUser());
     // BSD rule, as HDFS: a new entry takes its directory's group.
     dir.groupId = parent.groupId;
@@ -74,18 +76,40 @@ final class Entries {
   }
 
   /**
+   * A new entry's permission and ACL: the parent's default ACL, if it has one, handed down as
+   * HDFS does ({@link CreateModes#under}).
+   */
+  static void inherit(Namespace ns, Inode entry, Inode parent, CreateModes modes) throws IOException {
+    byte[] parentAcl = parent.has(Inode.FLAG_ACL) && parent.acl == null ? ns.attrs().acl(parent.inodeId) : parent.acl;
+    AclModel.Applied applied = modes.under(parent, entry.isDirectory(), parentAcl);
+    entry.permission = applied.permission() & Permission.MASK;
+    entry.acl = applied.acl();
+    if (entry.acl != null) {
+      entry.flags |= Inode.FLAG_ACL;
+    }
+  }
+
+  /** Writes a new entry, with its ACL row when it inherited one. */
+  static void putNew(Namespace ns, WriteBatch batch, long parentId, String name, Inode entry) throws IOException {
+    ns.putEntry(batch, parentId, name, entry);
+    if (entry.acl != null) {
+      ns.attrs().putAcl(batch, entry.inodeId, entry.acl);
+    }
+  }
+
+  /**
    * Creates the missing directories of {@code p} from the deepest existing one down to depth
    * {@code upTo} (inclusive) and returns the deepest. Implicit parents get u+wx like HDFS.
    */
   static Inode createDirectories(OpContext ctx, WriteBatch batch, Caller caller, ResolvedPath p, int upTo,
-      int finalPermission, boolean finalIsRequested, long now, DirectoryTouches touches) throws IOException {
-    return createDirectories(ctx, batch, caller, p, upTo, finalPermission, finalIsRequested, now, ctx.ns().slot(),
+      CreateModes finalModes, boolean finalIsRequested, long now, DirectoryTouches touches) throws IOException {
+    return createDirectories(ctx, batch, caller, p, upTo, finalModes, finalIsRequested, now, ctx.ns().slot(),
         touches);
   }
 
   /** As above; the deepest new directory gets home slot {@code finalHome}, the others this slot. */
   static Inode createDirectories(OpContext ctx, WriteBatch batch, Caller caller, ResolvedPath p, int upTo,
-      int finalPermission, boolean finalIsRequested, long now, int finalHome, DirectoryTouches touches)
+      CreateModes finalModes, boolean finalIsRequested, long now, int finalHome, DirectoryTouches touches)
       throws IOException {
     Namespace ns = ctx.ns();
     int first = p.existingCount();
@@ -98,9 +122,11 @@ final class Entries {
     }
     for (int depth = first; depth <= upTo; depth++) {
       boolean isFinal = depth == upTo && finalIsRequested;
-      int perm = isFinal ? finalPermission : Permission.withImplicitUserWriteExecute(finalPermission);
-      Inode dir = newDirectory(ns, caller, parent, perm, now, depth == upTo ? finalHome : ns.slot());
-      ns.putEntry(batch, parent.inodeId, p.names().get(depth - 1), dir);
+      // FSDirMkdirOp.addImplicitUwx: the masked mode gains u+wx, the unmasked one stays as it was.
+      CreateModes modes = isFinal ? finalModes : new CreateModes(
+          Permission.withImplicitUserWriteExecute(finalModes.masked()), finalModes.unmasked());
+      Inode dir = newDirectory(ns, caller, parent, modes, now, depth == upTo ? finalHome : ns.slot());
+      putNew(ns, batch, parent.inodeId, p.names().get(depth - 1), dir);
       parent = dir;
     }
     return parent;

@@ -2,7 +2,6 @@ package org.indexfs.server.op;
 
 import java.io.IOException;
 import org.indexfs.common.IndexFsException;
-import org.indexfs.common.Permission;
 import org.indexfs.common.schema.Inode;
 import org.indexfs.proto.FlushRequest;
 import org.indexfs.proto.Request;
@@ -70,14 +69,13 @@ public final class FlushOp implements Operation {
         throw IndexFsException.invalidArgument("Data object " + req.getDataObject()
             + " does not belong to the writer of " + req.getPath());
       }
+      Writers.chargeLength(ctx, m, lease.quotaRoots(), file, updated.length);
       Writers.put(ctx, batch, w, updated);
       return null;
     });
     if (spilled[0] != null) {
       // The writer made the object as its own, 0600: from now on it is the file's (DESIGN §14).
-      Inode f = spilled[0];
-      ctx.data().follow(f.dataObject, ctx.ns().principals().nameOf(f.ownerId), ctx.ns().principals().nameOf(f.groupId),
-          (short) (f.permission & Permission.MASK & ~Permission.STICKY));
+      ObjectAttributes.follow(ctx, spilled[0].dataObject, spilled[0]);
     }
     if (req.getSync() && !ctx.ns().groupCommit().syncs()) {
       // hsync with wal.sync=false: this write must be durable anyway (with wal.sync=true it is).

@@ -10,8 +10,10 @@ import org.indexfs.proto.Code;
 import org.indexfs.proto.MkdirsRequest;
 import org.indexfs.proto.Request;
 import org.indexfs.proto.Response;
+import org.indexfs.server.acl.CreateModes;
 import org.indexfs.server.audit.AuditNote;
 import org.indexfs.server.ns.ResolvedPath;
+import org.indexfs.server.quota.QuotaRoot;
 import org.rocksdb.WriteBatch;
 
 /** {@code mkdirs}: creates a directory and any missing parents; true if it exists afterwards. */
@@ -55,11 +57,13 @@ public final class MkdirsOp implements Operation {
         throw new IndexFsException(Code.FILE_ALREADY_EXISTS, "Path is not a directory: " + p.path());
       }
       ctx.access().checkAncestor(request.getCaller(), p, Permission.WRITE);
+      ctx.quotas().chargeOneByOne(m, QuotaRoot.above(p, p.depth()), p.depth() - p.existingCount() + 1);
       // One new directory under an existing parent is placed by power of two choices (DESIGN §3);
       // the implicit parents of mkdir -p stay with their parent, so the whole chain is one batch.
       boolean single = p.existingCount() == p.depth();
       int home = single ? ctx.placement().chooseHome() : ctx.ns().slot();
-      Inode dir = Entries.createDirectories(ctx, batch, request.getCaller(), p, p.depth(), req.getPermission(),
+      CreateModes modes = new CreateModes(req.getPermission(), req.hasUnmasked() ? req.getUnmasked() : null);
+      Inode dir = Entries.createDirectories(ctx, batch, request.getCaller(), p, p.depth(), modes,
           true, System.currentTimeMillis(), home, touches);
       synced[0] = HomeChanges.record(ctx, batch, p, p.depth(), dir);
       noteForAudit(dir);

@@ -11,13 +11,15 @@ import org.indexfs.server.ns.PathResolver;
 import org.indexfs.server.peer.Peers;
 import org.indexfs.server.placement.HomeSync;
 import org.indexfs.server.placement.Placement;
+import org.indexfs.server.quota.QuotaShares;
 import org.indexfs.server.split.Partitions;
 import org.indexfs.server.split.SplitManager;
 
 /**
  * What the operations share: the namespace, path walking, permission checks, reclamation and
  * limits, for the data path the write leases, their recovery and the data tier, and for
- * directories spread over slots the peer servers, home syncing and placement.
+ * directories spread over slots the peer servers, home syncing and placement; this slot's shares
+ * of directory quotas.
  */
 public record OpContext(
     Namespace ns,
@@ -35,4 +37,5 @@ public record OpContext(
     Placement placement,
     EntryLeases entryLeases,
     Partitions partitions,
-    SplitManager splits) {}
+    SplitManager splits,
+    QuotaShares quotas) {}

@@ -43,6 +43,7 @@ public final class OpenOp implements Operation {
         throw new IndexFsException(Code.IS_DIRECTORY, "Path is not a file: " + path);
       }
       ctx.access().checkSelf(request.getCaller(), p, Permission.READ);
+      checkReadableBySuperuser(request.getCaller(), p.last());
       seen[0] = p.last();
       OpenResult.Builder b = OpenResult.newBuilder().setStatus(ctx.ns().toStatus(p.lastName(), p.last()));
       if (p.last().inlineData != null) {
@@ -52,5 +53,16 @@ public final class OpenOp implements Operation {
     });
     accessTimes.touchOnRead(ctx, request, path, seen[0]);
     return Response.newBuilder().setOpen(result);
+  }
+
+  /** A file marked {@code security.hdfs.unreadable.by.superuser} is not opened for the superuser (HDFS-6705). */
+  private void checkReadableBySuperuser(org.indexfs.proto.Caller caller, org.indexfs.common.schema.Inode file)
+      throws IOException {
+    if (file.has(org.indexfs.common.schema.Inode.FLAG_XATTRS) && ctx.access().enabled() && ctx.access().isSuperuser(caller)
+        && ctx.ns().attrs().xattrs(file.inodeId).stream()
+            .anyMatch(x -> x.name().equals(org.indexfs.server.xattr.XAttrRules.UNREADABLE_BY_SUPERUSER))) {
+      throw new IndexFsException(Code.ACCESS_DENIED, "Access is denied for " + caller.getUser()
+          + " since the superuser is not allowed to perform this operation.");
+    }
   }
 }

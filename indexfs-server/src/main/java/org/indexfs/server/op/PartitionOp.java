@@ -63,6 +63,7 @@ public final class PartitionOp implements Operation {
         ctx.ns().mutate(batch -> {
           if (ctx.ns().partition(dirId) != null) {
             ctx.ns().deletePartition(batch, dirId);
+            org.indexfs.server.quota.QuotaHome.drop(batch, ctx.ns().store(), dirId);
             ctx.ns().deleteBitmap(batch, dirId);
             ctx.reclaimer().reclaimSubtree(batch, dirId);
           }
@@ -102,6 +103,8 @@ public final class PartitionOp implements Operation {
     dir.groupId = ctx.ns().principals().idOf(req.getGroup());
     dir.mtime = dir.atime = req.getMtime();
     dir.zerothSlot = zeroth;
+    dir.flags = req.getFlags() & Inode.RECORD_FLAGS & ~Inode.FLAG_SEALED;
+    dir.acl = req.getAcl().isEmpty() ? null : req.getAcl().toByteArray();
     return dir;
   }
 
@@ -200,6 +203,17 @@ public final class PartitionOp implements Operation {
       ctx.ns().store().nameIndex().deleteMoving(batch, dirId, req.getIndex());
       return null;
     });
+    if (!req.getAttrsFile().isEmpty()) {
+      // The moving entries' xattrs and ACLs first: no entry is ever here without its rows.
+      java.nio.file.Path local = java.nio.file.Files.createTempFile("indexfs-ingest-attrs-" + ctx.ns().slot() + "-", ".sst");
+      java.nio.file.Files.delete(local);
+      ctx.data().download(req.getAttrsFile(), local);
+      try {
+        ctx.ns().store().ingest(ctx.ns().store().attrs(), local);
+      } finally {
+        java.nio.file.Files.deleteIfExists(local);
+      }
+    }
     // Owner and group ids are the sender's: translated to this slot's where they differ.
     var owners = org.indexfs.server.split.PrincipalTranslation.of(req.getPrincipalsMap(), ctx.ns().principals());
     ingestFile(req.getSplitFile(), ctx.ns().store().entries(), owners);

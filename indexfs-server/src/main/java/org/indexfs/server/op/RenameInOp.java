@@ -15,6 +15,9 @@ import org.indexfs.proto.Response;
 import org.indexfs.server.ns.ResolvedPath;
 import org.indexfs.server.FaultPoints;
 import org.indexfs.server.rename.RenameIntents;
+import org.indexfs.server.quota.QuotaRoot;
+import org.indexfs.server.quota.Usage;
+import org.indexfs.server.store.AttrTable;
 
 /**
  * The destination's side of a cross-slot rename ({@link CrossSlotRename}): HDFS's destination
@@ -46,16 +49,22 @@ public final class RenameInOp implements Operation {
         return false;
       });
     } else {
-      DirectoryTouches touches = new DirectoryTouches();
-      landed = ctx.ns().mutate(batch -> land(batch, request, in, touches));
+      // The work may run again (alone, or after a quota share is renewed): fresh touches each time.
+      DirectoryTouches[] touches = {null};
+      landed = ctx.ns().mutateLocked(m -> {
+        m.exclusive();
+        touches[0] = new DirectoryTouches();
+        return land(m, request, in, touches[0]);
+      });
       FaultPoints.at("in.landed");
-      touches.send(ctx);
+      touches[0].send(ctx);
     }
     return Response.newBuilder().setBool(BoolResult.newBuilder().setValue(landed));
   }
 
-  private boolean land(org.rocksdb.WriteBatch batch, Request request, RenameInRequest in, DirectoryTouches touches)
+  private boolean land(org.indexfs.server.ns.Mutation m, Request request, RenameInRequest in, DirectoryTouches touches)
       throws IOException {
+    org.rocksdb.WriteBatch batch = m.batch();
     if (intents.landed(in.getTxid())) {
       return true;
     }
@@ -116,8 +125,10 @@ public final class RenameInOp implements Operation {
       throw new IndexFsException(Code.FILE_NOT_FOUND,
           "rename destination parent " + PathNames.parentOf(in.getDst()) + " not found.");
     }
+    chargeQuotas(m, in, dst, moving, old);
     if (old != null) {
       ctx.access().checkStickyBit(caller, dst);
+      ctx.ns().attrs().deleteFor(batch, old);
       if (old.isDirectory()) {
         ctx.ns().deletePartition(batch, old.inodeId);
       } else if (old.dataObject != null) {
@@ -127,10 +138,42 @@ public final class RenameInOp implements Operation {
         ctx.leases().release(batch, old.inodeId);
       }
     }
+    java.util.List<AttrTable.Row> rows = new java.util.ArrayList<>();
+    for (org.indexfs.proto.AttrRow row : in.getAttrsList()) {
+      rows.add(new AttrTable.Row(row.getKey().toByteArray(), row.getValue().toByteArray()));
+    }
+    ctx.ns().attrs().putRows(batch, rows);
+    moving.acl = AttrTable.aclOf(rows);
     ctx.ns().putEntry(batch, dst.parent().inodeId, dst.lastName(), moving);
     Entries.touchDirectory(ctx, batch, dst, dst.depth() - 1, System.currentTimeMillis(), touches);
     intents.recordLanded(batch, in.getTxid());
     return true;
+  }
+
+  /**
+   * Both sides' quota bookkeeping, here: quotas above the destination that were not above the source
+   * gain the moving entry (checked), quotas only above the source lose it, and the destination's
+   * quotas lose a replaced entry. A directory moving between quotas must arrive counted.
+   */
+  private void chargeQuotas(org.indexfs.server.ns.Mutation m, RenameInRequest in, ResolvedPath dst, Inode moving,
+      Inode old) throws IOException {
+    java.util.List<QuotaRoot> to = QuotaRoot.above(dst, dst.depth());
+    java.util.List<QuotaRoot> from = new java.util.ArrayList<>();
+    for (long id : in.getSrcQuotaRootsList()) {
+      from.add(new QuotaRoot(id, -1, ""));
+    }
+    java.util.List<QuotaRoot> enter = QuotaRoot.minus(to, from);
+    java.util.List<QuotaRoot> leave = QuotaRoot.minus(from, to);
+    if (!enter.isEmpty() || !leave.isEmpty()) {
+      if (in.getNsCount() <= 0) {
+        throw new IndexFsException(Code.COUNTS_NEEDED, in.getSrc() + " moves between quotas: count it first");
+      }
+      ctx.quotas().charge(m, enter, in.getNsCount(), in.getDsCount());
+      ctx.quotas().charge(m, leave, -in.getNsCount(), -in.getDsCount());
+    }
+    if (old != null) {
+      ctx.quotas().charge(m, to, -1, -Usage.space(old));
+    }
   }
 
   private static boolean refuse(boolean exact, Code code, String message) throws IndexFsException {

@@ -1,6 +1,7 @@
 package org.indexfs.server.op;
 
 import java.io.IOException;
+import java.util.List;
 import org.indexfs.common.IndexFsException;
 import org.indexfs.common.ReservedNames;
 import org.indexfs.common.ResolveElsewhereException;
@@ -17,6 +18,8 @@ import org.indexfs.server.filelease.FileLease;
 import org.indexfs.server.lease.EntryLeases;
 import org.indexfs.server.ns.Mutation;
 import org.indexfs.server.ns.ResolvedPath;
+import org.indexfs.server.quota.QuotaRoot;
+import org.indexfs.server.quota.Usage;
 import org.rocksdb.WriteBatch;
 
 /**
@@ -65,8 +68,7 @@ public final class RenameOp implements Operation {
     long sealed = sealReplacedDirectory(request, req);
     DirectoryTouches touches = new DirectoryTouches();
     try {
-      renamed = ctx.ns().mutateLocked(m -> req.getMode() == RenameRequest.Mode.EXACT
-          ? exact(m, caller, request, req, sealed, touches) : legacy(m, caller, request, req, touches));
+      renamed = renameCounting(request, req, caller, sealed, touches);
     } catch (ResolveElsewhereException e) {
       if (!e.destination()) {
         throw e;
@@ -82,6 +84,26 @@ public final class RenameOp implements Operation {
       ctx.reclaimer().wake();
     }
     return Response.newBuilder().setBool(BoolResult.newBuilder().setValue(renamed));
+  }
+
+  /** The rename, counting the moving directory first when it turns out to move between quotas. */
+  private boolean renameCounting(Request request, RenameRequest req, Caller caller, long sealed,
+      DirectoryTouches touches) throws IOException {
+    try {
+      for (int attempt = 0; ; attempt++) {
+        try {
+          return ctx.ns().mutateLocked(m -> req.getMode() == RenameRequest.Mode.EXACT
+              ? exact(m, caller, request, req, sealed, touches) : legacy(m, caller, request, req, touches));
+        } catch (CountsNeeded needed) {
+          if (attempt > 3) {
+            throw new IndexFsException(Code.STALE_RESOLUTION, req.getSrc() + " kept changing while being renamed");
+          }
+          counted.set(count(request, req.getSrc()));
+        }
+      }
+    } finally {
+      counted.remove();
+    }
   }
 
   /**
@@ -119,7 +141,7 @@ public final class RenameOp implements Operation {
         || dst.isRoot() || dst.parent() == null || dst.existingCount() < dst.depth()) {
       return false;
     }
-    move(m.batch(), src, dst, null, touches);
+    move(m, src, dst, null, touches);
     return true;
   }
 
@@ -210,7 +232,7 @@ public final class RenameOp implements Operation {
     if (old != null) {
       ctx.access().checkStickyBit(caller, dst);
     }
-    move(m.batch(), src, dst, old, touches);
+    move(m, src, dst, old, touches);
     return true;
   }
 
@@ -231,11 +253,60 @@ public final class RenameOp implements Operation {
     }
   }
 
-  /** One batch: remove the source key, write the destination key, settle the replaced entry. */
-  private void move(WriteBatch batch, ResolvedPath src, ResolvedPath dst, Inode replaced, DirectoryTouches touches)
+  /** A directory moving between quotas must be counted first (outside the mutation: it may span slots). */
+  private static final class CountsNeeded extends RuntimeException {
+    CountsNeeded() {
+      super(null, null, false, false);
+    }
+  }
+
+  /** The moving directory's usage (itself and its subtree), counted for this rename; null until needed. */
+  private final ThreadLocal<long[]> counted = new ThreadLocal<>();
+
+  /**
+   * Quotas above the source that are not above the destination lose what moves; those above the
+   * destination only gain it — checked, as HDFS verifies the destination's quotas before a rename
+   * (FSDirRenameOp.verifyQuotaForRename); a replaced entry leaves the destination's quotas.
+   */
+  private void chargeQuotas(Mutation m, ResolvedPath src, ResolvedPath dst, Inode moving, Inode replaced)
       throws IOException {
+    List<QuotaRoot> from = QuotaRoot.above(src, src.depth());
+    List<QuotaRoot> to = QuotaRoot.above(dst, dst.depth());
+    List<QuotaRoot> leave = QuotaRoot.minus(from, to);
+    List<QuotaRoot> enter = QuotaRoot.minus(to, from);
+    if (!leave.isEmpty() || !enter.isEmpty()) {
+      long[] usage = {1, Usage.space(moving)};
+      if (moving.isDirectory()) {
+        usage = counted.get();
+        if (usage == null || usage[2] != moving.inodeId) {
+          throw new CountsNeeded();
+        }
+      }
+      ctx.quotas().charge(m, enter, usage[0], usage[1]);
+      ctx.quotas().charge(m, leave, -usage[0], -usage[1]);
+    }
+    if (replaced != null) {
+      ctx.quotas().charge(m, to, -1, -Usage.space(replaced));
+    }
+  }
+
+  /** Counts the subtree of the directory {@code path} names (as the superuser: permissions do not matter here). */
+  private long[] count(Request request, String path) throws IOException {
+    org.indexfs.server.Blocking.check("counting a directory moving between quotas");
+    ResolvedPath p = ctx.ns().read(none -> ctx.resolver().resolve(request.getResolution(), path));
+    if (p.last() == null || !p.last().isDirectory()) {
+      return null;
+    }
+    return Subtrees.usageOf(ctx, path, p.last());
+  }
+
+  /** One batch: remove the source key, write the destination key, settle the replaced entry. */
+  private void move(Mutation m, ResolvedPath src, ResolvedPath dst, Inode replaced, DirectoryTouches touches)
+      throws IOException {
+    WriteBatch batch = m.batch();
     long now = System.currentTimeMillis();
     Inode moving = src.last();
+    chargeQuotas(m, src, dst, moving, replaced);
     Inode srcParent = src.parent();
     Inode dstParent = dst.parent();
     ctx.ns().deleteEntry(batch, srcParent.inodeId, src.lastName());
@@ -250,6 +321,9 @@ public final class RenameOp implements Operation {
     if (replaced != null && replaced.dataObject != null) {
       ctx.reclaimer().reclaimObject(batch, replaced.dataObject);
     }
+    if (replaced != null) {
+      ctx.ns().attrs().deleteFor(batch, replaced);
+    }
     if (replaced != null && replaced.isUnderConstruction()) {
       ctx.leases().release(batch, replaced.inodeId);
     }
@@ -257,7 +331,7 @@ public final class RenameOp implements Operation {
       // The writer keeps writing the renamed file (HDFS leases follow the inode, not the path).
       FileLease lease = ctx.leases().get(moving.inodeId);
       if (lease != null) {
-        ctx.leases().put(batch, lease.movedTo(dstParent.inodeId, dst.lastName()));
+        ctx.leases().put(batch, lease.movedTo(dstParent.inodeId, dst.lastName(), QuotaRoot.above(dst, dst.depth())));
       }
     }
     Entries.touchDirectory(ctx, batch, src, src.depth() - 1, now, touches);

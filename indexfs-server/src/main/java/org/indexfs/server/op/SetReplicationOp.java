@@ -28,8 +28,11 @@ public final class SetReplicationOp implements Operation {
     if (req.getReplication() == 0 || req.getReplication() > Short.MAX_VALUE) {
       throw IndexFsException.invalidArgument("Invalid replication " + req.getReplication());
     }
+    Replication.check(req.getPath(), req.getReplication());
     String[] object = new String[1];
-    boolean applied = ctx.ns().mutate(batch -> {
+    boolean applied = ctx.ns().mutateLocked(m -> {
+      m.exclusive();
+      org.rocksdb.WriteBatch batch = m.batch();
       ResolvedPath p = ctx.resolver().resolve(request.getResolution(), req.getPath());
       ctx.access().checkTraverse(request.getCaller(), p);
       if (p.last() == null) {
@@ -41,6 +44,8 @@ public final class SetReplicationOp implements Operation {
       }
       Inode updated = p.last().copy();
       updated.replication = req.getReplication();
+      ctx.quotas().charge(m, org.indexfs.server.quota.QuotaRoot.above(p, p.depth()), 0,
+          org.indexfs.server.quota.Usage.space(updated) - org.indexfs.server.quota.Usage.space(p.last()));
       Entries.put(ctx.ns(), batch, p, p.depth(), updated);
       object[0] = updated.dataObject;
       return true;

@@ -46,6 +46,20 @@ final class Subtrees {
         .setDirectoryCount(totals[2]).setSpaceConsumed(totals[3]).build();
   }
 
+  /**
+   * What directory {@code dir} and everything below it count against quotas: {entries, space,
+   * its id}. Counted from its home (which may be another slot than its entry's) down, as the
+   * superuser: no caller's permissions matter for bookkeeping.
+   */
+  static long[] usageOf(OpContext ctx, String path, Inode dir) throws IOException {
+    Caller servers = Caller.newBuilder().setUser(ctx.access().superuser()).build();
+    ContentSummary below = dir.zerothSlot == ctx.ns().slot() ? summarize(ctx, servers, path, dir.inodeId)
+        : ctx.peers().call(dir.zerothSlot, Request.newBuilder().setPartition(PartitionRequest.newBuilder()
+            .setAction(PartitionRequest.Action.SUMMARY).setDirId(dir.inodeId).setPath(path).setChecked(servers)))
+            .getSummary();
+    return new long[] {1 + below.getDirectoryCount() + below.getFileCount(), below.getSpaceConsumed(), dir.inodeId};
+  }
+
   /** The partitions split off this slot's partition of {@code dirId}: the walk continues there. */
   private static void splitOff(OpContext ctx, String path, long dirId, List<RemoteDirectory> remote)
       throws IOException {

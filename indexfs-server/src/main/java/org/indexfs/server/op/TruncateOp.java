@@ -66,6 +66,9 @@ public final class TruncateOp implements Operation {
       }
       Inode updated = file.copy();
       updated.mtime = System.currentTimeMillis();
+      // The quotas above lose the cut bytes now (for an object file: what the data tier will leave).
+      ctx.quotas().credit(batch, org.indexfs.server.quota.QuotaRoot.above(p, p.depth()), 0,
+          (newLength - file.length) * file.replication);
       if (file.dataObject == null) {
         updated.inlineData = Arrays.copyOf(file.inlineData == null ? new byte[0] : file.inlineData, (int) newLength);
         updated.length = newLength;

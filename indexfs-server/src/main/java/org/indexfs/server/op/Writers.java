@@ -8,7 +8,11 @@ import org.indexfs.proto.Caller;
 import org.indexfs.proto.Code;
 import org.indexfs.proto.Resolution;
 import org.indexfs.server.filelease.FileLease;
+import java.util.List;
 import org.indexfs.server.ns.Mutation;
+import org.indexfs.server.ns.ResolvedPath;
+import org.indexfs.server.quota.QuotaRoot;
+import org.indexfs.server.quota.Usage;
 import org.rocksdb.WriteBatch;
 
 /** The single-writer rules that the write-path operations share (HDFS {@code checkLease}). */
@@ -65,6 +69,17 @@ final class Writers {
     }
     ctx.leases().renew(lease.holder());
     return new Writing(lease, file);
+  }
+
+  /**
+   * Counts a writer's new length against the quotas above its file: the bytes it now holds, admitted
+   * as HDFS admits a block being written (its full preferred size, FSDirWriteFileOp.addBlock).
+   */
+  static void chargeLength(OpContext ctx, Mutation m, List<QuotaRoot> roots, Inode before, long length)
+      throws IOException {
+    long delta = (length - before.length) * before.replication;
+    long checked = Usage.spaceWhileWriting(length, before.blockSize, before.replication) - Usage.space(before);
+    ctx.quotas().charge(m, roots, 0, delta, checked);
   }
 
   /** Rewrites the entry of the file {@code w} is writing. */

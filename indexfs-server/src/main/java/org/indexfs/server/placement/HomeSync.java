@@ -109,7 +109,9 @@ public final class HomeSync {
     if (entry != null && entry.inodeId == dirId) {
       req.setAction(PartitionRequest.Action.PUT).setPermission(entry.permission)
           .setOwner(ns.principals().nameOf(entry.ownerId)).setGroup(ns.principals().nameOf(entry.groupId))
-          .setMtime(entry.mtime).setZerothSlot(entry.zerothSlot);
+          .setMtime(entry.mtime).setZerothSlot(entry.zerothSlot)
+          .setFlags(entry.flags & Inode.RECORD_FLAGS & ~Inode.FLAG_SEALED)
+          .setAcl(entry.acl == null ? com.google.protobuf.ByteString.EMPTY : com.google.protobuf.ByteString.copyFrom(entry.acl));
     } else {
       req.setAction(PartitionRequest.Action.DROP);
     }

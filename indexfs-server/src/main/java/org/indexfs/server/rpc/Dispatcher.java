@@ -43,7 +43,7 @@ public final class Dispatcher implements AutoCloseable {
 
   /** Calls only servers make to each other (DESIGN §7): with Kerberos, only a server's principal may. */
   private static final java.util.Set<Request.OpCase> SERVER_ONLY = java.util.EnumSet.of(
-      Request.OpCase.PARTITION, Request.OpCase.RENAME_IN, Request.OpCase.REFERENCED);
+      Request.OpCase.PARTITION, Request.OpCase.RENAME_IN, Request.OpCase.REFERENCED, Request.OpCase.QUOTA);
 
   private final Map<Request.OpCase, Operation> operations;
   private final ThreadPoolExecutor handlers;

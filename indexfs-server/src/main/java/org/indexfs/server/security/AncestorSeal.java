@@ -14,7 +14,8 @@ import org.indexfs.proto.SealKey;
  * Seals the directory entries a server hands out for clients to cache (DESIGN §14), so a client can
  * present them back but not make them up: an HMAC-SHA256 under the cluster's shared key of where
  * the entry sits (parent id and name, so a real entry cannot be moved up a path to skip a check),
- * what it is (id, permission, owner, group, zeroth slot) and until when it is vouched for. Any
+ * what it is (id, permission, owner, group, zeroth slot, flags and extended ACL: all decide
+ * permission checks or quota accounting) and until when it is vouched for. Any
  * server can check any server's seal; none keeps per-client state.
  */
 public final class AncestorSeal {
@@ -38,8 +39,7 @@ public final class AncestorSeal {
     SealKey key = keys.current();
     long until = System.currentTimeMillis() + a.getLeaseMs() + graceMs;
     a.setKeyId(key.getId()).setVouchedUntilMs(until);
-    return a.setMac(com.google.protobuf.ByteString.copyFrom(mac(key, a.getInodeId(), a.getPermission(),
-        a.getOwner(), a.getGroup(), a.getZerothSlot(), until, parentId, name)));
+    return a.setMac(com.google.protobuf.ByteString.copyFrom(mac(key, a, until, parentId, name)));
   }
 
   /** True when {@code a} carries a valid, unexpired seal as entry {@code name} of {@code parentId}. */
@@ -51,28 +51,29 @@ public final class AncestorSeal {
     if (key == null) {
       return false;
     }
-    byte[] expected = mac(key, a.getInodeId(), a.getPermission(), a.getOwner(), a.getGroup(), a.getZerothSlot(),
-        a.getVouchedUntilMs(), parentId, name);
+    byte[] expected = mac(key, a, a.getVouchedUntilMs(), parentId, name);
     return MessageDigest.isEqual(expected, a.getMac().toByteArray());
   }
 
-  private byte[] mac(SealKey key, long id, int permission, String owner, String group, int zeroth, long until,
-      long parentId, String name) {
+  private byte[] mac(SealKey key, org.indexfs.proto.AncestorOrBuilder a, long until, long parentId, String name) {
     Mac mac = macs.get();
     try {
       mac.init(new SecretKeySpec(key.getSecret().toByteArray(), "HmacSHA256"));
     } catch (InvalidKeyException e) {
       throw new IllegalStateException(e);
     }
-    ByteBuffer fixed = ByteBuffer.allocate(8 + 8 + 4 + 4 + 8);
-    fixed.putLong(parentId).putLong(id).putInt(permission).putInt(zeroth).putLong(until);
+    ByteBuffer fixed = ByteBuffer.allocate(8 + 8 + 4 + 4 + 8 + 4);
+    fixed.putLong(parentId).putLong(a.getInodeId()).putInt(a.getPermission()).putInt(a.getZerothSlot()).putLong(until)
+        .putInt(a.getFlags());
     mac.update(fixed.array());
-    // Lengths first, so no two (name, owner, group) triples give the same bytes.
-    for (String s : new String[] {name, owner, group}) {
+    // Lengths first, so no two (name, owner, group, ACL) tuples give the same bytes.
+    for (String s : new String[] {name, a.getOwner(), a.getGroup()}) {
       byte[] b = s.getBytes(StandardCharsets.UTF_8);
       mac.update(ByteBuffer.allocate(4).putInt(b.length).array());
       mac.update(b);
     }
+    mac.update(ByteBuffer.allocate(4).putInt(a.getAcl().size()).array());
+    mac.update(a.getAcl().asReadOnlyByteBuffer());
     return mac.doFinal();
   }
 }

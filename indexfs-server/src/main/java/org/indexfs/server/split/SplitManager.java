@@ -202,6 +202,7 @@ public final class SplitManager implements AutoCloseable {
     FaultPoints.at("split.recorded");
     Snapshot snapshot = freeze(dirId, child);
     String shipped = null;
+    String shippedAttrs = null;
     String shippedNames = null;
     boolean receiverAsked = false;
     try {
@@ -221,6 +222,7 @@ public final class SplitManager implements AutoCloseable {
           Files.deleteIfExists(local);
         }
       }
+      shippedAttrs = shipAttrs(snapshot, range, dirId, child);
       FaultPoints.at("split.shipped");
       PartitionBitmap after = bitmap.copy();
       after.add(child);
@@ -233,7 +235,10 @@ public final class SplitManager implements AutoCloseable {
             .putAllPrincipals(ns.principals().table())
             .setPermission(dir.permission)
             .setOwner(ns.principals().nameOf(dir.ownerId)).setGroup(ns.principals().nameOf(dir.groupId))
-            .setMtime(dir.mtime).addAllLeases(openLeases(snapshot, range))));
+            .setMtime(dir.mtime).addAllLeases(openLeases(snapshot, range))
+            .setFlags(dir.flags & Inode.RECORD_FLAGS & ~Inode.FLAG_SEALED)
+            .setAcl(dir.acl == null ? com.google.protobuf.ByteString.EMPTY : com.google.protobuf.ByteString.copyFrom(dir.acl))
+            .setAttrsFile(shippedAttrs == null ? "" : shippedAttrs)));
       } catch (IOException unknown) {
         // Lost answer or refusal: ask the receiver what it holds now (or leave it to recover()).
         settle(dirId, child);
@@ -250,7 +255,7 @@ public final class SplitManager implements AutoCloseable {
         frozen.remove(dirId);
       }
       ns.store().releaseSnapshot(snapshot);
-      for (String file : new String[] {shipped, shippedNames}) {
+      for (String file : new String[] {shipped, shippedNames, shippedAttrs}) {
         if (file != null) {
           try {
             data.delete(file);
@@ -260,6 +265,47 @@ public final class SplitManager implements AutoCloseable {
         }
       }
     }
+  }
+
+  /**
+   * The xattr and ACL rows of the moving entries, as an SST file for the receiver's attrs table
+   * (they are keyed by inode id, so they are not inside the moving key range); null when none has any.
+   */
+  private String shipAttrs(Snapshot snapshot, byte[][] range, long dirId, int child) throws IOException {
+    java.util.SortedMap<byte[], byte[]> rows = new java.util.TreeMap<>(java.util.Arrays::compareUnsigned);
+    for (Inode entry : entries(snapshot, range, true)) {
+      for (org.indexfs.server.store.AttrTable.Row r : ns.attrs().rows(entry.inodeId, snapshot)) {
+        rows.put(r.key(), r.value());
+      }
+    }
+    if (rows.isEmpty()) {
+      return null;
+    }
+    Path local = Files.createTempFile("indexfs-split-attrs-" + ns.slot() + "-", ".sst");
+    Files.delete(local);
+    ns.store().exportRows(rows, local);
+    String name = ".splits/" + Long.toUnsignedString(dirId) + "-" + child + "-" + UUID.randomUUID() + "-attrs.sst";
+    try {
+      data.upload(local, name);
+    } finally {
+      Files.deleteIfExists(local);
+    }
+    return name;
+  }
+
+  /** Entries in {@code range} as {@code snapshot} (null: now) sees them; only those with xattrs or an ACL if {@code withAttrs}. */
+  private List<Inode> entries(Snapshot snapshot, byte[][] range, boolean withAttrs) {
+    List<Inode> out = new ArrayList<>();
+    try (org.rocksdb.ReadOptions read = new org.rocksdb.ReadOptions();
+        RocksIterator it = ns.store().iterator(ns.store().entries(), snapshot == null ? null : read.setSnapshot(snapshot))) {
+      for (it.seek(range[0]); it.isValid() && java.util.Arrays.compareUnsigned(it.key(), range[1]) < 0; it.next()) {
+        Inode entry = Inode.decode(it.value());
+        if (!withAttrs || org.indexfs.server.store.AttrTable.hasRows(entry)) {
+          out.add(entry);
+        }
+      }
+    }
+    return out;
   }
 
   /**
@@ -317,6 +363,9 @@ public final class SplitManager implements AutoCloseable {
     ns.mutate(batch -> {
       for (long moved : openFiles(null, range)) {
         leases.release(batch, moved);
+      }
+      for (Inode moved : entries(null, range, true)) {
+        ns.attrs().deleteAll(batch, moved.inodeId); // they live at the receiver now
       }
       try {
         batch.deleteRange(ns.store().entries(), range[0], range[1]);

@@ -34,6 +34,11 @@ import org.rocksdb.WriteOptions;
  *   <li>{@code entries}: directory entries, {@code parentId | nameHash | name → Inode};</li>
  *   <li>{@code principals}: interned owner/group names, so entry values stay fixed-width;</li>
  *   <li>{@code meta}: counters and durable work records (pending reclamation);</li>
+ *   <li>{@code attrs}: extended attributes and ACLs, {@code inodeId | kind | name → value}, beside
+ *       the entries they belong to (only entries flagged as having some have rows here);</li>
+ *   <li>{@code usage}: what this slot's changes added to each quota'd directory's usage, as 64-bit
+ *       counters RocksDB adds up itself ({@code uint64add} merges), so concurrent writers under one
+ *       directory never read-modify-write.</li>
  *   <li>{@code calls}: the retry cache's record of recent non-idempotent calls (DESIGN §11).</li>
  *   <li>{@code names}: the same entries in HDFS's listing order, {@link NameIndex} (DESIGN §13).</li>
  * </ul>
@@ -56,6 +61,9 @@ public final class MetadataStore implements AutoCloseable {
   private final ColumnFamilyHandle entries;
   private final ColumnFamilyHandle principals;
   private final ColumnFamilyHandle meta;
+  private final ColumnFamilyHandle attrs;
+  private final ColumnFamilyHandle usage;
+  private final ColumnFamilyOptions counterOptions;
   private final ColumnFamilyHandle calls;
   /** Where this store's committed changes are replicated (null: nowhere, or a standby replaying). */
   private volatile ChangeLog log;
@@ -91,13 +99,16 @@ public final class MetadataStore implements AutoCloseable {
       entryOptions.setEnableBlobFiles(true).setMinBlobSize(blobMinBytes).setEnableBlobGarbageCollection(true);
     }
     plainOptions = new ColumnFamilyOptions();
+    counterOptions = new ColumnFamilyOptions().setMergeOperatorName("uint64add");
     List<ColumnFamilyDescriptor> descriptors = List.of(
         new ColumnFamilyDescriptor(RocksDB.DEFAULT_COLUMN_FAMILY, plainOptions),
         new ColumnFamilyDescriptor(bytes("entries"), entryOptions),
         new ColumnFamilyDescriptor(bytes("principals"), plainOptions),
         new ColumnFamilyDescriptor(bytes("meta"), plainOptions),
         new ColumnFamilyDescriptor(bytes("calls"), plainOptions),
-        new ColumnFamilyDescriptor(bytes("names"), plainOptions));
+        new ColumnFamilyDescriptor(bytes("names"), plainOptions),
+        new ColumnFamilyDescriptor(bytes("attrs"), plainOptions),
+        new ColumnFamilyDescriptor(bytes("usage"), counterOptions));
     try {
       db = RocksDB.open(dbOptions, dir.toString(), descriptors, handles);
     } catch (RocksDBException e) {
@@ -110,6 +121,8 @@ public final class MetadataStore implements AutoCloseable {
     calls = handles.get(4);
     names = handles.get(5);
     nameIndex = new NameIndex(this);
+    attrs = handles.get(6);
+    usage = handles.get(7);
     // The WAL is written on every mutation; fsync is GroupCommit's job, shared by concurrent writers.
     writeOptions = new WriteOptions().setSync(false);
   }
@@ -144,6 +157,15 @@ public final class MetadataStore implements AutoCloseable {
 
   public ColumnFamilyHandle meta() {
     return meta;
+  }
+
+  public ColumnFamilyHandle attrs() {
+    return attrs;
+  }
+
+  /** Counters merged with {@code uint64add}: 8-byte little-endian values, added (two's complement) on merge. */
+  public ColumnFamilyHandle usage() {
+    return usage;
   }
 
   public ColumnFamilyHandle calls() {
@@ -187,6 +209,28 @@ public final class MetadataStore implements AutoCloseable {
   }
 
   /**
+   * Writes {@code rows} (key → value, in ascending unsigned key order) into an SST file for
+   * {@link #ingest}: the attribute rows that travel with a split's entries.
+   */
+  public void exportRows(java.util.SortedMap<byte[], byte[]> rows, java.nio.file.Path file) throws IOException {
+    try (EnvOptions env = new EnvOptions(); Options options = new Options();
+        SstFileWriter writer = new SstFileWriter(env, options)) {
+      writer.open(file.toString());
+      for (java.util.Map.Entry<byte[], byte[]> row : rows.entrySet()) {
+        writer.put(row.getKey(), row.getValue());
+      }
+      writer.finish();
+    } catch (RocksDBException e) {
+      throw new IOException("Cannot write split file " + file + ": " + e.getMessage(), e);
+    }
+  }
+
+  /** Ingests an SST file written by {@link #exportRange} into the entries (the receiver's commit point). */
+  public void ingest(java.nio.file.Path file) throws IOException {
+    ingest(entries, file);
+  }
+
+  /**
    * Ingests an SST file written by {@link #exportRange} (or {@link NameIndex#exportMoving}) into
    * {@code cf} (the receiver's commit point). With a change log the file is first shipped where
    * replicas find it, and the ingest is logged by reference, in commit order.
@@ -210,7 +254,7 @@ public final class MetadataStore implements AutoCloseable {
       LogPosition at = l.next();
       ingestFile(cf, file, move);
       recordPosition(at);
-      l.appendIngest(at, shipped, cf == names ? "names" : "entries");
+      l.appendIngest(at, shipped, cf == names ? "names" : cf == attrs ? "attrs" : "entries");
     }
   }
 
@@ -319,7 +363,7 @@ public final class MetadataStore implements AutoCloseable {
 
   /** A standby applies a replicated ingest: the file (a local copy, moved in) and then its position. */
   public void applyReplicatedIngest(String columnFamily, java.nio.file.Path file, LogPosition at) throws IOException {
-    ingestFile(columnFamily.equals("names") ? names : entries, file, true);
+    ingestFile(columnFamily.equals("names") ? names : columnFamily.equals("attrs") ? attrs : entries, file, true);
     recordPosition(at);
   }
 
@@ -415,6 +459,7 @@ public final class MetadataStore implements AutoCloseable {
   }
 
   private void closeOptions() {
+    counterOptions.close();
     plainOptions.close();
     entryOptions.close();
     dbOptions.close();

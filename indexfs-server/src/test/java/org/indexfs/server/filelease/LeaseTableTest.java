@@ -32,7 +32,7 @@ class LeaseTableTest {
         return null;
       });
       ns.mutate(batch -> {
-        leases.put(batch, leases.get(17).movedTo(99, "renamed"));
+        leases.put(batch, leases.get(17).movedTo(99, "renamed", java.util.List.of()));
         leases.release(batch, 18);
         return null;
       });

@@ -1,0 +1,200 @@
+package org.indexfs.hadoop;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Map;
+import org.apache.hadoop.fs.CommonPathCapabilities;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.XAttr;
+import org.apache.hadoop.fs.XAttrSetFlag;
+import org.apache.hadoop.fs.impl.PathCapabilitiesSupport;
+import org.apache.hadoop.fs.permission.AclEntry;
+import org.apache.hadoop.fs.permission.AclStatus;
+import org.apache.hadoop.fs.permission.FsAction;
+import org.apache.hadoop.fs.permission.FsPermission;
+import org.apache.hadoop.hdfs.XAttrHelper;
+import org.indexfs.proto.AclEditRequest;
+
+/**
+ * The parts of HDFS's namespace beyond files and directories, as DistributedFileSystem offers them:
+ * extended attributes, ACLs and quotas. Names are parsed and results shaped by HDFS's own client helpers
+ * ({@link XAttrHelper}), so callers see exactly what DFSClient gives them; the rules are the
+ * servers'.
+ */
+abstract class ExtendedNamespace extends NotYetSupported {
+
+  /** What works on IndexFS as on HDFS; snapshots and storage policies do not yet ({@link NotYetSupported}). */
+  @Override
+  public boolean hasPathCapability(Path path, String capability) throws IOException {
+    switch (PathCapabilitiesSupport.validatePathCapabilityArgs(makeQualified(path), capability)) {
+      case CommonPathCapabilities.FS_APPEND:
+      case CommonPathCapabilities.FS_CONCAT:
+      case CommonPathCapabilities.FS_TRUNCATE:
+      case CommonPathCapabilities.FS_CHECKSUMS:
+      case CommonPathCapabilities.FS_PERMISSIONS:
+      case CommonPathCapabilities.FS_ACLS:
+      case CommonPathCapabilities.FS_XATTRS:
+      case CommonPathCapabilities.LEASE_RECOVERABLE:
+        return true;
+      case CommonPathCapabilities.FS_SNAPSHOTS:
+      case CommonPathCapabilities.FS_STORAGEPOLICY:
+        return false;
+      default:
+        return super.hasPathCapability(path, capability);
+    }
+  }
+
+  static org.indexfs.proto.XAttr toProto(XAttr x) {
+    org.indexfs.proto.XAttr.Builder b = org.indexfs.proto.XAttr.newBuilder()
+        .setNamespace(org.indexfs.proto.XAttr.NameSpace.valueOf(x.getNameSpace().name())).setName(x.getName());
+    if (x.getValue() != null) {
+      b.setValue(com.google.protobuf.ByteString.copyFrom(x.getValue()));
+    }
+    return b.build();
+  }
+
+  static XAttr fromProto(org.indexfs.proto.XAttr x) {
+    return new XAttr.Builder().setNameSpace(XAttr.NameSpace.valueOf(x.getNamespace().name())).setName(x.getName())
+        .setValue(x.hasValue() ? x.getValue().toByteArray() : null).build();
+  }
+
+  private static List<XAttr> fromProto(List<org.indexfs.proto.XAttr> xs) {
+    List<XAttr> out = new ArrayList<>(xs.size());
+    for (org.indexfs.proto.XAttr x : xs) {
+      out.add(fromProto(x));
+    }
+    return out;
+  }
+
+  private static List<org.indexfs.proto.XAttr> toProto(List<XAttr> xs) {
+    List<org.indexfs.proto.XAttr> out = new ArrayList<>(xs.size());
+    for (XAttr x : xs) {
+      out.add(toProto(x));
+    }
+    return out;
+  }
+
+  @Override
+  public void setXAttr(Path path, String name, byte[] value, EnumSet<XAttrSetFlag> flag) throws IOException {
+    XAttr x = XAttrHelper.buildXAttr(name, value);
+    boolean create = flag != null && flag.contains(XAttrSetFlag.CREATE);
+    boolean replace = flag != null && flag.contains(XAttrSetFlag.REPLACE);
+    writeVoid(() -> client().setXAttr(pathOf(path), toProto(x), create, replace));
+  }
+
+  @Override
+  public byte[] getXAttr(Path path, String name) throws IOException {
+    List<XAttr> wanted = XAttrHelper.buildXAttrAsList(name);
+    return XAttrHelper.getFirstXAttrValue(
+        fromProto(read(() -> client().getXAttrs(pathOf(path), toProto(wanted)))));
+  }
+
+  @Override
+  public Map<String, byte[]> getXAttrs(Path path) throws IOException {
+    return XAttrHelper.buildXAttrMap(fromProto(read(() -> client().getXAttrs(pathOf(path), List.of()))));
+  }
+
+  @Override
+  public Map<String, byte[]> getXAttrs(Path path, List<String> names) throws IOException {
+    List<XAttr> wanted = XAttrHelper.buildXAttrs(names);
+    return XAttrHelper.buildXAttrMap(fromProto(read(() -> client().getXAttrs(pathOf(path), toProto(wanted)))));
+  }
+
+  @Override
+  public List<String> listXAttrs(Path path) throws IOException {
+    Map<String, byte[]> names = XAttrHelper.buildXAttrMap(fromProto(read(() -> client().listXAttrs(pathOf(path)))));
+    return new ArrayList<>(names.keySet());
+  }
+
+  @Override
+  public void removeXAttr(Path path, String name) throws IOException {
+    XAttr x = XAttrHelper.buildXAttr(name);
+    writeVoid(() -> client().removeXAttr(pathOf(path), toProto(x)));
+  }
+
+  private void editAcl(Path path, AclEditRequest.Action action, List<AclEntry> spec) throws IOException {
+    List<org.indexfs.proto.AclEntry> entries = new ArrayList<>(spec.size());
+    for (AclEntry e : spec) {
+      org.indexfs.proto.AclEntry.Builder b = org.indexfs.proto.AclEntry.newBuilder()
+          .setScope(org.indexfs.proto.AclEntry.Scope.forNumber(e.getScope().ordinal()))
+          .setType(org.indexfs.proto.AclEntry.Type.forNumber(e.getType().ordinal()))
+          .setPermission(e.getPermission() == null ? 0 : e.getPermission().ordinal());
+      if (e.getName() != null) {
+        b.setName(e.getName());
+      }
+      entries.add(b.build());
+    }
+    writeVoid(() -> client().editAcl(pathOf(path), action, entries));
+  }
+
+  @Override
+  public void modifyAclEntries(Path path, List<AclEntry> aclSpec) throws IOException {
+    editAcl(path, AclEditRequest.Action.MODIFY, aclSpec);
+  }
+
+  @Override
+  public void removeAclEntries(Path path, List<AclEntry> aclSpec) throws IOException {
+    editAcl(path, AclEditRequest.Action.REMOVE_ENTRIES, aclSpec);
+  }
+
+  @Override
+  public void removeDefaultAcl(Path path) throws IOException {
+    editAcl(path, AclEditRequest.Action.REMOVE_DEFAULT, List.of());
+  }
+
+  @Override
+  public void removeAcl(Path path) throws IOException {
+    editAcl(path, AclEditRequest.Action.REMOVE, List.of());
+  }
+
+  @Override
+  public void setAcl(Path path, List<AclEntry> aclSpec) throws IOException {
+    editAcl(path, AclEditRequest.Action.SET, aclSpec);
+  }
+
+  @Override
+  public AclStatus getAclStatus(Path path) throws IOException {
+    org.indexfs.proto.AclStatus s = read(() -> client().getAclStatus(pathOf(path)));
+    AclStatus.Builder b = new AclStatus.Builder().owner(s.getOwner()).group(s.getGroup()).stickyBit(s.getSticky())
+        .setPermission(new FsPermission((short) s.getPermission()));
+    for (org.indexfs.proto.AclEntry e : s.getEntriesList()) {
+      AclEntry.Builder entry = new AclEntry.Builder()
+          .setScope(org.apache.hadoop.fs.permission.AclEntryScope.values()[e.getScope().getNumber()])
+          .setType(org.apache.hadoop.fs.permission.AclEntryType.values()[e.getType().getNumber()])
+          .setPermission(FsAction.values()[e.getPermission() & 7]);
+      if (e.hasName()) {
+        entry.setName(e.getName());
+      }
+      b.addEntry(entry.build());
+    }
+    return b.build();
+  }
+
+  /** The quotas of a directory and what counts against them, as DistributedFileSystem#getQuotaUsage. */
+  @Override
+  public org.apache.hadoop.fs.QuotaUsage getQuotaUsage(Path f) throws IOException {
+    org.apache.hadoop.fs.ContentSummary s = getContentSummary(f);
+    return new org.apache.hadoop.fs.QuotaUsage.Builder().fileAndDirectoryCount(s.getFileCount() + s.getDirectoryCount())
+        .quota(s.getQuota()).spaceConsumed(s.getSpaceConsumed()).spaceQuota(s.getSpaceQuota()).build();
+  }
+
+  /**
+   * HDFS's setQuota (DistributedFileSystem#setQuota; {@code indexfs admin -setQuota} and its kin use
+   * it): Long.MAX_VALUE leaves a quota as it is, -1 clears it. Superuser only.
+   */
+  public void setQuota(Path path, long namespaceQuota, long storagespaceQuota) throws IOException {
+    // DFSClient's own check, before any call.
+    if ((namespaceQuota <= 0 && namespaceQuota != Long.MAX_VALUE && namespaceQuota != -1)
+        || (storagespaceQuota < 0 && storagespaceQuota != Long.MAX_VALUE && storagespaceQuota != -1)) {
+      throw new IllegalArgumentException("Invalid values for quota : " + namespaceQuota + " and " + storagespaceQuota);
+    }
+    try {
+      writeVoid(() -> client().setQuota(pathOf(path), namespaceQuota, storagespaceQuota));
+    } catch (org.apache.hadoop.hdfs.server.namenode.SafeModeException e) {
+      // DFSClient#setQuota unwraps fewer exceptions than the other calls: this one stays remote.
+      throw new org.apache.hadoop.ipc.RemoteException(e.getClass().getName(), e.getMessage());
+    }
+  }
+}

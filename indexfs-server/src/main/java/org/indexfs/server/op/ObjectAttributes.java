@@ -1,0 +1,25 @@
+package org.indexfs.server.op;
+
+import java.io.IOException;
+import org.indexfs.common.schema.Inode;
+import org.indexfs.common.Permission;
+import org.indexfs.server.acl.AclModel;
+
+/**
+ * A data object takes its file's owner, group, mode and ACL once the server records it as the
+ * file's (DESIGN §14), so the data tier refuses whoever IndexFS refuses and admits whoever an ACL
+ * entry admits. Outside any mutation: it calls the data tier.
+ */
+final class ObjectAttributes {
+  private ObjectAttributes() {}
+
+  static void follow(OpContext ctx, String object, Inode file) throws IOException {
+    short mode = (short) (file.permission & Permission.MASK & ~Permission.STICKY);
+    ctx.data().follow(object, ctx.ns().principals().nameOf(file.ownerId), ctx.ns().principals().nameOf(file.groupId),
+        mode);
+    if (file.has(Inode.FLAG_ACL)) {
+      Inode withAcl = ctx.ns().withAcl(file.copy());
+      ctx.data().followAcl(object, mode, AclModel.logical(file.permission, withAcl.acl));
+    }
+  }
+}

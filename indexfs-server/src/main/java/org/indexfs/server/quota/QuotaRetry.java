@@ -1,0 +1,47 @@
+package org.indexfs.server.quota;
+
+import java.io.IOException;
+import org.indexfs.common.IndexFsException;
+import org.indexfs.proto.Code;
+import org.indexfs.proto.Request;
+import org.indexfs.proto.Response;
+import org.indexfs.server.Blocking;
+import org.indexfs.server.op.Operation;
+
+/**
+ * Runs an operation that may count against quotas: when it stops because this slot's share of a
+ * quota ran out ({@link NeedQuota}; nothing was written), the share is renewed at the directory's
+ * home and the operation runs again; a refusal there is the operation's answer.
+ */
+public final class QuotaRetry implements Operation {
+  private static final int MAX_RENEWALS = 32;
+
+  private final Operation op;
+  private final QuotaShares shares;
+
+  public QuotaRetry(Operation op, QuotaShares shares) {
+    this.op = op;
+    this.shares = shares;
+  }
+
+  @Override
+  public boolean mayRunOnIoThread(Request request) {
+    return op.mayRunOnIoThread(request);
+  }
+
+  @Override
+  public Response.Builder apply(Request request) throws IOException {
+    for (int renewal = 0; ; renewal++) {
+      try {
+        return op.apply(request);
+      } catch (NeedQuota need) {
+        if (renewal >= MAX_RENEWALS) {
+          throw new IndexFsException(Code.SERVER_BUSY, "The quota of " + need.root.path()
+              + " kept running out under concurrent changes; retry");
+        }
+        Blocking.check("renewing a quota share at the directory's home");
+        shares.obtain(need);
+      }
+    }
+  }
+}

@@ -40,6 +40,9 @@ class JournalReplicationTest {
         .set(IndexFsConfig.JOURNAL_ENABLED.name(), "true")
         .set(IndexFsConfig.JOURNAL_SEGMENT_BYTES.name(), String.valueOf(SEGMENT_BYTES))
         .set(IndexFsConfig.JOURNAL_CHECKPOINT_RECORDS.name(), "400")
+        // A slot the workload touches less than 400 times checkpoints by time: every slot's
+        // replica must start from a checkpoint past the first one.
+        .set(IndexFsConfig.JOURNAL_CHECKPOINT_INTERVAL_MS.name(), "1000")
         .set(IndexFsConfig.SPLIT_THRESHOLD.name(), "100")
         .set(IndexFsConfig.HOME_SYNC_INTERVAL_MS.name(), "200").start();
          IndexFsClient client = Slots.client(cluster, TestData.USER, List.of())) {
@@ -49,6 +52,13 @@ class JournalReplicationTest {
         Thread.sleep(100);
       }
       String dataUri = cluster.dataUri();
+      for (int slot = 0; slot < 2; slot++) {
+        try (Journal journal = Journal.open(dataUri, slot, SEGMENT_BYTES, 2)) {
+          while (journal.latestCheckpoint() <= 0 && System.nanoTime() < deadline) {
+            Thread.sleep(100);
+          }
+        }
+      }
       for (int slot = 0; slot < 2; slot++) {
         cluster.stopServer(slot);
       }

@@ -154,10 +154,6 @@ public final class ClusterConnection implements AutoCloseable {
         c = new ClusterConnection(key, zkQuorum, cluster, maxFrameBytes, connectTimeoutMs, cacheEntries);
         c.authenticator = authenticator;
         SHARED.put(key, c);
-      } else if (c.teardown != null) {
-        // Reused while lingering: its session, connections and cached settings carry on.
-        c.teardown.cancel(false);
-        c.teardown = null;
       }
       c.references++;
       return c;
@@ -299,42 +295,9 @@ public final class ClusterConnection implements AutoCloseable {
         return;
       }
       if (key != null) {
-        // A shared connection outlives its last user for a while, as Hadoop's IPC client keeps an
-        // idle connection (ipc.client.connection.maxidletime, 10 s): a process that opens and closes
-        // FileSystems in turn (FsShell commands, tasks, FileContext calls) does not pay a ZooKeeper
-        // session, a connection and a settings call for each.
-        teardown = LINGER.schedule(this::closeIfUnused, LINGER_MS, TimeUnit.MILLISECONDS);
-        return;
+        SHARED.remove(key);
       }
     }
-    shutdown();
-  }
-
-  /** How long an unused shared connection stays open. */
-  private static final long LINGER_MS = 10_000;
-
-  private static final java.util.concurrent.ScheduledExecutorService LINGER =
-      java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
-        Thread t = new Thread(r, "indexfs-client-linger");
-        t.setDaemon(true);
-        return t;
-      });
-
-  /** Set while this shared connection lingers with no user (guarded by SHARED). */
-  private java.util.concurrent.ScheduledFuture<?> teardown;
-
-  private void closeIfUnused() {
-    synchronized (SHARED) {
-      if (references > 0 || teardown == null) {
-        return; // taken again meanwhile
-      }
-      teardown = null;
-      SHARED.remove(key);
-    }
-    shutdown();
-  }
-
-  private void shutdown() {
     synchronized (this) {
       connections.values().forEach(RpcConnection::close);
       connections.clear();

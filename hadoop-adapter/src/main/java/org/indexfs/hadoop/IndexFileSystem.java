@@ -94,7 +94,8 @@ public class IndexFileSystem extends ExtendedNamespace implements LeaseRecoverab
         ? ClusterConnection.openUnshared(zk, cluster, get(conf, IndexFsConfig.RPC_MAX_FRAME_BYTES), 30_000,
             get(conf, IndexFsConfig.CLIENT_CACHE_ENTRIES), login)
         : ClusterConnection.acquire(zk, cluster,
-            get(conf, IndexFsConfig.RPC_MAX_FRAME_BYTES), 30_000, get(conf, IndexFsConfig.CLIENT_CACHE_ENTRIES), login);
+            get(conf, IndexFsConfig.RPC_MAX_FRAME_BYTES), 30_000, get(conf, IndexFsConfig.CLIENT_CACHE_ENTRIES), login,
+            get(conf, IndexFsConfig.CLIENT_CONNECTION_LINGER_MS));
     client = new IndexFsClient(connection, caller(ugi), get(conf, IndexFsConfig.RPC_TIMEOUT_MS),
         get(conf, IndexFsConfig.CLIENT_FAILOVER_WAIT_MS));
     try {

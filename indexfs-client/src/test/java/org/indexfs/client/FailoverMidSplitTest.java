@@ -1,0 +1,113 @@
+package org.indexfs.client;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.indexfs.common.IndexFsConfig;
+import org.indexfs.proto.FileStatus;
+import org.indexfs.server.FaultPoints;
+import org.indexfs.server.SlotRunner;
+import org.indexfs.server.local.LocalCluster;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * A GIGA+ split interrupted by a failover (issue 14): the split stops at one of its phases, on the
+ * source or on the receiver, that slot's active dies and its standby — which knows the split only
+ * from the journal — takes the slot over. The split then finishes exactly once: every name listed
+ * once, stored once across the slots, and the directory spread over both.
+ */
+class FailoverMidSplitTest {
+  @TempDir
+  static Path workDir;
+  static LocalCluster cluster;
+  static IndexFsClient admin;
+  static int standbys = 1;
+
+  @BeforeAll
+  static void start() throws IOException {
+    cluster = LocalCluster.builder(workDir).clusterName("midsplit").servers(2)
+        .set(IndexFsConfig.JOURNAL_ENABLED.name(), "true")
+        .set(IndexFsConfig.ZOOKEEPER_SESSION_TIMEOUT_MS.name(), "3000")
+        .set(IndexFsConfig.SPLIT_THRESHOLD.name(), "40")
+        .set(IndexFsConfig.HOME_SYNC_INTERVAL_MS.name(), "200").start();
+    admin = Slots.client(cluster, TestData.USER, List.of());
+  }
+
+  @AfterAll
+  static void stop() {
+    admin.close();
+    cluster.close();
+  }
+
+  @AfterEach
+  void noHook() {
+    FaultPoints.install(null);
+  }
+
+  @ParameterizedTest(name = "the {1} fails over at {0}")
+  @CsvSource({"split.recorded, source", "split.shipped, source", "split.ingested, source",
+      "ingest.received, receiver", "ingest.recorded, receiver"})
+  @Timeout(value = 3, unit = TimeUnit.MINUTES)
+  void aSplitInterruptedByAFailoverFinishesExactlyOnce(String point, String side) throws Exception {
+    String dir = "/" + point.replace('.', '-') + "-" + side;
+    admin.mkdirs(dir, 0755);
+    FileStatus st = admin.getFileStatus(dir);
+    int home = st.getZerothSlot();
+    int failing = side.equals("source") ? home : 1 - home;
+    // Each case's standby on a directory of its own (an earlier case's standby serves the slot now).
+    SlotRunner standby = cluster.startStandby(failing, standbys++);
+    AtomicBoolean fired = new AtomicBoolean();
+    FaultPoints.install(p -> {
+      if (p.equals(point) && fired.compareAndSet(false, true)) {
+        throw new IllegalStateException("injected stop at " + point);
+      }
+    });
+    int files = 0;
+    while (!fired.get() && files < 2_000) {
+      TestData.createClosed(admin, dir + "/f" + files);
+      files++;
+    }
+    assertTrue(fired.get(), "the split reached " + point);
+    FaultPoints.install(null);
+    long stopped = System.nanoTime();
+    cluster.stopServer(failing);
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
+    while (standby.current() == null) {
+      assertTrue(System.nanoTime() < deadline, "the standby of slot " + failing + " takes over");
+      Thread.sleep(20);
+    }
+    System.out.printf("%s (%s): slot %d's standby serves %.1f s after its active stopped%n", point, side, failing,
+        (System.nanoTime() - stopped) / 1e9);
+    for (int i = 0; i < 100; i++, files++) {
+      TestData.createClosed(admin, dir + "/f" + files);
+    }
+    while (Slots.entriesOn(cluster, 1 - home, st.getInodeId()) == 0
+        || cluster.server(0).splits().inFlight() + cluster.server(1).splits().inFlight() > 0) {
+      assertTrue(System.nanoTime() < deadline, "the split completes after the failover");
+      Thread.sleep(50);
+    }
+    Set<String> names = new HashSet<>();
+    List<FileStatus> listed = admin.listAll(dir);
+    listed.forEach(s -> names.add(s.getName()));
+    assertEquals(files, listed.size(), "listed once each");
+    assertEquals(files, names.size());
+    for (int i = 0; i < files; i++) {
+      assertEquals("f" + i, admin.getFileStatus(dir + "/f" + i).getName());
+    }
+    assertEquals(files, Slots.entriesOn(cluster, 0, st.getInodeId()) + Slots.entriesOn(cluster, 1, st.getInodeId()),
+        "stored exactly once across the slots");
+  }
+}

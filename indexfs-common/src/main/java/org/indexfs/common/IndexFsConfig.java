@@ -35,6 +35,11 @@ public final class IndexFsConfig {
       "indexfs.server.port", 0, "Port the metadata server listens on; 0 picks a free one.");
   public static final ConfigKey<Integer> SERVER_SLOT = ConfigKey.integer(
       "indexfs.server.slot", 0, "The slot this server owns.");
+  public static final ConfigKey<String> SERVER_SLOTS = ConfigKey.string(
+      "indexfs.server.slots", "",
+      "Several slots for one server process (a machine), comma-separated: each runs as its own server in the process,"
+          + " its RocksDB in indexfs.server.dir/slot-K; a fixed indexfs.server.port or indexfs.http.port P gives the"
+          + " i-th slot listed P+i. Empty: the one slot indexfs.server.slot.");
   public static final ConfigKey<Boolean> SERVER_STANDBY = ConfigKey.bool(
       "indexfs.server.standby", false,
       "Start as a standby of the slot (bin/indexfs server --standby): follow its journal and take it over when its"
@@ -248,7 +253,7 @@ public final class IndexFsConfig {
 
   public static final List<ConfigKey<?>> ALL = List.of(
       ZOOKEEPER_QUORUM, ZOOKEEPER_SESSION_TIMEOUT_MS, SLOT_LEASE_WAIT_MS, CLUSTER_NAME, SERVER_DIR,
-      SERVER_BIND_HOST, SERVER_PORT, SERVER_SLOT, SERVER_STANDBY, SERVER_NAME, SERVER_HANDLERS, SERVER_IO_THREADS, SERVER_CACHE_ENTRIES, SERVER_QUEUE, WAL_SYNC, STORE_RESERVED_BYTES,
+      SERVER_BIND_HOST, SERVER_PORT, SERVER_SLOT, SERVER_SLOTS, SERVER_STANDBY, SERVER_NAME, SERVER_HANDLERS, SERVER_IO_THREADS, SERVER_CACHE_ENTRIES, SERVER_QUEUE, WAL_SYNC, STORE_RESERVED_BYTES,
       JOURNAL_ENABLED, JOURNAL_SEGMENT_BYTES, JOURNAL_CHECKPOINT_RECORDS, JOURNAL_CHECKPOINT_INTERVAL_MS,
       JOURNAL_CHECKPOINTS_KEPT, DATA_URI,
       INLINE_MAX_BYTES, LEASE_SOFT_LIMIT_MS, LEASE_HARD_LIMIT_MS, SCRUB_INTERVAL_MS, SCRUB_GRACE_MS,

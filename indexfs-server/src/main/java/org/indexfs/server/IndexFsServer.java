@@ -5,6 +5,7 @@ import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.util.EnumMap;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import org.indexfs.common.IndexFsConfig;
 import org.indexfs.proto.Request.OpCase;
@@ -663,26 +664,39 @@ public final class IndexFsServer implements AutoCloseable {
    */
   public static void main(String[] args) throws Exception {
     Map<String, String> conf = new HashMap<>(ServerConf.load(args));
-    SlotRunner runner = SlotRunner.start(conf, new SlotRunner.Events() {
-      @Override
-      public void standing(Standby standby) {
-        System.out.println("INDEXFS_STANDBY_READY " + IndexFsConfig.SERVER_SLOT.get(conf));
-        System.out.flush();
-      }
+    List<Map<String, String>> slots = ServerConf.perSlot(conf);
+    boolean several = !IndexFsConfig.SERVER_SLOTS.get(conf).isBlank();
+    List<SlotRunner> runners = new java.util.concurrent.CopyOnWriteArrayList<>();
+    Runtime.getRuntime().addShutdownHook(new Thread(() -> runners.forEach(SlotRunner::close), "indexfs-shutdown"));
+    for (Map<String, String> c : slots) {
+      int slot = IndexFsConfig.SERVER_SLOT.get(c);
+      runners.add(SlotRunner.start(c, new SlotRunner.Events() {
+        @Override
+        public void standing(Standby standby) {
+          // One line per change, for supervisors and tests; a process of several slots names the slot.
+          System.out.println(several ? "INDEXFS_SLOT_STANDBY " + slot : "INDEXFS_STANDBY_READY " + slot);
+          System.out.flush();
+        }
 
-      @Override
-      public void serving(IndexFsServer server) {
-        System.out.println("INDEXFS_SERVER_READY " + server.address().getHostString() + ":" + server.address().getPort());
-        System.out.flush();
-      }
+        @Override
+        public void serving(IndexFsServer server) {
+          String at = server.address().getHostString() + ":" + server.address().getPort();
+          System.out.println(several ? "INDEXFS_SLOT_SERVING " + slot + " " + at : "INDEXFS_SERVER_READY " + at);
+          System.out.flush();
+        }
 
-      @Override
-      public void stopped(int status) {
-        LOG.error("Exiting with status {}", status);
-        new Thread(() -> System.exit(status), "indexfs-exit").start();
-      }
-    });
-    Runtime.getRuntime().addShutdownHook(new Thread(runner::close, "indexfs-shutdown"));
+        @Override
+        public void stopped(int status) {
+          // One slot given up for good takes its process with it, so a supervisor restarts them all.
+          LOG.error("Slot {}: exiting with status {}", slot, status);
+          new Thread(() -> System.exit(status), "indexfs-exit").start();
+        }
+      }));
+    }
+    if (several) {
+      System.out.println("INDEXFS_PROCESS_READY " + slots.size());
+      System.out.flush();
+    }
     Thread.currentThread().join();
   }
 }

@@ -13,9 +13,13 @@ import org.apache.hadoop.fs.Path;
 final class ServerConf {
   private ServerConf() {}
 
-  /** {@code bin/indexfs server --slot 2 --dir /data/slot-2 --zookeeper zk:2181 --cluster prod [--standby]}. */
+  /**
+   * {@code bin/indexfs server --slot 2 --dir /data/slot-2 --zookeeper zk:2181 --cluster prod [--standby]},
+   * or {@code --slots 0,2,4 --dir /data} for several slots in one process.
+   */
   private static final Map<String, String> SHORTHANDS = new java.util.LinkedHashMap<>(Map.of(
       "--slot", IndexFsConfig.SERVER_SLOT.name(),
+      "--slots", IndexFsConfig.SERVER_SLOTS.name(),
       "--dir", IndexFsConfig.SERVER_DIR.name(),
       "--zookeeper", IndexFsConfig.ZOOKEEPER_QUORUM.name(),
       "--cluster", IndexFsConfig.CLUSTER_NAME.name(),
@@ -45,6 +49,50 @@ final class ServerConf {
       }
     }
     return conf;
+  }
+
+  /**
+   * Each slot's settings when the process runs several ({@code indexfs.server.slots}): its slot, its
+   * directory below the process's, and fixed ports shifted by its place in the list. One slot: the
+   * settings as they are.
+   */
+  static java.util.List<Map<String, String>> perSlot(Map<String, String> conf) {
+    String list = IndexFsConfig.SERVER_SLOTS.get(conf).trim();
+    if (list.isEmpty()) {
+      return java.util.List.of(conf);
+    }
+    java.util.List<Map<String, String>> out = new java.util.ArrayList<>();
+    java.util.Set<Integer> seen = new java.util.HashSet<>();
+    String dir = IndexFsConfig.SERVER_DIR.get(conf);
+    int port = IndexFsConfig.SERVER_PORT.get(conf);
+    int http = IndexFsConfig.HTTP_PORT.get(conf);
+    for (String part : list.split(",")) {
+      int slot;
+      try {
+        slot = Integer.parseInt(part.trim());
+      } catch (NumberFormatException e) {
+        throw new IllegalArgumentException(IndexFsConfig.SERVER_SLOTS.name() + " lists slot numbers, got '" + part.trim() + "'");
+      }
+      if (slot < 0 || !seen.add(slot)) {
+        throw new IllegalArgumentException(IndexFsConfig.SERVER_SLOTS.name() + ": slot " + slot
+            + (slot < 0 ? " is negative" : " is listed twice"));
+      }
+      int i = out.size();
+      Map<String, String> c = new HashMap<>(conf);
+      c.remove(IndexFsConfig.SERVER_SLOTS.name());
+      c.put(IndexFsConfig.SERVER_SLOT.name(), String.valueOf(slot));
+      if (!dir.isEmpty()) {
+        c.put(IndexFsConfig.SERVER_DIR.name(), java.nio.file.Path.of(dir, "slot-" + slot).toString());
+      }
+      if (port > 0) {
+        c.put(IndexFsConfig.SERVER_PORT.name(), String.valueOf(port + i));
+      }
+      if (http > 0) {
+        c.put(IndexFsConfig.HTTP_PORT.name(), String.valueOf(http + i));
+      }
+      out.add(c);
+    }
+    return out;
   }
 
   private static void put(Map<String, String> conf, String kv) {

@@ -1,7 +1,5 @@
 package org.indexfs.client.bulk;
 
-import com.google.common.hash.BloomFilter;
-import com.google.common.hash.Funnels;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -96,7 +94,7 @@ public final class LocalSubtree {
   private final Set<Long> known = new HashSet<>();
   private final Set<Long> publishedInto = new HashSet<>();
   private final Map<Long, byte[]> open = new HashMap<>();
-  private BloomFilter<byte[]> published;
+  private PublishedNames published;
   private int idsWanted = 65_536;
   private long dataBytes;
   private boolean ending;
@@ -548,7 +546,8 @@ public final class LocalSubtree {
   private void remember(Set<LocalStore.ByteKey> keep) throws IOException {
     List<Map.Entry<byte[], byte[]>> all = pending.scan(new byte[0]);
     if (published == null) {
-      published = BloomFilter.create(Funnels.byteArrayFunnel(), Math.max(1_000_000, 4 * bufferEntries), 0.01);
+      // Sized for a few buffers' worth (no overflow for an unbounded buffer); it grows past that.
+      published = new PublishedNames(Math.max(1_000_000L, 4L * Math.min(bufferEntries, 4_000_000L)));
     }
     for (Map.Entry<byte[], byte[]> e : all) {
       if (!keep.contains(new LocalStore.ByteKey(e.getKey()))) {

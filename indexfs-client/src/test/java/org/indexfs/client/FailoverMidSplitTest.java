@@ -1,15 +1,11 @@
 package org.indexfs.client;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.nio.file.Path;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import org.indexfs.common.IndexFsConfig;
 import org.indexfs.proto.FileStatus;
 import org.indexfs.server.FaultPoints;
@@ -69,19 +65,7 @@ class FailoverMidSplitTest {
     int failing = side.equals("source") ? home : 1 - home;
     // Each case's standby on a directory of its own (an earlier case's standby serves the slot now).
     SlotRunner standby = cluster.startStandby(failing, standbys++);
-    AtomicBoolean fired = new AtomicBoolean();
-    FaultPoints.install(p -> {
-      if (p.equals(point) && fired.compareAndSet(false, true)) {
-        throw new IllegalStateException("injected stop at " + point);
-      }
-    });
-    int files = 0;
-    while (!fired.get() && files < 2_000) {
-      TestData.createClosed(admin, dir + "/f" + files);
-      files++;
-    }
-    assertTrue(fired.get(), "the split reached " + point);
-    FaultPoints.install(null);
+    int files = SplitStops.createUntilStopped(admin, dir, point);
     long stopped = System.nanoTime();
     cluster.stopServer(failing);
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
@@ -99,15 +83,6 @@ class FailoverMidSplitTest {
       assertTrue(System.nanoTime() < deadline, "the split completes after the failover");
       Thread.sleep(50);
     }
-    Set<String> names = new HashSet<>();
-    List<FileStatus> listed = admin.listAll(dir);
-    listed.forEach(s -> names.add(s.getName()));
-    assertEquals(files, listed.size(), "listed once each");
-    assertEquals(files, names.size());
-    for (int i = 0; i < files; i++) {
-      assertEquals("f" + i, admin.getFileStatus(dir + "/f" + i).getName());
-    }
-    assertEquals(files, Slots.entriesOn(cluster, 0, st.getInodeId()) + Slots.entriesOn(cluster, 1, st.getInodeId()),
-        "stored exactly once across the slots");
+    SplitStops.assertEachNameOnce(cluster, admin, dir, st.getInodeId(), files);
   }
 }

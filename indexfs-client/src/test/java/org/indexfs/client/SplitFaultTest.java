@@ -1,14 +1,10 @@
 package org.indexfs.client;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.nio.file.Path;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
-import java.util.concurrent.atomic.AtomicBoolean;
 import org.indexfs.common.IndexFsConfig;
 import org.indexfs.proto.FileStatus;
 import org.indexfs.server.local.LocalCluster;
@@ -59,19 +55,7 @@ class SplitFaultTest {
     admin.mkdirs(dir, 0755);
     FileStatus st = admin.getFileStatus(dir);
     int home = st.getZerothSlot();
-    AtomicBoolean fired = new AtomicBoolean();
-    FaultPoints.install(p -> {
-      if (p.equals(point) && fired.compareAndSet(false, true)) {
-        throw new IllegalStateException("injected stop at " + point);
-      }
-    });
-    int files = 0;
-    while (!fired.get() && files < 2_000) {
-      TestData.createClosed(admin, dir + "/f" + files);
-      files++;
-    }
-    assertTrue(fired.get(), "the split reached " + point);
-    FaultPoints.install(null);
+    int files = SplitStops.createUntilStopped(admin, dir, point);
     cluster.restartServer(side.equals("source") ? home : 1 - home);
     for (int i = 0; i < 100; i++, files++) {
       TestData.createClosed(admin, dir + "/f" + files);
@@ -83,15 +67,6 @@ class SplitFaultTest {
     }
     // Give a pending recovery its pass, then check every name once.
     Thread.sleep(500);
-    Set<String> names = new HashSet<>();
-    List<FileStatus> listed = admin.listAll(dir);
-    listed.forEach(s -> names.add(s.getName()));
-    assertEquals(files, listed.size(), "listed once each");
-    assertEquals(files, names.size());
-    for (int i = 0; i < files; i++) {
-      assertEquals("f" + i, admin.getFileStatus(dir + "/f" + i).getName());
-    }
-    assertEquals(files, Slots.entriesOn(cluster, 0, st.getInodeId()) + Slots.entriesOn(cluster, 1, st.getInodeId()),
-        "stored exactly once across the slots");
+    SplitStops.assertEachNameOnce(cluster, admin, dir, st.getInodeId(), files);
   }
 }

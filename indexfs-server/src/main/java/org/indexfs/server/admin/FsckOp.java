@@ -109,6 +109,18 @@ final class FsckOp implements org.indexfs.server.op.Operation {
     page.setIdHighWater(InodeAllocator.storedHighWater(ns.store()));
   }
 
+  /** Positions {@code it} on the first key after the page cursor {@code after} (empty: the first key). */
+  private static void seekAfter(RocksIterator it, byte[] after) {
+    if (after.length == 0) {
+      it.seekToFirst();
+      return;
+    }
+    it.seek(after);
+    if (it.isValid() && java.util.Arrays.equals(it.key(), after)) {
+      it.next();
+    }
+  }
+
   private static FsckPending pending(FsckPending.Kind kind, long id, String name, long parentId) {
     return FsckPending.newBuilder().setKind(kind).setId(id).setName(name).setParentId(parentId).build();
   }
@@ -122,14 +134,7 @@ final class FsckOp implements org.indexfs.server.op.Operation {
     long bytes = 0;
     byte[] last = null;
     try (RocksIterator it = ns.store().iterator(ns.store().entries(), null)) {
-      if (after.length == 0) {
-        it.seekToFirst();
-      } else {
-        it.seek(after);
-        if (it.isValid() && java.util.Arrays.equals(it.key(), after)) {
-          it.next();
-        }
-      }
+      seekAfter(it, after);
       for (; it.isValid() && n < limit && bytes < PAGE_BYTES && scanned < 20 * limit; it.next(), scanned++) {
         last = it.key();
         FsckEntry e = entry(ns, it.key(), it.value());
@@ -194,14 +199,7 @@ final class FsckOp implements org.indexfs.server.op.Operation {
     byte[] last = null;
     int scanned = 0;
     try (RocksIterator it = ns.store().iterator(ns.store().names(), null)) {
-      if (after.length == 0) {
-        it.seekToFirst();
-      } else {
-        it.seek(after);
-        if (it.isValid() && java.util.Arrays.equals(it.key(), after)) {
-          it.next();
-        }
-      }
+      seekAfter(it, after);
       for (; it.isValid() && scanned < 20 * limit && page.getStrayNamesCount() < limit; it.next(), scanned++) {
         last = it.key();
         if (last.length < EntryKey.PREFIX_BYTES) {

@@ -564,7 +564,15 @@ public class IndexFileSystem extends ExtendedNamespace implements LeaseRecoverab
       write(() -> localized.bulk().localize(path, permission.toShort(), pattern == 2));
       return true;
     }
-    return write(() -> client.mkdirs(path, permission.toShort(), unmasked(permission)));
+    org.indexfs.client.IndexFsClient.Made made =
+        write(() -> client.mkdirsInPolicy(path, permission.toShort(), unmasked(permission)));
+    if (made.created() && made.policy().consistency() == org.indexfs.common.policy.SubtreePolicy.Consistency.LOCALIZED
+        && localized.bulk().at(path) == null) {
+      // A localized subtree (issue 18): what this client makes in a new directory there stays in the
+      // client until it publishes, as under indexfs.client.localize.patterns (bulk insertion).
+      write(() -> localized.bulk().localize(path, permission.toShort(), false));
+    }
+    return made.created();
   }
 
   @Override

@@ -28,6 +28,10 @@ public final class IndexFsAdmin extends Configured implements Tool {
       \t[-clrQuota <dirname>...<dirname>]
       \t[-setSpaceQuota <quota> [-storageType <storagetype>] <dirname>...<dirname>]
       \t[-clrSpaceQuota [-storageType <storagetype>] <dirname>...<dirname>]
+      \t[-setPolicy <path> [--consistency strong|localized|decoupled] [--durability sync|async|client-journal]]
+      \t[-clrPolicy <path>]
+      \t[-getPolicy <path>]
+      \t[-listPolicies]
       \t[-help]
       """;
 
@@ -68,6 +72,7 @@ public final class IndexFsAdmin extends Configured implements Tool {
         case "-balance" -> new BalanceCommand(admin, out).run(rest);
         case "-fsck" -> new FsckCommand(admin, ifs, getConf(), out).run(rest.length == 0 ? "/" : rest[0]);
         case "-handover" -> new HandoverCommand(admin, out).run(rest);
+        case "-setPolicy", "-clrPolicy", "-getPolicy", "-listPolicies" -> new PolicyCommand(ifs, out).run(cmd, rest);
         default -> {
           err.println(cmd.substring(cmd.startsWith("-") ? 1 : 0) + ": Unknown command");
           err.print(USAGE);

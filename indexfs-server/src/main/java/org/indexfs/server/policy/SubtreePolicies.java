@@ -16,31 +16,14 @@ public final class SubtreePolicies {
   public record InForce(SubtreePolicy policy, int depth) {}
 
   public static InForce at(ResolvedPath p) {
-    for (int i = p.existingCount() - 1; i >= 0; i--) {
-      Inode dir = p.inodeAt(i);
-      if (dir != null && dir.isDirectory()) {
-        SubtreePolicy defined = SubtreePolicy.fromFlags(dir.flags);
-        if (defined != null) {
-          return new InForce(defined, i);
-        }
-      }
-    }
-    return new InForce(SubtreePolicy.DEFAULT, -1);
+    int depth = p.policyDepth();
+    return depth < 0 ? new InForce(SubtreePolicy.DEFAULT, -1)
+        : new InForce(SubtreePolicy.fromFlags(p.inodeAt(depth).flags), depth);
   }
 
   /** The policy flags of the directory whose policy is in force at {@code p} (0: the default). */
   public static int flagsAt(ResolvedPath p) {
-    for (int i = p.existingCount() - 1; i >= 0; i--) {
-      Inode dir = p.inodeAt(i);
-      if (dir != null && dir.has(Inode.FLAG_POLICY)) {
-        return dir.flags & Inode.POLICY_FLAGS;
-      }
-    }
-    return 0;
-  }
-
-  /** True when a change at {@code p} may be acknowledged before its fsync. */
-  public static boolean acknowledgeBeforeSync(ResolvedPath p) {
-    return at(p).policy().durability() == SubtreePolicy.Durability.ASYNC;
+    int depth = p.policyDepth();
+    return depth < 0 ? 0 : p.inodeAt(depth).flags & Inode.POLICY_FLAGS;
   }
 }

@@ -83,6 +83,10 @@ public final class IndexFsAdmin extends Configured implements Tool {
       err.println(cmd.substring(1) + ": " + e.getMessage());
       err.print(USAGE);
       return -1;
+    } catch (UnsupportedOperationException e) {
+      // A feature not built (e.g. a subtree policy whose mechanism is missing): said, not thrown.
+      err.println(cmd.substring(1) + ": " + e.getMessage());
+      return -1;
     } catch (IOException e) {
       // dfsadmin prints the first line of the server's message after the command's name.
       String m = String.valueOf(e.getLocalizedMessage());

@@ -94,7 +94,8 @@ public class IndexFileSystem extends ExtendedNamespace implements LeaseRecoverab
         ? ClusterConnection.openUnshared(zk, cluster, get(conf, IndexFsConfig.RPC_MAX_FRAME_BYTES), 30_000,
             get(conf, IndexFsConfig.CLIENT_CACHE_ENTRIES), login)
         : ClusterConnection.acquire(zk, cluster,
-            get(conf, IndexFsConfig.RPC_MAX_FRAME_BYTES), 30_000, get(conf, IndexFsConfig.CLIENT_CACHE_ENTRIES), login);
+            get(conf, IndexFsConfig.RPC_MAX_FRAME_BYTES), 30_000, get(conf, IndexFsConfig.CLIENT_CACHE_ENTRIES), login,
+            get(conf, IndexFsConfig.CLIENT_CONNECTION_LINGER_MS));
     client = new IndexFsClient(connection, caller(ugi), get(conf, IndexFsConfig.RPC_TIMEOUT_MS),
         get(conf, IndexFsConfig.CLIENT_FAILOVER_WAIT_MS));
     try {
@@ -503,6 +504,7 @@ public class IndexFileSystem extends ExtendedNamespace implements LeaseRecoverab
     org.indexfs.client.bulk.LocalSubtree t = localized.find(path) != null ? localized.find(path) : localized.bulk().at(path);
     if (t != null) {
       List<org.indexfs.proto.FileStatus> entries = read(() -> t.list(path));
+      ChildPaths children = new ChildPaths(dir);
       return new RemoteIterator<>() {
         private int index;
 
@@ -518,7 +520,7 @@ public class IndexFileSystem extends ExtendedNamespace implements LeaseRecoverab
           }
           org.indexfs.proto.FileStatus s = entries.get(index++);
           return toHadoop(entries.size() == 1 && s.getType() == org.indexfs.proto.FileType.FILE
-              && !path.equals(t.root()) && s.getName().equals(dir.getName()) ? dir : new Path(dir, s.getName()), s);
+              && !path.equals(t.root()) && s.getName().equals(dir.getName()) ? dir : children.of(s.getName()), s);
         }
       };
     }

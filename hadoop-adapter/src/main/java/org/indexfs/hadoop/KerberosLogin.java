@@ -2,6 +2,10 @@ package org.indexfs.hadoop;
 
 import java.io.IOException;
 import java.io.InterruptedIOException;
+import java.util.Collections;
+import java.util.Map;
+import java.util.WeakHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.security.SecurityUtil;
 import org.apache.hadoop.security.UserGroupInformation;
@@ -22,6 +26,19 @@ import org.indexfs.common.rpc.SaslAuthenticator;
 final class KerberosLogin {
   private KerberosLogin() {}
 
+  /**
+   * Which credentials these are, as Hadoop's RPC client keys its connections (a UGI equals another
+   * only with the same Subject): a connection one UGI authenticated — open or lingering — is never
+   * handed to another UGI that merely has the same user name or a copy of a since-cancelled token.
+   * Every doAs of the login user (and every proxy user it impersonates for) shares one.
+   */
+  private static final Map<UserGroupInformation, Long> HOLDERS = Collections.synchronizedMap(new WeakHashMap<>());
+  private static final AtomicLong NEXT_HOLDER = new AtomicLong();
+
+  private static String holder(UserGroupInformation ugi) {
+    return "#" + HOLDERS.computeIfAbsent(ugi, u -> NEXT_HOLDER.incrementAndGet());
+  }
+
   static SaslAuthenticator of(UserGroupInformation ugi, Configuration conf, String tokenService) throws IOException {
     String qop = "privacy".equalsIgnoreCase(conf.get("hadoop.rpc.protection", "authentication")) ? "auth-conf" : "auth";
     // A process with this cluster's delegation token (a MapReduce task, a YARN container) uses it, as
@@ -30,7 +47,7 @@ final class KerberosLogin {
     for (Token<? extends TokenIdentifier> t : ugi.getTokens()) {
       if (IndexFsTokenIdentifier.KIND.equals(t.getKind()) && tokenService.equals(t.getService().toString())) {
         return SaslAuthenticator.forToken("token:" + ugi.getUserName() + ":" + t.getService() + ":"
-            + java.util.Arrays.hashCode(t.getIdentifier()), t.getIdentifier(), t.getPassword(), qop);
+            + java.util.Arrays.hashCode(t.getIdentifier()) + holder(ugi), t.getIdentifier(), t.getPassword(), qop);
       }
     }
     if (!UserGroupInformation.isSecurityEnabled()) {
@@ -42,7 +59,7 @@ final class KerberosLogin {
           + IndexFsConfig.SERVER_KERBEROS_PRINCIPAL.name() + " is not set");
     }
     UserGroupInformation login = ugi.getRealUser() != null ? ugi.getRealUser() : ugi;
-    return new SaslAuthenticator("kerberos:" + login.getUserName(), new SaslAuthenticator.Login() {
+    return new SaslAuthenticator("kerberos:" + login.getUserName() + holder(login), new SaslAuthenticator.Login() {
       @Override
       public <T> T run(java.security.PrivilegedExceptionAction<T> action) throws IOException {
         try {

@@ -15,12 +15,14 @@ import org.indexfs.client.DirectoryListing;
  */
 final class StatusIterator implements RemoteIterator<FileStatus> {
   private final Path dir;
+  private final ChildPaths children;
   private final DirectoryListing listing;
   private final boolean isFile;
 
   /** {@code asGiven}: the path as the caller wrote it (HDFS names it so in its error). */
   StatusIterator(Path asGiven, Path dir, DirectoryListing listing) throws IOException {
     this.dir = dir;
+    this.children = new ChildPaths(dir);
     this.listing = listing;
     try {
       isFile = mapped(listing::isFile);
@@ -55,6 +57,6 @@ final class StatusIterator implements RemoteIterator<FileStatus> {
       throw new NoSuchElementException("No more entries in " + dir);
     }
     org.indexfs.proto.FileStatus s = mapped(listing::next);
-    return IndexFileSystem.toHadoop(isFile ? dir : new Path(dir, s.getName()), s);
+    return IndexFileSystem.toHadoop(isFile ? dir : children.of(s.getName()), s);
   }
 }

@@ -11,6 +11,9 @@ import java.util.HashMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
@@ -54,6 +57,8 @@ public final class ClusterConnection implements AutoCloseable {
   /** Names this connection's calls for the servers' retry caches (Hadoop's RPC clientId). */
   private final ByteString rpcClientId = randomId();
   private int references;
+  /** How long this shared connection outlives its last user (the first acquirer's setting). */
+  private long lingerMs;
 
   private ClusterConnection(String key, String zkQuorum, String cluster, int maxFrameBytes, int connectTimeoutMs,
       int cacheEntries) {
@@ -147,13 +152,30 @@ public final class ClusterConnection implements AutoCloseable {
    */
   public static ClusterConnection acquire(String zkQuorum, String cluster, int maxFrameBytes, int connectTimeoutMs,
       int cacheEntries, SaslAuthenticator authenticator) throws IOException {
+    return acquire(zkQuorum, cluster, maxFrameBytes, connectTimeoutMs, cacheEntries, authenticator,
+        IndexFsConfig.CLIENT_CONNECTION_LINGER_MS.defaultValue());
+  }
+
+  /**
+   * As above; after its last user closes, the shared connection stays open {@code lingerMs} for the
+   * next (0: closes at once). Sharing is keyed by the authenticator's identity, which names the
+   * login or token holder (not just the user), so a lingering connection is never handed to
+   * credentials that did not authenticate it.
+   */
+  public static ClusterConnection acquire(String zkQuorum, String cluster, int maxFrameBytes, int connectTimeoutMs,
+      int cacheEntries, SaslAuthenticator authenticator, long lingerMs) throws IOException {
     String key = zkQuorum + "/" + cluster + (authenticator == null ? "" : "#" + authenticator.identity());
     synchronized (SHARED) {
       ClusterConnection c = SHARED.get(key);
       if (c == null) {
         c = new ClusterConnection(key, zkQuorum, cluster, maxFrameBytes, connectTimeoutMs, cacheEntries);
         c.authenticator = authenticator;
+        c.lingerMs = lingerMs;
         SHARED.put(key, c);
+      } else if (c.teardown != null) {
+        // Reused while lingering: its session, connections and cached settings carry on.
+        c.teardown.cancel(false);
+        c.teardown = null;
       }
       c.references++;
       return c;
@@ -295,9 +317,41 @@ public final class ClusterConnection implements AutoCloseable {
         return;
       }
       if (key != null) {
+        // A shared connection outlives its last user for a while, as Hadoop's IPC client keeps an
+        // idle connection (ipc.client.connection.maxidletime, 10 s): a process that opens and closes
+        // FileSystems in turn (FsShell commands, tasks, FileContext calls) does not pay a ZooKeeper
+        // session, a connection and a settings call for each.
+        if (lingerMs > 0) {
+          teardown = LINGER.schedule(this::closeIfUnused, lingerMs, TimeUnit.MILLISECONDS);
+          return;
+        }
         SHARED.remove(key);
       }
     }
+    shutdown();
+  }
+
+  private static final ScheduledExecutorService LINGER = Executors.newSingleThreadScheduledExecutor(r -> {
+    Thread t = new Thread(r, "indexfs-client-linger");
+    t.setDaemon(true);
+    return t;
+  });
+
+  /** Set while this shared connection lingers with no user (guarded by SHARED). */
+  private ScheduledFuture<?> teardown;
+
+  private void closeIfUnused() {
+    synchronized (SHARED) {
+      if (references > 0 || teardown == null) {
+        return; // taken again meanwhile
+      }
+      teardown = null;
+      SHARED.remove(key);
+    }
+    shutdown();
+  }
+
+  private void shutdown() {
     synchronized (this) {
       connections.values().forEach(RpcConnection::close);
       connections.clear();

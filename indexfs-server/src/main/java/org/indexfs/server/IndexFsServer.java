@@ -29,6 +29,7 @@ import org.indexfs.server.lease.LeasePolicy;
 import org.indexfs.server.membership.SlotLease;
 import org.indexfs.server.http.StatusServer;
 import org.indexfs.server.journal.ActiveJournal;
+import org.indexfs.server.journal.Journal;
 import org.indexfs.server.journal.Standby;
 import org.indexfs.server.metrics.LiveGauges;
 import org.indexfs.server.metrics.ServerMetrics;
@@ -158,7 +159,9 @@ public final class IndexFsServer implements AutoCloseable {
       if (standing && !IndexFsConfig.JOURNAL_ENABLED.get(conf)) {
         throw new IOException("A standby follows the slot's journal: set " + IndexFsConfig.JOURNAL_ENABLED.name() + "=true");
       }
-      Standby standby = standing ? Standby.follow(conf, slot, store, Path.of(dir), name(conf)) : null;
+      // The journal is on the data tier: reached with the server's Hadoop settings and, with Kerberos, its login.
+      Journal.Access journalAccess = new Journal.Access(hadoopConf, kerberos == null ? null : kerberos::as);
+      Standby standby = standing ? Standby.follow(conf, slot, store, Path.of(dir), name(conf), journalAccess) : null;
       try {
         if (standby != null) {
           onStandby.accept(standby);
@@ -173,7 +176,7 @@ public final class IndexFsServer implements AutoCloseable {
         }
       }
       if (IndexFsConfig.JOURNAL_ENABLED.get(conf)) {
-        journal = ActiveJournal.takeOver(conf, slot, store, Path.of(dir), lease.epoch(), () -> {
+        journal = ActiveJournal.takeOver(conf, slot, store, Path.of(dir), lease.epoch(), journalAccess, () -> {
           fence.close("a successor fenced this writer's journal");
           superseded();
         });

@@ -14,6 +14,7 @@ import org.indexfs.common.schema.Inode;
 import org.indexfs.server.local.LocalCluster;
 import org.indexfs.server.ns.Namespace;
 import org.indexfs.server.store.MetadataStore;
+import org.indexfs.server.store.NameIndex;
 import org.rocksdb.ColumnFamilyHandle;
 import org.rocksdb.RocksDBException;
 import org.rocksdb.RocksIterator;
@@ -46,7 +47,11 @@ final class FsckCluster {
     return s.get(meta ? s.meta() : s.entries(), key);
   }
 
-  /** Writes {@code value} at {@code key} (null: deletes it), durably. */
+  /**
+   * Writes {@code value} at {@code key} (null: deletes it), durably. An entry comes with its
+   * listing-order record, as every server write does (a value that cannot be decoded: the entry
+   * alone); {@link #putListing} breaks the index on its own.
+   */
   void put(int slot, boolean meta, byte[] key, byte[] value) throws IOException {
     MetadataStore s = store(slot);
     ColumnFamilyHandle cf = meta ? s.meta() : s.entries();
@@ -55,6 +60,45 @@ final class FsckCluster {
         batch.delete(cf, key);
       } else {
         batch.put(cf, key, value);
+      }
+      if (!meta) {
+        EntryKey k = EntryKey.decode(key);
+        byte[] listing = NameIndex.key(k.parentId(), k.name());
+        if (value == null) {
+          batch.delete(s.names(), listing);
+        } else if (decodes(value)) {
+          batch.put(s.names(), listing, NameIndex.value(Inode.decode(value)));
+        }
+      }
+      s.writeDurably(batch);
+    } catch (RocksDBException e) {
+      throw new IOException(e);
+    }
+  }
+
+  private static boolean decodes(byte[] value) {
+    try {
+      Inode.decode(value);
+      return true;
+    } catch (RuntimeException e) {
+      return false;
+    }
+  }
+
+  /** The listing-order record of {@code name} in {@code parentId} on {@code slot}, as stored (null: none). */
+  byte[] listing(int slot, long parentId, String name) throws IOException {
+    MetadataStore s = store(slot);
+    return s.get(s.names(), NameIndex.key(parentId, name));
+  }
+
+  /** Writes (null: deletes) the listing-order record of {@code name} in {@code parentId} alone, durably. */
+  void putListing(int slot, long parentId, String name, byte[] value) throws IOException {
+    MetadataStore s = store(slot);
+    try (WriteBatch batch = new WriteBatch()) {
+      if (value == null) {
+        batch.delete(s.names(), NameIndex.key(parentId, name));
+      } else {
+        batch.put(s.names(), NameIndex.key(parentId, name), value);
       }
       s.writeDurably(batch);
     } catch (RocksDBException e) {

@@ -564,6 +564,51 @@ class FsckTest {
     }
   }
 
+  @Test
+  void entryWithoutItsListingRecordIsAnIndexMismatch() throws IOException {
+    long plain = status("/w/plain").getInodeId();
+    Stored f1 = raw.find(plain, "f1");
+    byte[] listed = raw.listing(f1.slot(), plain, "f1");
+    raw.putListing(f1.slot(), plain, "f1", null);
+    try {
+      assertOnly(Kind.INDEX_MISMATCH, "/w/plain/f1",
+          "/w/plain/f1: slot " + f1.slot() + ": no listing record: listings leave it out");
+    } finally {
+      raw.putListing(f1.slot(), plain, "f1", listed);
+    }
+  }
+
+  @Test
+  void listingRecordWithOtherAttributesIsAnIndexMismatch() throws IOException {
+    long plain = status("/w/plain").getInodeId();
+    Stored f1 = raw.find(plain, "f1");
+    byte[] listed = raw.listing(f1.slot(), plain, "f1");
+    Inode stale = Inode.decode(listed);
+    stale.mtime -= 60_000;
+    raw.putListing(f1.slot(), plain, "f1", stale.encode());
+    try {
+      assertOnly(Kind.INDEX_MISMATCH, "/w/plain/f1", "/w/plain/f1: slot " + f1.slot()
+          + ": its listing record holds other attributes: listings show stale ones");
+    } finally {
+      raw.putListing(f1.slot(), plain, "f1", listed);
+    }
+  }
+
+  @Test
+  void listingRecordWithNoEntryIsAnIndexMismatch() throws IOException {
+    long plain = status("/w/plain").getInodeId();
+    Stored f1 = raw.find(plain, "f1");
+    Inode ghost = Inode.decode(raw.listing(f1.slot(), plain, "f1"));
+    ghost.inodeId = InodeIds.of(f1.slot(), 888_888);
+    raw.putListing(f1.slot(), plain, "ghost", ghost.encode());
+    try {
+      assertOnly(Kind.INDEX_MISMATCH, "/w/plain/ghost", "/w/plain/ghost: slot " + f1.slot() + " lists it (inode "
+          + InodeIds.format(ghost.inodeId) + ") but holds no entry for it: listings show a name that does not exist");
+    } finally {
+      raw.putListing(f1.slot(), plain, "ghost", null);
+    }
+  }
+
   private static PartitionBitmap bitmap(int slot, long dirId) throws IOException {
     byte[] v = raw.get(slot, true, FsckCluster.bitmapKey(dirId));
     return v == null ? PartitionBitmap.initial() : PartitionBitmap.fromBytes(v);

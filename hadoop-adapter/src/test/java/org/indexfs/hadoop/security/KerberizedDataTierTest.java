@@ -83,9 +83,20 @@ class KerberizedDataTierTest {
     hdfs = new MiniDFSCluster.Builder(conf).numDataNodes(1).build();
     hdfs.waitActive();
 
-    LocalCluster.Builder b = LocalCluster.builder(IndexFsTestCluster.newWorkDir("kerberized-hdfs"))
-        .clusterName("kerbhdfs").servers(2)
-        .set(IndexFsConfig.DATA_URI.name(), "hdfs://localhost:" + hdfs.getNameNodePort() + "/indexfs-data")
+    cluster = kerberized("kerbhdfs", 2, "/indexfs-data").start();
+    cluster.clientConf().forEach(conf::set);
+    conf.set(IndexFsConfig.SERVER_KERBEROS_PRINCIPAL.name(), "hdfs/_HOST@" + realm);
+    try (FileSystem admin = fs(UserGroupInformation.getLoginUser(), URI.create(cluster.defaultFs()))) {
+      admin.mkdirs(new org.apache.hadoop.fs.Path("/k"));
+      admin.setPermission(new org.apache.hadoop.fs.Path("/k"), new FsPermission((short) 0777));
+    }
+  }
+
+  /** A Kerberos IndexFS cluster whose data tier is the Kerberized HDFS, under {@code dataDir}. */
+  private static LocalCluster.Builder kerberized(String name, int servers, String dataDir) throws IOException {
+    LocalCluster.Builder b = LocalCluster.builder(IndexFsTestCluster.newWorkDir("kerberized-" + name))
+        .clusterName(name).servers(servers)
+        .set(IndexFsConfig.DATA_URI.name(), "hdfs://localhost:" + hdfs.getNameNodePort() + dataDir)
         .set(IndexFsConfig.SERVER_BIND_HOST.name(), "localhost")
         // The servers are the HDFS superuser's principal: chown of objects needs it (README: Security).
         .set(IndexFsConfig.SERVER_KERBEROS_PRINCIPAL.name(), "hdfs/_HOST@" + realm)
@@ -96,13 +107,7 @@ class KerberizedDataTierTest {
         b.set(e.getKey(), e.getValue());
       }
     }
-    cluster = b.start();
-    cluster.clientConf().forEach(conf::set);
-    conf.set(IndexFsConfig.SERVER_KERBEROS_PRINCIPAL.name(), "hdfs/_HOST@" + realm);
-    try (FileSystem admin = fs(UserGroupInformation.getLoginUser(), URI.create(cluster.defaultFs()))) {
-      admin.mkdirs(new org.apache.hadoop.fs.Path("/k"));
-      admin.setPermission(new org.apache.hadoop.fs.Path("/k"), new FsPermission((short) 0777));
-    }
+    return b;
   }
 
   @AfterAll
@@ -183,6 +188,62 @@ class KerberizedDataTierTest {
       }
       return null;
     });
+  }
+
+  /**
+   * The journal (issue 14) lives on the Kerberized data tier too: the active writes it, and a
+   * standby follows it and takes the slot over, both as the server's principal with the server's
+   * Hadoop settings (the data tier's SASL and TLS keys), whoever the process runs as.
+   */
+  @Test
+  void theJournalAndAStandbyWorkOnKerberizedHdfs() throws Exception {
+    URI hdfsUri = URI.create("hdfs://localhost:" + hdfs.getNameNodePort());
+    try (LocalCluster journaled = kerberized("kerbjournal", 1, "/indexfs-journaled")
+        .set(IndexFsConfig.JOURNAL_ENABLED.name(), "true").start()) {
+      org.indexfs.server.SlotRunner standby = journaled.startStandby(0);
+      Configuration c = new Configuration(conf);
+      journaled.clientConf().forEach(c::set);
+      URI uri = URI.create(journaled.defaultFs());
+      UserGroupInformation alice = login("alice");
+      try (FileSystem admin = as(UserGroupInformation.getLoginUser(), () -> FileSystem.newInstance(uri, new Configuration(c)))) {
+        admin.mkdirs(new org.apache.hadoop.fs.Path("/j"));
+        admin.setOwner(new org.apache.hadoop.fs.Path("/j"), "alice", "alice");
+      }
+      as(alice, () -> {
+        try (FileSystem fs = FileSystem.newInstance(uri, new Configuration(c))) {
+          for (int i = 0; i < 30; i++) {
+            fs.create(new org.apache.hadoop.fs.Path("/j/f" + i)).close();
+          }
+        }
+        return null;
+      });
+      try (FileSystem superuser = fs(UserGroupInformation.getLoginUser(), hdfsUri)) {
+        var files = superuser.listFiles(new org.apache.hadoop.fs.Path("/indexfs-journaled/.journal/0"), true);
+        long bytes = 0;
+        while (files.hasNext()) {
+          FileStatus f = files.next();
+          assertEquals("hdfs", f.getOwner(), f.getPath() + " is written as the server's principal");
+          bytes += f.getLen();
+        }
+        org.junit.jupiter.api.Assertions.assertTrue(bytes > 0, "the journal holds the changes");
+      }
+      journaled.stopServer(0);
+      long deadline = System.nanoTime() + 60_000_000_000L;
+      while (standby.current() == null && System.nanoTime() < deadline) {
+        Thread.sleep(100);
+      }
+      org.junit.jupiter.api.Assertions.assertNotNull(standby.current(), "the standby serves the slot");
+      Set<String> names = as(alice, () -> {
+        Set<String> out = new HashSet<>();
+        try (FileSystem fs = FileSystem.newInstance(uri, new Configuration(c))) {
+          for (FileStatus st : fs.listStatus(new org.apache.hadoop.fs.Path("/j"))) {
+            out.add(st.getPath().getName());
+          }
+        }
+        return out;
+      });
+      assertEquals(30, names.size(), "every file, through the standby: " + names);
+    }
   }
 
   static byte[] bytes() {

@@ -150,6 +150,22 @@ class KerberosAuthenticationTest {
   }
 
   @Test
+  void aLingeringConnectionServesOnlyTheLoginThatOpenedIt() throws Exception {
+    // alice's FileSystem closes; its connection stays open for the next FileSystem of her login...
+    UserGroupInformation alice = login("alice");
+    try (FileSystem fs = fs(alice)) {
+      fs.getFileStatus(new org.apache.hadoop.fs.Path("/"));
+    }
+    try (FileSystem again = fs(alice)) {
+      assertEquals("/", again.getFileStatus(new org.apache.hadoop.fs.Path("/")).getPath().toUri().getPath());
+    }
+    // ...but a process user merely named as her principal, with no ticket, does not inherit it.
+    IOException e = assertThrows(IOException.class,
+        () -> fs(UserGroupInformation.createRemoteUser(alice.getUserName())).getFileStatus(new org.apache.hadoop.fs.Path("/")));
+    assertTrue(String.valueOf(e.getMessage()).contains("Client cannot authenticate via:[KERBEROS]"), e.toString());
+  }
+
+  @Test
   void aConnectionCannotClaimAnotherUser() throws Exception {
     UserGroupInformation alice = login("alice");
     try (RpcConnection c = RpcConnection.open(group, cluster.server(0).address(), 1 << 20, 10_000, kerberos(alice))) {

@@ -63,6 +63,12 @@ public final class AdminClient {
         .setPart(FsckRequest.Part.ENTRIES).setCursor(cursor).setDirectoriesOnly(directoriesOnly))).getFsck();
   }
 
+  /** A page of slot {@code slot}'s listing-order records that name no entry, after {@code cursor}. */
+  public FsckPage fsckNames(int slot, ByteString cursor) throws IOException {
+    return client.callSlot(slot, Request.newBuilder().setFsck(FsckRequest.newBuilder()
+        .setPart(FsckRequest.Part.NAMES).setCursor(cursor))).getFsck();
+  }
+
   /** How long a handover may take before the tool gives up waiting for the new owner. */
   private static final long HANDOVER_WAIT_MS = 120_000;
 

@@ -65,6 +65,27 @@ public final class FsckCheck {
     idMarks();
     leases();
     objects();
+    listingIndex();
+  }
+
+  /**
+   * Each slot's listing-order records (what {@code listStatus} pages through) agree with its entries
+   * (what lookups read). In a directory being reclaimed or cut off, the fault that did it is reported.
+   */
+  private void listingIndex() {
+    for (FsckInventory.IndexFault f : inv.indexFaults) {
+      long dirId = f.loc().parent();
+      if (!live.contains(dirId)) {
+        // An entry there is already reported as an orphan; a record with no entry is not.
+        if (f.stray() && !garbage.contains(dirId) && !inv.dirs.containsKey(dirId)) {
+          add(Kind.INDEX_MISMATCH, null, "'" + f.loc().name() + "' in directory " + InodeIds.format(dirId)
+              + ", which does not exist: " + f.what());
+        }
+        continue;
+      }
+      String path = child(pathOf(dirId), f.loc().name());
+      add(Kind.INDEX_MISMATCH, path, path + ": " + f.what());
+    }
   }
 
   private void add(Kind kind, String path, String message) {

@@ -19,6 +19,7 @@ import org.indexfs.proto.FileStatus;
 import org.indexfs.proto.FileType;
 import org.indexfs.proto.FsckEntry;
 import org.indexfs.proto.FsckLease;
+import org.indexfs.proto.FsckName;
 import org.indexfs.proto.FsckPage;
 import org.indexfs.proto.FsckPartition;
 import org.indexfs.proto.FsckPending;
@@ -72,6 +73,11 @@ final class FsckInventory {
   /** slot → object name → length; null entry: no data tier. */
   final List<Map<String, Long>> objects = new ArrayList<>();
   boolean rootSeen;
+  /** Listing-order records that disagree with the entries on their slot: where, and how. */
+  final List<IndexFault> indexFaults = new ArrayList<>();
+
+  /** A listing-order record that does not say what the entry at {@code loc} says ({@code stray}: there is no entry). */
+  record IndexFault(Loc loc, boolean stray, String what) {}
 
   private FsckInventory(int slots) {
     this.slots = slots;
@@ -89,6 +95,17 @@ final class FsckInventory {
         FsckPage page = source.entries(s, cursor);
         for (FsckEntry e : page.getEntriesList()) {
           inv.entry(s, e);
+        }
+        cursor = page.getCursor();
+      } while (!cursor.isEmpty());
+      cursor = ByteString.EMPTY;
+      do {
+        FsckPage page = source.strayNames(s, cursor);
+        for (FsckName n : page.getStrayNamesList()) {
+          inv.indexFaults.add(new IndexFault(new Loc(s, n.getParentId(), n.getName()), true, n.getCorrupt().isEmpty()
+              ? "slot " + s + " lists it (inode " + InodeIds.format(n.getInodeId()) + ") but holds no entry for it"
+              + ": listings show a name that does not exist"
+              : "slot " + s + " holds a listing record that cannot be read: " + n.getCorrupt()));
         }
         cursor = page.getCursor();
       } while (!cursor.isEmpty());
@@ -148,6 +165,9 @@ final class FsckInventory {
     }
     FileStatus st = e.getStatus();
     Loc loc = new Loc(slot, parent, name);
+    if (!e.getIndex().isEmpty()) {
+      indexFaults.add(new IndexFault(loc, false, "slot " + slot + ": " + e.getIndex()));
+    }
     boolean dir = st.getType() == FileType.DIRECTORY;
     // Only directories' attributes are compared (with their partition records): files keep none.
     Entry entry = new Entry(loc, st.getInodeId(), dir, st.getZerothSlot(), st.getUnderConstruction(),

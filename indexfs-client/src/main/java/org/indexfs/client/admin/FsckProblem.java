@@ -37,6 +37,8 @@ public record FsckProblem(Kind kind, String path, String message) {
     MISSING_OBJECT,
     /** A data object no entry, writer or reclamation refers to. */
     UNREFERENCED_OBJECT,
+    /** A listing-order record that disagrees with its entry, or names no entry: listings would show it wrong. */
+    INDEX_MISMATCH,
     /** Directories whose parents lead back to themselves instead of to the root. */
     CYCLE
   }

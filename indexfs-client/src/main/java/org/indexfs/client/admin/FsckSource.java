@@ -16,6 +16,12 @@ public interface FsckSource {
   FsckPage entries(int slot, ByteString cursor) throws IOException;
 
   /**
+   * The page of slot {@code slot}'s listing-order records that name no entry there, scanning after
+   * {@code cursor} (empty: from the start); entries whose record disagrees come with the entries.
+   */
+  FsckPage strayNames(int slot, ByteString cursor) throws IOException;
+
+  /**
    * The data objects in slot {@code slot}'s directory of the data tier, name (as entries record
    * it) to length; null when the cluster keeps no data tier.
    */
@@ -37,6 +43,11 @@ public interface FsckSource {
       @Override
       public FsckPage entries(int slot, ByteString cursor) throws IOException {
         return admin.fsckEntries(slot, cursor, false);
+      }
+
+      @Override
+      public FsckPage strayNames(int slot, ByteString cursor) throws IOException {
+        return admin.fsckNames(slot, cursor);
       }
 
       @Override

@@ -3,11 +3,13 @@ package org.indexfs.server.admin;
 import com.google.protobuf.ByteString;
 import java.io.IOException;
 import java.util.TreeSet;
+import org.indexfs.common.InodeIds;
 import org.indexfs.common.schema.EntryKey;
 import org.indexfs.common.schema.Inode;
 import org.indexfs.proto.FileType;
 import org.indexfs.proto.FsckEntry;
 import org.indexfs.proto.FsckLease;
+import org.indexfs.proto.FsckName;
 import org.indexfs.proto.FsckPage;
 import org.indexfs.proto.FsckPartition;
 import org.indexfs.proto.FsckPending;
@@ -20,6 +22,7 @@ import org.indexfs.server.op.OpContext;
 import org.indexfs.server.placement.HomeSync;
 import org.indexfs.server.rename.RenameIntents;
 import org.indexfs.server.store.InodeAllocator;
+import org.indexfs.server.store.NameIndex;
 import org.rocksdb.RocksIterator;
 
 /**
@@ -44,10 +47,10 @@ final class FsckOp implements org.indexfs.server.op.Operation {
     FsckRequest req = request.getFsck();
     FsckPage.Builder page = FsckPage.newBuilder().setSlot(admin.ops().ns().slot())
         .setSafeMode(admin.safeMode().isOn());
-    if (req.getPart() == FsckRequest.Part.META) {
-      meta(page);
-    } else {
-      entries(req, page);
+    switch (req.getPart()) {
+      case META -> meta(page);
+      case NAMES -> names(req, page);
+      default -> entries(req, page);
     }
     return Response.newBuilder().setFsck(page);
   }
@@ -150,10 +153,77 @@ final class FsckOp implements org.indexfs.server.op.Operation {
     }
     try {
       Inode inode = Inode.decode(value);
-      e.setStatus(ns.toStatus(EntryKey.decode(key).name(), inode));
-    } catch (RuntimeException bad) {
+      EntryKey k = EntryKey.decode(key);
+      e.setStatus(ns.toStatus(k.name(), inode));
+      if (k.parentId() != InodeIds.NO_PARENT) {
+        e.setIndex(indexAgreement(ns, k, inode));
+      }
+    } catch (RuntimeException | IOException bad) {
       e.setCorrupt(String.valueOf(bad.getMessage()));
     }
     return e.build();
+  }
+
+  /**
+   * Whether the entry's listing-order record (what {@code listStatus} shows) says what the entry
+   * says: empty if so, else how it differs. Both live on this slot, written by the same batches.
+   */
+  private static String indexAgreement(Namespace ns, EntryKey k, Inode inode) throws IOException {
+    byte[] listed = ns.store().get(ns.store().names(), NameIndex.key(k.parentId(), k.name()));
+    if (listed == null) {
+      return "no listing record: listings leave it out";
+    }
+    if (java.util.Arrays.equals(listed, NameIndex.value(inode))) {
+      return "";
+    }
+    try {
+      Inode shown = Inode.decode(listed);
+      return shown.inodeId != inode.inodeId
+          ? "its listing record names inode " + InodeIds.format(shown.inodeId) + ": listings show another file"
+          : "its listing record holds other attributes: listings show stale ones";
+    } catch (RuntimeException bad) {
+      return "its listing record cannot be read: " + bad.getMessage();
+    }
+  }
+
+  /** A page of this slot's listing-order records that name no entry here (what listings would show as ghosts). */
+  private void names(FsckRequest req, FsckPage.Builder page) throws IOException {
+    Namespace ns = admin.ops().ns();
+    int limit = req.getLimit() == 0 ? PAGE_ENTRIES : Math.min(req.getLimit(), PAGE_ENTRIES);
+    byte[] after = req.getCursor().toByteArray();
+    byte[] last = null;
+    int scanned = 0;
+    try (RocksIterator it = ns.store().iterator(ns.store().names(), null)) {
+      if (after.length == 0) {
+        it.seekToFirst();
+      } else {
+        it.seek(after);
+        if (it.isValid() && java.util.Arrays.equals(it.key(), after)) {
+          it.next();
+        }
+      }
+      for (; it.isValid() && scanned < 20 * limit && page.getStrayNamesCount() < limit; it.next(), scanned++) {
+        last = it.key();
+        if (last.length < EntryKey.PREFIX_BYTES) {
+          page.addStrayNames(FsckName.newBuilder().setCorrupt("key of " + last.length + " bytes"));
+          continue;
+        }
+        long parent = java.nio.ByteBuffer.wrap(last).getLong();
+        String name = NameIndex.nameOf(last);
+        if (ns.store().get(ns.store().entries(), EntryKey.of(parent, name).encode()) != null) {
+          continue;
+        }
+        FsckName.Builder stray = FsckName.newBuilder().setParentId(parent).setName(name);
+        try {
+          stray.setInodeId(Inode.decode(it.value()).inodeId);
+        } catch (RuntimeException bad) {
+          stray.setCorrupt(String.valueOf(bad.getMessage()));
+        }
+        page.addStrayNames(stray);
+      }
+      if (it.isValid() && last != null) {
+        page.setCursor(ByteString.copyFrom(last));
+      }
+    }
   }
 }

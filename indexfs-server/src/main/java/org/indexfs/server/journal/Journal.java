@@ -10,6 +10,7 @@ import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.LeaseRecoverable;
 import org.apache.hadoop.fs.LocalFileSystem;
 import org.apache.hadoop.fs.Path;
+import org.indexfs.server.data.DataTier;
 import org.indexfs.server.store.LogPosition;
 import org.indexfs.server.store.MetadataStore;
 import org.slf4j.Logger;
@@ -39,9 +40,27 @@ public final class Journal implements AutoCloseable {
   private final int slot;
   private volatile long rebuiltFrom = -1;
 
-  private Journal(String dataUri, int slot, long segmentBytes, int checkpointsKept) throws IOException {
-    Configuration conf = new Configuration();
-    owned = FileSystem.newInstance(URI.create(dataUri), conf);
+  /**
+   * How a journal reaches the data tier: with the server's Hadoop settings (the data tier's
+   * security and client keys) and, with Kerberos, as the server's own login — as {@link DataTier}
+   * does for objects — not as whoever the process happens to run as.
+   */
+  public record Access(Configuration conf, DataTier.Login login) {
+    /** Default Hadoop settings, the process's user (a data tier without Kerberos; tests). */
+    public static Access plain() {
+      return new Access(new Configuration(), null);
+    }
+
+    FileSystem open(String dataUri) throws IOException {
+      Configuration c = new Configuration(conf);
+      return login == null ? FileSystem.newInstance(URI.create(dataUri), c)
+          : login.open(() -> FileSystem.newInstance(URI.create(dataUri), c));
+    }
+  }
+
+  private Journal(String dataUri, int slot, long segmentBytes, int checkpointsKept, Access access)
+      throws IOException {
+    owned = access.open(dataUri);
     // A local data tier: the raw file system, whose streams hsync (fsync) for real, with no .crc files.
     fs = owned instanceof LocalFileSystem local ? local.getRaw() : owned;
     this.layout = new JournalLayout(fs, new Path(dataUri + "/.journal/" + slot));
@@ -52,10 +71,15 @@ public final class Journal implements AutoCloseable {
   }
 
   public static Journal open(String dataUri, int slot, long segmentBytes, int checkpointsKept) throws IOException {
+    return open(dataUri, slot, segmentBytes, checkpointsKept, Access.plain());
+  }
+
+  public static Journal open(String dataUri, int slot, long segmentBytes, int checkpointsKept, Access access)
+      throws IOException {
     if (dataUri.isEmpty()) {
       throw new IOException("indexfs.journal.enabled needs indexfs.data.uri: the journal lives on the data tier");
     }
-    return new Journal(dataUri, slot, segmentBytes, checkpointsKept);
+    return new Journal(dataUri, slot, segmentBytes, checkpointsKept, access);
   }
 
   /**

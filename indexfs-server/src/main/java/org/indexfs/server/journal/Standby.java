@@ -47,9 +47,9 @@ public final class Standby implements AutoCloseable {
 
   /** Brings {@code store} up to the journal's end and keeps following it, until {@link #stop}. */
   public static Standby follow(Map<String, String> conf, int slot, MetadataStore store, java.nio.file.Path dir,
-      String name) throws IOException {
+      String name, Journal.Access access) throws IOException {
     Journal journal = Journal.open(IndexFsConfig.DATA_URI.get(conf), slot,
-        IndexFsConfig.JOURNAL_SEGMENT_BYTES.get(conf), IndexFsConfig.JOURNAL_CHECKPOINTS_KEPT.get(conf));
+        IndexFsConfig.JOURNAL_SEGMENT_BYTES.get(conf), IndexFsConfig.JOURNAL_CHECKPOINTS_KEPT.get(conf), access);
     try {
       MetadataStore current = journal.catchUp(store, dir);
       Standby s = new Standby(journal, current, dir, slot, name);

@@ -154,4 +154,23 @@ class SubtreePolicyTest {
       reader.close();
     }
   }
+
+  @Test
+  void theRootCanCarryAPolicyToo() throws IOException {
+    admin.mkdirs("/rooted/below", 0755);
+    // The default, set explicitly: nothing changes for the other tests of this class.
+    admin.setPolicy("/", SubtreePolicy.DEFAULT);
+    try {
+      assertEquals(new PolicyAt("/rooted/below", SubtreePolicy.DEFAULT, "/"), admin.getPolicy("/rooted/below"));
+      IndexFsClient other = Slots.client(cluster, "dave", List.of());
+      try {
+        assertEquals(new PolicyAt("/rooted/below", SubtreePolicy.DEFAULT, "/"), other.getPolicy("/rooted/below"));
+      } finally {
+        other.close();
+      }
+    } finally {
+      admin.setPolicy("/", null);
+    }
+    assertEquals(new PolicyAt("/rooted/below", SubtreePolicy.DEFAULT, null), admin.getPolicy("/rooted/below"));
+  }
 }

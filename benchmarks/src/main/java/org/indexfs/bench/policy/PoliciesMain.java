@@ -102,7 +102,7 @@ public final class PoliciesMain {
         report.run(run);
         rows.add(List.of(run.label(), fmt(run.op("create").opsPerSecond()), String.valueOf(run.op("create").p99()),
             fmt(run.op("stat").opsPerSecond()), String.valueOf(run.op("stat").p99()),
-            String.format(Locale.ROOT, "%.2f", r.publishSeconds())));
+            r.localized() ? String.format(Locale.ROOT, "%.2f", r.publishSeconds()) : "-"));
       }
       report.table(new Table("Per subtree (creates and stats run concurrently in every subtree of the 'together' runs)",
           List.of("subtree", "create ops/s", "create p99 µs", "stat ops/s", "stat p99 µs", "publish s"), rows));

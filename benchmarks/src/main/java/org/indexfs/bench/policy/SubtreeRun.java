@@ -101,6 +101,10 @@ final class SubtreeRun {
     publishSeconds = (System.nanoTime() - p0) / 1e9;
   }
 
+  boolean localized() {
+    return subtree.policy().consistency() == org.indexfs.common.policy.SubtreePolicy.Consistency.LOCALIZED;
+  }
+
   double publishSeconds() {
     return publishSeconds;
   }

@@ -117,7 +117,7 @@ class SubtreePolicyTest {
         () -> admin.setPolicy("/refused", new SubtreePolicy(Consistency.DECOUPLED, Durability.SYNC)));
     assertEquals(Code.UNSUPPORTED, decoupled.code());
     IndexFsException journal = assertThrows(IndexFsException.class,
-        () -> admin.setPolicy("/refused", new SubtreePolicy(Consistency.LOCALIZED, Durability.CLIENT_JOURNAL)));
+        () -> admin.setPolicy("/refused", new SubtreePolicy(Consistency.STRONG, Durability.CLIENT_JOURNAL)));
     assertEquals(Code.UNSUPPORTED, journal.code());
     assertEquals(new PolicyAt("/refused", SubtreePolicy.DEFAULT, null), admin.getPolicy("/refused"));
 

@@ -32,6 +32,7 @@ public final class IndexFsAdmin extends Configured implements Tool {
       \t[-clrPolicy <path>]
       \t[-getPolicy <path>]
       \t[-listPolicies]
+      \t[-replayJournals <path>]
       \t[-help]
       """;
 
@@ -72,7 +73,7 @@ public final class IndexFsAdmin extends Configured implements Tool {
         case "-balance" -> new BalanceCommand(admin, out).run(rest);
         case "-fsck" -> new FsckCommand(admin, ifs, getConf(), out).run(rest.length == 0 ? "/" : rest[0]);
         case "-handover" -> new HandoverCommand(admin, out).run(rest);
-        case "-setPolicy", "-clrPolicy", "-getPolicy", "-listPolicies" -> new PolicyCommand(ifs, out).run(cmd, rest);
+        case "-setPolicy", "-clrPolicy", "-getPolicy", "-listPolicies", "-replayJournals" -> new PolicyCommand(ifs, out).run(cmd, rest);
         default -> {
           err.println(cmd.substring(cmd.startsWith("-") ? 1 : 0) + ": Unknown command");
           err.print(USAGE);

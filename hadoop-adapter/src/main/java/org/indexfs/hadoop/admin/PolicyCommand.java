@@ -9,7 +9,8 @@ import org.indexfs.hadoop.IndexFileSystem;
 
 /**
  * {@code -setPolicy PATH --consistency strong|localized|decoupled --durability sync|async|client-journal},
- * {@code -clrPolicy PATH}, {@code -getPolicy PATH}, {@code -listPolicies} (issue 18, subtree policies).
+ * {@code -clrPolicy PATH}, {@code -getPolicy PATH}, {@code -listPolicies}, {@code -replayJournals PATH}
+ * (issue 18, subtree policies).
  * An option left out of {@code -setPolicy} keeps what is in force at PATH now.
  */
 final class PolicyCommand {
@@ -36,6 +37,10 @@ final class PolicyCommand {
         for (PolicyAt p : fs.listPolicies()) {
           out.println(p.path() + "\t" + p.policy());
         }
+      }
+      case "-replayJournals" -> {
+        long applied = fs.replayClientJournals(new Path(path(args)));
+        out.println("Replayed " + applied + " operations from dead clients' journals in " + args[0]);
       }
       default -> throw new IllegalArgumentException("Unknown command " + cmd);
     }

@@ -87,6 +87,11 @@ class PolicyAdminTest {
     assertTrue(bad[1].startsWith("setPolicy: Unknown consistency 'eventual' (expected strong|localized|decoupled)"), bad[1]);
     String[] unbuilt = admin(-1, "-setPolicy", "/pol-cli/ckpt", "--consistency", "decoupled");
     assertTrue(unbuilt[1].startsWith("setPolicy: Subtree policy consistency=decoupled is not supported yet"), unbuilt[1]);
+    assertEquals("Replayed 0 operations from dead clients' journals in /pol-cli/ckpt\n",
+        admin(0, "-replayJournals", "/pol-cli/ckpt")[0]);
+    String[] journalOnStrong = admin(-1, "-setPolicy", "/pol-cli", "--durability", "client-journal");
+    assertTrue(journalOnStrong[1].startsWith("setPolicy: Subtree policy durability=client-journal needs"
+        + " consistency=localized"), journalOnStrong[1]);
     String[] missing = admin(-1, "-getPolicy", "/pol-cli/none");
     assertTrue(missing[1].startsWith("getPolicy: File does not exist: /pol-cli/none"), missing[1]);
   }

@@ -31,7 +31,10 @@ public record SubtreePolicy(Consistency consistency, Durability durability) {
     SYNC,
     /** Acknowledged before the fsync, which follows within indexfs.wal.async-window-ms. */
     ASYNC,
-    /** The client journals its own operations on the data tier (not built: refused). */
+    /**
+     * With consistency localized: the client journals its own local operations on the data tier before
+     * they return, and another client can replay a dead client's journal (DeltaFS).
+     */
     CLIENT_JOURNAL
   }
 

@@ -66,9 +66,12 @@ public final class SetPolicyOp implements Operation {
       throw new IndexFsException(Code.UNSUPPORTED, "Subtree policy consistency=decoupled is not supported yet"
           + " (checked-out private copies with an explicit merge are not built; see README, Not yet)");
     }
-    if (policy.durability() == SubtreePolicy.Durability.CLIENT_JOURNAL) {
-      throw new IndexFsException(Code.UNSUPPORTED, "Subtree policy durability=client-journal is not supported yet"
-          + " (client journals on the data tier and their replay are not built; see README, Not yet)");
+    if (policy.durability() == SubtreePolicy.Durability.CLIENT_JOURNAL
+        && policy.consistency() != SubtreePolicy.Consistency.LOCALIZED) {
+      // Only a client that works locally has operations of its own to journal; a strong subtree's
+      // calls are journaled by the server.
+      throw new IndexFsException(Code.UNSUPPORTED, "Subtree policy durability=client-journal needs"
+          + " consistency=localized (the client journals what it does locally)");
     }
     return policy;
   }

@@ -104,4 +104,15 @@ class SubtreeDurabilityTest {
     assertEquals(1, commit().completions() - waitedBefore, "the rename changes a sync subtree: it waits");
     assertEquals(0, commit().asyncWrites() - asyncBefore);
   }
+
+  @Test
+  void hsyncUnderAnAsyncSubtreeStillWaitsForItsFsync() throws Exception {
+    long id = client.create("/async/synced", 0644, false, 1, 1 << 20, false).getInodeId();
+    long waitedBefore = commit().completions();
+    client.flush("/async/synced", id, 3, "abc".getBytes(), null, false); // hflush: the subtree's rule
+    assertEquals(0, commit().completions() - waitedBefore, "hflush under async does not wait");
+    client.flush("/async/synced", id, 3, "abc".getBytes(), null, true); // hsync asks for durability
+    assertEquals(1, commit().completions() - waitedBefore, "hsync waits for its fsync whatever the policy");
+    client.complete("/async/synced", id, 3, "abc".getBytes(), null);
+  }
 }

@@ -20,13 +20,15 @@ public final class BenchMain {
       case "bulk" -> org.indexfs.bench.bulk.BulkMain.main(rest);
       case "blob" -> org.indexfs.bench.bulk.BlobMain.main(rest);
       case "namenode-heap" -> org.indexfs.bench.bulk.NameNodeHeapMain.main(rest);
+      case "policies" -> org.indexfs.bench.policy.PoliciesMain.main(rest);
       default -> {
         System.err.println("Usage: indexfs bench compare [options]   IndexFS vs HDFS NameNode, side by side\n"
             + "       indexfs bench scale [options]                the same workload on 1, 2, 4, 8 slots; load balance on 8-128\n"
             + "       indexfs bench kv [--threads T] [--keys N]   raw RocksDB for the operations of a create and a stat\n"
             + "       indexfs bench jmh [JMH options]              micro-benchmarks of codecs, GIGA+ math, framing\n"
             + "       indexfs bench mdtest --target URI --phase P   one mdtest phase from this process only (profiling)\n"
-            + "       " + org.indexfs.bench.bulk.BulkMain.USAGE + "\n\n"
+            + "       " + org.indexfs.bench.bulk.BulkMain.USAGE + "\n"
+            + "       " + org.indexfs.bench.policy.PoliciesMain.USAGE + "\n\n"
             + CompareMain.USAGE + "\n" + ScaleMain.USAGE);
         System.exit(args.length == 0 || args[0].equals("--help") ? 0 : 2);
       }

@@ -197,4 +197,23 @@ abstract class ExtendedNamespace extends NotYetSupported {
       throw new org.apache.hadoop.ipc.RemoteException(e.getClass().getName(), e.getMessage());
     }
   }
+
+  /**
+   * Sets the subtree policy of directory {@code path} (issue 18; {@code bin/indexfs admin -setPolicy});
+   * {@code policy} null clears it. The directory's owner or the superuser
+   * ({@link org.apache.hadoop.security.AccessControlException} otherwise).
+   */
+  public void setPolicy(Path path, org.indexfs.common.policy.SubtreePolicy policy) throws IOException {
+    writeVoid(() -> client().setPolicy(pathOf(path), policy));
+  }
+
+  /** The subtree policy in force at {@code path} and the directory that sets it. */
+  public org.indexfs.common.policy.PolicyAt getPolicy(Path path) throws IOException {
+    return read(() -> client().getPolicy(pathOf(path)));
+  }
+
+  /** Every policy set in the namespace, by path. */
+  public List<org.indexfs.common.policy.PolicyAt> listPolicies() throws IOException {
+    return read(() -> client().listPolicies());
+  }
 }

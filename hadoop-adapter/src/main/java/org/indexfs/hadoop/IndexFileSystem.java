@@ -196,12 +196,30 @@ public class IndexFileSystem extends ExtendedNamespace implements LeaseRecoverab
   }
 
   /**
+   * Replays the client journals (durability client-journal, issue 18) that clients which died before
+   * publishing left in subtree {@code f}: their work appears as this client's. Returns the number of
+   * operations applied. Call it once those clients' localization leases have expired.
+   */
+  /** This FileSystem's localized subtrees (tests stop their renewals to play a dead client). */
+  LocalizedPaths localizedPaths() {
+    return localized;
+  }
+
+  public long replayClientJournals(Path f) throws IOException {
+    String path = pathOf(f);
+    return new JournalReplay(this, objects).replay(path, client.caller().getClientId());
+  }
+
+  /**
    * Publishes what was made below localized directory {@code f} and gives the lease up; returns
    * the refused entries as "path: reason" (empty when everything was ingested).
    */
   public List<String> publish(Path f) throws IOException {
     String path = pathOf(f);
     org.indexfs.proto.PublishResult r = write(() -> localized.bulk().publish(path, true));
+    if (r.getRejectedCount() == 0) {
+      localized.published(path);
+    }
     List<String> out = new java.util.ArrayList<>();
     r.getRejectedList().forEach(x -> out.add(x.getPath() + ": " + x.getReason()));
     return out;
@@ -300,7 +318,7 @@ public class IndexFileSystem extends ExtendedNamespace implements LeaseRecoverab
           objects.deleteQuietly(c.replacedObject());
         }
         return new FSDataOutputStream(new LocalOutputStream(t, objects, path, c.inodeId(), inlineMax,
-            replication, blockSize), statistics);
+            replication, blockSize).journaled(localized.journalOf(t), permission.toShort()), statistics);
       } catch (org.indexfs.client.bulk.LocalSubtree.NotLocal e) {
         t.publish(false);
       }
@@ -442,7 +460,12 @@ public class IndexFileSystem extends ExtendedNamespace implements LeaseRecoverab
     if (t != null) {
       if (t.contains(d)) {
         try {
-          return write(() -> t.rename(s, d));
+          boolean renamed = write(() -> t.rename(s, d));
+          ClientJournal journal = localized.journalOf(t);
+          if (renamed && journal != null) {
+            journal.rename(s, d);
+          }
+          return renamed;
         } catch (org.indexfs.client.bulk.LocalSubtree.NotLocal e) {
           // on the server: published first, below
         }
@@ -476,6 +499,10 @@ public class IndexFileSystem extends ExtendedNamespace implements LeaseRecoverab
       try {
         for (String object : write(() -> t.delete(path, recursive))) {
           objects.deleteQuietly(object);
+        }
+        ClientJournal journal = localized.journalOf(t);
+        if (journal != null) {
+          journal.delete(path, recursive);
         }
         return true;
       } catch (org.indexfs.client.bulk.LocalSubtree.NotLocal e) {
@@ -555,7 +582,12 @@ public class IndexFileSystem extends ExtendedNamespace implements LeaseRecoverab
     org.indexfs.client.bulk.LocalSubtree t = localized.find(path);
     if (t != null) {
       try {
-        return write(() -> t.mkdirs(path, permission.toShort()));
+        boolean made = write(() -> t.mkdirs(path, permission.toShort()));
+        ClientJournal journal = localized.journalOf(t);
+        if (journal != null) {
+          journal.mkdir(path, permission.toShort());
+        }
+        return made;
       } catch (org.indexfs.client.bulk.LocalSubtree.NotLocal e) {
         t.publish(false);
       }
@@ -566,7 +598,18 @@ public class IndexFileSystem extends ExtendedNamespace implements LeaseRecoverab
       write(() -> localized.bulk().localize(path, permission.toShort(), pattern == 2));
       return true;
     }
-    return write(() -> client.mkdirs(path, permission.toShort(), unmasked(permission)));
+    org.indexfs.client.IndexFsClient.Made made =
+        write(() -> client.mkdirsInPolicy(path, permission.toShort(), unmasked(permission)));
+    if (made.created() && made.policy().consistency() == org.indexfs.common.policy.SubtreePolicy.Consistency.LOCALIZED
+        && localized.bulk().at(path) == null) {
+      // A localized subtree (issue 18): what this client makes in a new directory there stays in the
+      // client until it publishes, as under indexfs.client.localize.patterns (bulk insertion).
+      write(() -> localized.bulk().localize(path, permission.toShort(), false));
+      if (made.policy().durability() == org.indexfs.common.policy.SubtreePolicy.Durability.CLIENT_JOURNAL) {
+        localized.journal(path, ClientJournal.open(objects, path, client.caller().getClientId()));
+      }
+    }
+    return made.created();
   }
 
   @Override

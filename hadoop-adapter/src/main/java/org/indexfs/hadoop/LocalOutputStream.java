@@ -27,6 +27,9 @@ final class LocalOutputStream extends OutputStream {
   private FSDataOutputStream object;
   private long length;
   private boolean closed;
+  /** Durability client-journal (issue 18): the closed file is journaled before close returns. */
+  private ClientJournal journal;
+  private int permission;
 
   LocalOutputStream(LocalSubtree subtree, DataObjects objects, String path, long inodeId, int inlineMax,
       short replication, long blockSize) {
@@ -37,6 +40,12 @@ final class LocalOutputStream extends OutputStream {
     this.inlineMax = inlineMax;
     this.replication = replication;
     this.blockSize = blockSize;
+  }
+
+  LocalOutputStream journaled(ClientJournal journal, int permission) {
+    this.journal = journal;
+    this.permission = permission;
+    return this;
   }
 
   @Override
@@ -82,6 +91,10 @@ final class LocalOutputStream extends OutputStream {
         subtree.complete(inodeId, length, null, subtree.objectName(inodeId));
       } else {
         subtree.complete(inodeId, length, inline.toByteArray(), null);
+      }
+      if (journal != null) {
+        journal.file(path, permission, replication, blockSize, length, object == null ? inline.toByteArray() : null,
+            object == null ? null : subtree.objectName(inodeId));
       }
     } catch (IOException e) {
       throw HadoopErrors.toHadoop(e);

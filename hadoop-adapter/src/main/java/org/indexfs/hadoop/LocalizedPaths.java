@@ -24,6 +24,8 @@ final class LocalizedPaths implements AutoCloseable {
 
   private final BulkInsertion bulk;
   private final List<Pattern> patterns = new ArrayList<>();
+  /** Subtrees under durability client-journal (issue 18), by root: their journals on the data tier. */
+  private final java.util.Map<String, ClientJournal> journals = new java.util.concurrent.ConcurrentHashMap<>();
 
   LocalizedPaths(IndexFsClient client, DataObjects objects, Configuration conf) {
     SstShipper shipper = new SstShipper() {
@@ -61,6 +63,24 @@ final class LocalizedPaths implements AutoCloseable {
     return bulk.find(path);
   }
 
+  /** From now on, what this client does in localized subtree {@code root} is journaled to {@code journal}. */
+  void journal(String root, ClientJournal journal) {
+    journals.put(root, journal);
+  }
+
+  /** The journal of the localized subtree {@code t}, or null when its durability is not client-journal. */
+  ClientJournal journalOf(LocalSubtree t) {
+    return journals.isEmpty() || t == null ? null : journals.get(t.root());
+  }
+
+  /** {@code root} was published and released: its journal is no longer needed. */
+  void published(String root) throws IOException {
+    ClientJournal j = journals.remove(root);
+    if (j != null) {
+      j.drop();
+    }
+  }
+
   /** 1: localize privately, 2: shared, 0: not a pattern's directory. */
   int patternFor(String path) {
     for (Pattern p : patterns) {
@@ -84,6 +104,24 @@ final class LocalizedPaths implements AutoCloseable {
 
   @Override
   public void close() {
+    // Journaled subtrees first: a journal goes only once its subtree is published, else it stays
+    // for another client to replay.
+    for (String root : List.copyOf(journals.keySet())) {
+      ClientJournal j = journals.remove(root);
+      try {
+        if (bulk.publish(root, true).getRejectedCount() == 0) {
+          j.drop();
+        } else {
+          j.close();
+        }
+      } catch (IOException e) {
+        try {
+          j.close();
+        } catch (IOException ignored) {
+          // the journal's last hflushed record is what a replay finds
+        }
+      }
+    }
     bulk.close();
   }
 }

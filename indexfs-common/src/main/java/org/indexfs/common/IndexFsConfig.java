@@ -65,6 +65,10 @@ public final class IndexFsConfig {
   public static final ConfigKey<Boolean> WAL_SYNC = ConfigKey.bool(
       "indexfs.wal.sync", true,
       "true: a mutation returns only after its WAL record is fsynced (group commit); false: after it reached the OS.");
+  public static final ConfigKey<Long> WAL_ASYNC_WINDOW_MS = ConfigKey.longValue(
+      "indexfs.wal.async-window-ms", 200L,
+      "Subtrees with durability async (admin -setPolicy): a mutation is acknowledged before its fsync, which follows"
+          + " within this many ms; a crash of the machine loses at most this window of such mutations (with wal.sync=true).");
 
   public static final ConfigKey<Long> STORE_RESERVED_BYTES = ConfigKey.longValue(
       "indexfs.store.reserved-bytes", 100L << 20,
@@ -253,7 +257,7 @@ public final class IndexFsConfig {
 
   public static final List<ConfigKey<?>> ALL = List.of(
       ZOOKEEPER_QUORUM, ZOOKEEPER_SESSION_TIMEOUT_MS, SLOT_LEASE_WAIT_MS, CLUSTER_NAME, SERVER_DIR,
-      SERVER_BIND_HOST, SERVER_PORT, SERVER_SLOT, SERVER_SLOTS, SERVER_STANDBY, SERVER_NAME, SERVER_HANDLERS, SERVER_IO_THREADS, SERVER_CACHE_ENTRIES, SERVER_QUEUE, WAL_SYNC, STORE_RESERVED_BYTES,
+      SERVER_BIND_HOST, SERVER_PORT, SERVER_SLOT, SERVER_SLOTS, SERVER_STANDBY, SERVER_NAME, SERVER_HANDLERS, SERVER_IO_THREADS, SERVER_CACHE_ENTRIES, SERVER_QUEUE, WAL_SYNC, WAL_ASYNC_WINDOW_MS, STORE_RESERVED_BYTES,
       JOURNAL_ENABLED, JOURNAL_SEGMENT_BYTES, JOURNAL_CHECKPOINT_RECORDS, JOURNAL_CHECKPOINT_INTERVAL_MS,
       JOURNAL_CHECKPOINTS_KEPT, DATA_URI,
       INLINE_MAX_BYTES, LEASE_SOFT_LIMIT_MS, LEASE_HARD_LIMIT_MS, SCRUB_INTERVAL_MS, SCRUB_GRACE_MS,

@@ -185,6 +185,7 @@ public final class IndexFsServer implements AutoCloseable {
       }
       ns = new Namespace(store, slot, IndexFsConfig.WAL_SYNC.get(conf), superuser, supergroup,
           IndexFsConfig.SERVER_CACHE_ENTRIES.get(conf));
+      ns.groupCommit().asyncWindowMs(IndexFsConfig.WAL_ASYNC_WINDOW_MS.get(conf));
       data = new DataTier(dataUri, slot, hadoopConf);
       if (kerberos != null) {
         data.useLogin(kerberos::as);

@@ -7,10 +7,12 @@ import org.indexfs.proto.Request.OpCase;
 import org.indexfs.server.acl.AclSwitch;
 import org.indexfs.server.op.AclEditOp;
 import org.indexfs.server.op.GetAclStatusOp;
+import org.indexfs.server.op.GetPolicyOp;
 import org.indexfs.server.op.GetXAttrsOp;
 import org.indexfs.server.op.OpContext;
 import org.indexfs.server.op.Operation;
 import org.indexfs.server.op.RemoveXAttrOp;
+import org.indexfs.server.op.SetPolicyOp;
 import org.indexfs.server.op.SetQuotaOp;
 import org.indexfs.server.op.SetXAttrOp;
 import org.indexfs.server.quota.QuotaHome;
@@ -37,6 +39,9 @@ final class NamespaceFeatures {
     QuotaHome home = new QuotaHome(ctx.ns(), ctx.peers(), ctx.quotas());
     ops.put(OpCase.SET_QUOTA, new SetQuotaOp(ctx, home));
     ops.put(OpCase.QUOTA, new QuotaPeerOp(home, ctx.quotas(), ctx.access()));
+    // Subtree policies (issue 18).
+    ops.put(OpCase.SET_POLICY, new SetPolicyOp(ctx));
+    ops.put(OpCase.GET_POLICY, new GetPolicyOp(ctx));
     // What may count more against a quota runs again after this slot's share is renewed.
     for (OpCase op : List.of(OpCase.CREATE, OpCase.MKDIRS, OpCase.RENAME, OpCase.RENAME_IN, OpCase.COMPLETE,
         OpCase.FLUSH, OpCase.APPEND, OpCase.SET_REPLICATION, OpCase.CONCAT)) {

@@ -39,8 +39,16 @@ public final class Inode {
   public static final int FLAG_QUOTA = 16;
   /** A directory that allows snapshots. */
   public static final int FLAG_SNAPSHOTTABLE = 32;
+  /**
+   * A directory with its own subtree policy (issue 18, Cudele): the policy is the next four bits
+   * ({@link org.indexfs.common.policy.SubtreePolicy#fromFlags}), so it travels wherever the entry's
+   * flags do — partition records, sealed resolution answers, clients' lease caches.
+   */
+  public static final int FLAG_POLICY = 64;
+  /** FLAG_POLICY and the policy's bits. */
+  public static final int POLICY_FLAGS = FLAG_POLICY | 0x780;
   /** The flags a directory's partition record copies from its entry: what checks and routing need. */
-  public static final int RECORD_FLAGS = FLAG_SEALED | FLAG_ACL | FLAG_QUOTA | FLAG_SNAPSHOTTABLE;
+  public static final int RECORD_FLAGS = FLAG_SEALED | FLAG_ACL | FLAG_QUOTA | FLAG_SNAPSHOTTABLE | POLICY_FLAGS;
 
   private static final byte TAIL_NONE = 0;
   private static final byte TAIL_INLINE = 1;

@@ -42,6 +42,8 @@ public final class Mutation {
   private int count;
   private final List<CacheUpdate> updates = new ArrayList<>(4);
   private List<Runnable> afterWrite;
+  /** Subtree durability of what this mutation changes (issue 18): 0 nothing noted, 1 all async, 2 some sync. */
+  private int durability;
 
   Mutation(ReentrantLock[] stripes, boolean exclusive, int[] prelocked) {
     this.stripes = stripes;
@@ -104,6 +106,28 @@ public final class Mutation {
     System.arraycopy(held, at, held, at + 1, count - at);
     held[at] = s;
     count++;
+  }
+
+  /**
+   * Notes the subtree policy in force where this mutation changes something ({@code p}, walked for
+   * the update): one change under a sync subtree (or a path without a policy) makes the whole
+   * mutation wait for its fsync; only when every change is under async subtrees may its reply go first.
+   * {@code p} null: where the change lies is not known, so it waits.
+   */
+  public void noteDurability(ResolvedPath p) {
+    int depth = p == null ? -1 : p.policyDepth();
+    boolean async = depth >= 0 && org.indexfs.common.policy.SubtreePolicy.fromFlags(p.inodeAt(depth).flags)
+        .durability() == org.indexfs.common.policy.SubtreePolicy.Durability.ASYNC;
+    if (!async) {
+      durability = 2;
+    } else if (durability == 0) {
+      durability = 1;
+    }
+  }
+
+  /** True when every change of this mutation is under an async subtree (its reply need not wait for the fsync). */
+  boolean acknowledgeBeforeSync() {
+    return durability == 1;
   }
 
   void noteEntry(long parentId, String name, Inode inode) {

@@ -450,6 +450,7 @@ public final class Namespace implements AutoCloseable {
       }
       Mutation m = null;
       long ticket = 0;
+      boolean early = false;
       T result;
       try {
         m = new Mutation(stripes, alone, prelocked);
@@ -466,6 +467,7 @@ public final class Namespace implements AutoCloseable {
           // Bookkeeping (a retry-cache answer) waits for no fsync of its own: the next sync covers
           // it, and if a crash loses it, the call's mark — durable with the change — still answers.
           ticket = counted ? groupCommit.ticket() : 0;
+          early = m.acknowledgeBeforeSync();
           if (counted) {
             mutations.incrementAndGet();
           }
@@ -499,7 +501,11 @@ public final class Namespace implements AutoCloseable {
       }
       if (ticket > 0) {
         Deferral d = deferral.get();
-        if (deferrable && d != null) {
+        if (deferrable && d != null && early) {
+          // Under async subtrees only (issue 18): answered now, made durable within the window.
+          d.asyncTicket = Math.max(d.asyncTicket, ticket);
+          groupCommit.syncWithin(ticket);
+        } else if (deferrable && d != null) {
           d.ticket = Math.max(d.ticket, ticket);
         } else {
           groupCommit.awaitDurable(ticket);
@@ -549,14 +555,16 @@ public final class Namespace implements AutoCloseable {
    */
   public void awaitDeferred() throws IOException {
     Deferral d = deferral.get();
-    if (d != null && d.ticket > 0) {
-      groupCommit.awaitDurable(d.ticket);
+    if (d != null && Math.max(d.ticket, d.asyncTicket) > 0) {
+      groupCommit.awaitDurable(Math.max(d.ticket, d.asyncTicket));
     }
   }
 
   /** The newest write a call made while its durability was deferred (0: none). */
   public final class Deferral implements AutoCloseable {
     private long ticket;
+    /** The newest write under async subtrees only: nobody waits for it unless another server is told. */
+    private long asyncTicket;
 
     public long ticket() {
       return ticket;

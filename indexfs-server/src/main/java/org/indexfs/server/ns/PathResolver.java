@@ -99,7 +99,9 @@ public final class PathResolver {
    * until the mutation ends.
    */
   public ResolvedPath resolveForUpdate(Mutation m, Resolution known, String path) throws IOException {
-    return walk(known, path, false, 0, false, m);
+    ResolvedPath p = walk(known, path, false, 0, false, m);
+    m.noteDurability(p); // subtree policies (issue 18): what the reply waits for
+    return p;
   }
 
   /** As {@link #resolve}, for a rename's destination. */
@@ -109,7 +111,9 @@ public final class PathResolver {
 
   /** As {@link #resolveForUpdate}, for a rename's destination. */
   public ResolvedPath resolveDestinationForUpdate(Mutation m, Resolution known, String path) throws IOException {
-    return walk(known, path, false, 0, true, m);
+    ResolvedPath p = walk(known, path, false, 0, true, m);
+    m.noteDurability(p);
+    return p;
   }
 
   /** Walks into the final component too when it is a directory (summaries: its partition 0). */

@@ -92,4 +92,18 @@ public final class ResolvedPath {
     Inode deepest = deepestExisting();
     return !deepest.isDirectory() && existing - 1 < names.size();
   }
+
+  /**
+   * The depth of the deepest existing directory on this path that sets a subtree policy
+   * ({@link Inode#FLAG_POLICY}, issue 18), or -1 when none does and the default is in force.
+   */
+  public int policyDepth() {
+    for (int i = existing - 1; i >= 0; i--) {
+      Inode dir = inodes[i];
+      if (dir != null && dir.has(Inode.FLAG_POLICY)) {
+        return i;
+      }
+    }
+    return -1;
+  }
 }

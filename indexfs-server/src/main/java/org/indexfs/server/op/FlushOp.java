@@ -50,6 +50,9 @@ public final class FlushOp implements Operation {
       WriteBatch batch = m.batch();
       Writers.Writing w = Writers.requireLease(ctx, m, req.getInodeId(), request.getCaller(), req.getPath(),
           request.getResolution());
+      if (req.getSync()) {
+        m.noteDurability(null); // hsync asks for durability, whatever the subtree's policy (issue 18)
+      }
       FileLease lease = w.lease();
       Inode file = w.file();
       Inode updated = file.copy();

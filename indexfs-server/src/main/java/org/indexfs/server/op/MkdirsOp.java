@@ -10,6 +10,7 @@ import org.indexfs.proto.Code;
 import org.indexfs.proto.MkdirsRequest;
 import org.indexfs.proto.Request;
 import org.indexfs.proto.Response;
+import org.indexfs.server.policy.SubtreePolicies;
 import org.indexfs.server.acl.CreateModes;
 import org.indexfs.server.audit.AuditNote;
 import org.indexfs.server.ns.ResolvedPath;
@@ -41,11 +42,13 @@ public final class MkdirsOp implements Operation {
     ReservedNames.checkCreatable(ctx.resolver().parse(req.getPath()));
     long[] synced = {-1};
     long[] parentOf = {0};
+    int[] policy = {0};
     DirectoryTouches touches = new DirectoryTouches();
     boolean created = ctx.ns().mutateLocked(m -> {
       WriteBatch batch = m.batch();
       ResolvedPath p = ctx.resolver().resolveForUpdate(m, request.getResolution(), req.getPath());
       ctx.access().checkTraverse(request.getCaller(), p);
+      policy[0] = SubtreePolicies.flagsAt(p);
       if (p.ancestorIsFile()) {
         throw IndexFsException.parentNotDirectory(p.pathAt(p.existingCount() - 1));
       }
@@ -79,6 +82,6 @@ public final class MkdirsOp implements Operation {
       HomeChanges.drive(ctx, synced[0]);
     }
     touches.send(ctx);
-    return Response.newBuilder().setBool(BoolResult.newBuilder().setValue(created));
+    return Response.newBuilder().setBool(BoolResult.newBuilder().setValue(created)).setPolicyFlags(policy[0]);
   }
 }

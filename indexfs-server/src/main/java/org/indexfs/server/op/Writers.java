@@ -68,7 +68,23 @@ final class Writers {
               : "Lease holder is " + lease.holder() + ", not " + caller.getClientId() + "."));
     }
     ctx.leases().renew(lease.holder());
+    noteDurability(ctx, m, known, path);
     return new Writing(lease, file);
+  }
+
+  /**
+   * A writer's call finds its file by lease, not by a walk: walk the path (cached directories) to
+   * learn the subtree policy its reply follows (issue 18). A path that no longer walks here (the
+   * file was renamed while open) is treated as sync.
+   */
+  private static void noteDurability(OpContext ctx, Mutation m, Resolution known, String path) {
+    org.indexfs.server.ns.ResolvedPath p;
+    try {
+      p = ctx.resolver().resolve(known, path);
+    } catch (IOException | RuntimeException e) {
+      p = null;
+    }
+    m.noteDurability(p);
   }
 
   /**

@@ -37,6 +37,13 @@ public final class GroupCommit implements AutoCloseable {
   private volatile boolean running = true;
   private final AtomicLong syncs = new AtomicLong();
   private final AtomicLong covered = new AtomicLong();
+  // Async subtrees (issue 18): writes answered before their fsync, which must follow within the window.
+  private volatile long windowNanos = 200_000_000L;
+  private final AtomicLong asyncWritten = new AtomicLong();
+  /** System.nanoTime() of the oldest async write not yet covered by a sync (0: none). */
+  private final AtomicLong asyncSince = new AtomicLong();
+  private final AtomicLong asyncWrites = new AtomicLong();
+  private final AtomicLong maxAsyncLagNanos = new AtomicLong();
 
   public GroupCommit(MetadataStore store, boolean sync, int slot) {
     this.store = store;
@@ -58,6 +65,27 @@ public final class GroupCommit implements AutoCloseable {
   /** True when every write is made durable by group commit (wal.sync=true). */
   public boolean syncs() {
     return sync;
+  }
+
+  /** indexfs.wal.async-window-ms: how long an async subtree's acknowledged write may stay unsynced. */
+  public void asyncWindowMs(long ms) {
+    windowNanos = Math.max(1, ms) * 1_000_000L;
+  }
+
+  /**
+   * The write with {@code ticket} was answered before its fsync (an async subtree, issue 18): the
+   * syncer fsyncs it within the window even if no sync write comes to carry it. Nobody waits.
+   */
+  public void syncWithin(long ticket) {
+    if (!sync) {
+      return;
+    }
+    asyncWrites.incrementAndGet();
+    asyncWritten.accumulateAndGet(ticket, Math::max);
+    asyncSince.compareAndSet(0, System.nanoTime());
+    if (sleeping) {
+      LockSupport.unpark(syncer);
+    }
   }
 
   /**
@@ -104,13 +132,23 @@ public final class GroupCommit implements AutoCloseable {
     List<Pending> due = new ArrayList<>();
     while (running) {
       if (queue.isEmpty() && carried.isEmpty()) {
-        sleeping = true;
-        if (queue.isEmpty() && running) {
-          LockSupport.park(this);
+        long since = asyncSince.get();
+        long wait = since == 0 ? Long.MAX_VALUE : since + windowNanos - System.nanoTime();
+        if (wait > 0) {
+          sleeping = true;
+          if (queue.isEmpty() && running && (since != 0 || asyncSince.get() == 0)) {
+            if (since == 0) {
+              LockSupport.park(this);
+            } else {
+              LockSupport.parkNanos(this, wait);
+            }
+          }
+          sleeping = false;
+          continue;
         }
-        sleeping = false;
-        continue;
+        // The oldest async write's window is up: sync now, though nobody waits.
       }
+      long since = asyncSince.get();
       long target = written.get();
       IOException failure = null;
       try {
@@ -122,6 +160,12 @@ public final class GroupCommit implements AutoCloseable {
       if (failure == null) {
         synced = target;
         syncs.incrementAndGet();
+        if (since != 0) {
+          maxAsyncLagNanos.accumulateAndGet(System.nanoTime() - since, Math::max);
+          if (asyncWritten.get() <= target) {
+            asyncSince.compareAndSet(since, 0);
+          }
+        }
       }
       for (Pending p; (p = queue.poll()) != null; ) {
         carried.add(p);
@@ -147,6 +191,19 @@ public final class GroupCommit implements AutoCloseable {
   /** Number of fsyncs performed; with concurrent writers it stays below the number of writes. */
   public long syncCount() {
     return syncs.get();
+  }
+
+  /** Writes answered before their fsync (async subtrees). */
+  public long asyncWrites() {
+    return asyncWrites.get();
+  }
+
+  /**
+   * The longest time an async write stayed answered but not yet durable, from just after it reached
+   * the WAL to the end of the fsync that covered it: what a machine crash could have lost, in time.
+   */
+  public long maxAsyncLagMillis() {
+    return maxAsyncLagNanos.get() / 1_000_000L;
   }
 
   /** Completions run after fsyncs (their mean per sync is the group-commit size). */

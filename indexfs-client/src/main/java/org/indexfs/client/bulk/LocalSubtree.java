@@ -97,8 +97,11 @@ public final class LocalSubtree {
   private PublishedNames published;
   private int idsWanted = 65_536;
   private long dataBytes;
-  private boolean ending;
-  private boolean ended;
+  /** Read by the renewer without the lock. */
+  private volatile boolean ending;
+  private volatile boolean ended;
+  /** Few ids left: the next renewal asks for more (kept under the lock, read by the renewer). */
+  private volatile boolean idsLow;
   private PublishResult lastResult = PublishResult.getDefaultInstance();
 
   LocalSubtree(IndexFsClient client, String root, LocalizeGrant grant, boolean rootEmpty, LocalStore pending,
@@ -141,12 +144,12 @@ public final class LocalSubtree {
   }
 
   /** True once the holder gave the lease up: its paths are the server's again. */
-  public synchronized boolean ended() {
+  public boolean ended() {
     return ended;
   }
 
   /** True when this holder must publish and end (renewal denied, or heavy data writing). */
-  public synchronized boolean ending() {
+  public boolean ending() {
     return ending;
   }
 
@@ -261,6 +264,9 @@ public final class LocalSubtree {
 
   private long nextId() throws IOException {
     long id = ids.next();
+    if (!idsLow && ids.remaining() < idsWanted / 4) {
+      idsLow = true;
+    }
     if (id < 0) {
       LocalizeGrant more = client.renewLocalization(root, idsWanted);
       idsWanted = Math.min(idsWanted * 2, 1 << 20);
@@ -558,17 +564,25 @@ public final class LocalSubtree {
   }
 
   /** Renews the lease (the renewer calls this); a denied renewal makes this holder publish and end. */
-  public synchronized void renew() throws IOException {
+  public void renew() throws IOException {
+    // The call goes out without this subtree's lock: a publish holds it for as long as its ingest
+    // takes, and a renewer waiting behind it let a 100-million-entry load's lease run out.
     if (ended) {
       return;
     }
-    LocalizeGrant g = client.renewLocalization(root, ids.remaining() < idsWanted / 4 ? idsWanted : 0);
-    g.getBlocksList().forEach(ids::add);
-    if (g.getRenewalDenied()) {
-      ending = true;
+    LocalizeGrant g = client.renewLocalization(root, idsLow ? idsWanted : 0);
+    if (g.getBlocksCount() == 0 && !g.getRenewalDenied() && !ending) {
+      return; // renewed; nothing to hand to the creating thread
     }
-    if (ending) {
-      publish(open.isEmpty());
+    synchronized (this) {
+      g.getBlocksList().forEach(ids::add);
+      idsLow = ids.remaining() < idsWanted / 4;
+      if (g.getRenewalDenied()) {
+        ending = true;
+      }
+      if (ending && !ended) {
+        publish(open.isEmpty());
+      }
     }
   }
 

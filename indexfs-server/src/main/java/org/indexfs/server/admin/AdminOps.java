@@ -12,7 +12,8 @@ public final class AdminOps {
   static final Set<OpCase> MUTATIONS = EnumSet.of(OpCase.MKDIRS, OpCase.CREATE, OpCase.DELETE, OpCase.RENAME,
       OpCase.SET_PERMISSION, OpCase.SET_OWNER, OpCase.SET_TIMES, OpCase.SET_REPLICATION, OpCase.APPEND,
       OpCase.TRUNCATE, OpCase.CONCAT, OpCase.COMPLETE, OpCase.FLUSH, OpCase.RENEW_LEASE, OpCase.RECOVER_LEASE,
-      OpCase.SET_XATTR, OpCase.REMOVE_XATTR, OpCase.ACL_EDIT, OpCase.SET_QUOTA);
+      OpCase.SET_XATTR, OpCase.REMOVE_XATTR, OpCase.ACL_EDIT, OpCase.SET_QUOTA,
+      OpCase.STORAGE_POLICY);
 
   private AdminOps() {}
 

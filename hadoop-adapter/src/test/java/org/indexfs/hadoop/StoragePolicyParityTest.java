@@ -96,6 +96,13 @@ class StoragePolicyParityTest {
       t.step("its bytes", () -> bytesPolicy(side, fs, large));
       t.call("set ALL_SSD on the inline-sized file", () -> fs.setStoragePolicy(small, "ALL_SSD"));
       t.step("small file", () -> name(fs.getStoragePolicy(small)));
+      Path grows = new Path(base, "grows");
+      write(fs, grows, 100);
+      t.call("set COLD on a small file that grows later", () -> fs.setStoragePolicy(grows, "COLD"));
+      try (FSDataOutputStream out = fs.append(grows)) {
+        out.write(new byte[300_000]);
+      }
+      t.step("its bytes once it outgrew the inline limit", () -> bytesPolicy(side, fs, grows));
       t.call("unknown name", () -> fs.setStoragePolicy(dir, "NOPE"));
       t.call("unknown name on a missing path", () -> fs.setStoragePolicy(new Path(base, "missing"), "NOPE"));
       t.call("LAZY_PERSIST on an existing file", () -> fs.setStoragePolicy(small, "LAZY_PERSIST"));

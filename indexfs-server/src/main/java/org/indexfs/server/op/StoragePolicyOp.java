@@ -1,6 +1,7 @@
 package org.indexfs.server.op;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.indexfs.common.IndexFsException;
 import org.indexfs.common.Permission;
@@ -94,7 +95,7 @@ public final class StoragePolicyOp implements Operation {
         }
       } else {
         long order = existing.stream().mapToLong(XAttrValue::order).max().orElse(0) + 1;
-        ctx.ns().attrs().putXAttr(m.batch(), entry.inodeId, XATTR, new byte[] {(byte) req.getPolicyId()}, order);
+        ctx.ns().attrs().putXAttr(m.batch(), entry.inodeId, XATTR, encode(req.getPolicyId(), req.getPolicyName()), order);
         updated.flags |= Inode.FLAG_XATTRS;
       }
       if (updated.flags != entry.flags) {
@@ -113,17 +114,41 @@ public final class StoragePolicyOp implements Operation {
     return 0;
   }
 
-  /** The entry's own policy id; 0 (HDFS's BLOCK_STORAGE_POLICY_ID_UNSPECIFIED) when it has none. */
-  private int own(Inode entry) {
+  /**
+   * The row's value: the id (what HDFS stores), then the data tier's name for it, so an object made
+   * later for the file (an inline file that spills) can be given the policy without asking the
+   * data tier what the id means.
+   */
+  private static byte[] encode(int id, String name) {
+    byte[] n = name.getBytes(StandardCharsets.UTF_8);
+    byte[] v = new byte[1 + n.length];
+    v[0] = (byte) id;
+    System.arraycopy(n, 0, v, 1, n.length);
+    return v;
+  }
+
+  private static byte[] ownRow(OpContext ctx, Inode entry) {
     if (!entry.has(Inode.FLAG_XATTRS)) {
-      return 0;
+      return null;
     }
     for (XAttrValue x : ctx.ns().attrs().xattrs(entry.inodeId)) {
-      if (x.name().equals(XATTR) && x.value() != null && x.value().length == 1) {
-        return x.value()[0] & 0xff;
+      if (x.name().equals(XATTR) && x.value() != null && x.value().length >= 1) {
+        return x.value();
       }
     }
-    return 0;
+    return null;
+  }
+
+  /** The entry's own policy id; 0 (HDFS's BLOCK_STORAGE_POLICY_ID_UNSPECIFIED) when it has none. */
+  private int own(Inode entry) {
+    byte[] row = ownRow(ctx, entry);
+    return row == null ? 0 : row[0] & 0xff;
+  }
+
+  /** The data tier's name of the file's own policy, or null when it has none. */
+  static String ownName(OpContext ctx, Inode file) {
+    byte[] row = ownRow(ctx, file);
+    return row == null || row.length < 2 ? null : new String(row, 1, row.length - 1, StandardCharsets.UTF_8);
   }
 
   private static IndexFsException notFound(String path) {

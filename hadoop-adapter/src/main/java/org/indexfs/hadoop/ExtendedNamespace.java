@@ -23,9 +23,9 @@ import org.indexfs.proto.AclEditRequest;
  * ({@link XAttrHelper}), so callers see exactly what DFSClient gives them; the rules are the
  * servers'.
  */
-abstract class ExtendedNamespace extends NotYetSupported {
+abstract class ExtendedNamespace extends StoragePolicies {
 
-  /** What works on IndexFS as on HDFS; snapshots and storage policies do not yet ({@link NotYetSupported}). */
+  /** What works on IndexFS as on HDFS; snapshots do not yet ({@link NotYetSupported}). */
   @Override
   public boolean hasPathCapability(Path path, String capability) throws IOException {
     switch (PathCapabilitiesSupport.validatePathCapabilityArgs(makeQualified(path), capability)) {
@@ -37,9 +37,9 @@ abstract class ExtendedNamespace extends NotYetSupported {
       case CommonPathCapabilities.FS_ACLS:
       case CommonPathCapabilities.FS_XATTRS:
       case CommonPathCapabilities.LEASE_RECOVERABLE:
+      case CommonPathCapabilities.FS_STORAGEPOLICY:
         return true;
       case CommonPathCapabilities.FS_SNAPSHOTS:
-      case CommonPathCapabilities.FS_STORAGEPOLICY:
         return false;
       default:
         return super.hasPathCapability(path, capability);

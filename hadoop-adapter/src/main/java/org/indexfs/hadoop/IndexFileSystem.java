@@ -150,6 +150,11 @@ public class IndexFileSystem extends ExtendedNamespace implements LeaseRecoverab
     return client;
   }
 
+  @Override
+  DataObjects dataObjects() {
+    return objects;
+  }
+
   /** Renews this FileSystem's write leases; tests stop it to play a writer that died. */
   LeaseRenewer leaseRenewer() {
     return renewer;

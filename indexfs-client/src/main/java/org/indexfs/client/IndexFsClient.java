@@ -413,6 +413,29 @@ public final class IndexFsClient implements AutoCloseable {
         path, false).getXattrs().getXattrsList();
   }
 
+  /** Sets ({@code policyName} non-null) or unsets an entry's storage policy (HDFS's checks happen on the server). */
+  public void setStoragePolicy(String path, int policyId, String policyName, boolean copyOnCreate, String policyText)
+      throws IOException {
+    org.indexfs.proto.StoragePolicyRequest.Builder b = org.indexfs.proto.StoragePolicyRequest.newBuilder().setPath(path);
+    if (policyName == null) {
+      b.setAction(org.indexfs.proto.StoragePolicyRequest.Action.UNSET);
+    } else {
+      b.setAction(org.indexfs.proto.StoragePolicyRequest.Action.SET).setPolicyId(policyId).setPolicyName(policyName)
+          .setCopyOnCreate(copyOnCreate).setPolicyText(policyText);
+    }
+    call(Request.newBuilder().setStoragePolicy(b), path, false);
+  }
+
+  /**
+   * The entry's own storage policy id, 0 when it has none (then its parent's applies). {@code inherited}:
+   * asked on the way up from the path the caller named, so no READ check (HDFS checks only that path).
+   */
+  public int storagePolicyId(String path, boolean inherited) throws IOException {
+    return call(Request.newBuilder().setStoragePolicy(org.indexfs.proto.StoragePolicyRequest.newBuilder().setPath(path)
+        .setAction(org.indexfs.proto.StoragePolicyRequest.Action.GET).setInherited(inherited)), path, false)
+        .getStoragePolicy().getPolicyId();
+  }
+
   public void removeXAttr(String path, XAttr xattr) throws IOException {
     call(Request.newBuilder().setRemoveXattr(RemoveXAttrRequest.newBuilder().setPath(path).setXattr(xattr)),
         path, false);

@@ -15,6 +15,7 @@ import org.indexfs.server.op.RemoveXAttrOp;
 import org.indexfs.server.op.SetPolicyOp;
 import org.indexfs.server.op.SetQuotaOp;
 import org.indexfs.server.op.SetXAttrOp;
+import org.indexfs.server.op.StoragePolicyOp;
 import org.indexfs.server.quota.QuotaHome;
 import org.indexfs.server.quota.QuotaPeerOp;
 import org.indexfs.server.quota.QuotaRetry;
@@ -33,6 +34,7 @@ final class NamespaceFeatures {
     ops.put(OpCase.SET_XATTR, new SetXAttrOp(ctx, xattrs));
     ops.put(OpCase.GET_XATTRS, new GetXAttrsOp(ctx, xattrs));
     ops.put(OpCase.REMOVE_XATTR, new RemoveXAttrOp(ctx, xattrs));
+    ops.put(OpCase.STORAGE_POLICY, new StoragePolicyOp(ctx));
     AclSwitch acls = new AclSwitch(IndexFsConfig.ACLS_ENABLED.get(conf));
     ops.put(OpCase.ACL_EDIT, new AclEditOp(ctx, acls));
     ops.put(OpCase.GET_ACL_STATUS, new GetAclStatusOp(ctx, acls));

@@ -62,6 +62,9 @@ class SafeModeRefusalsParityTest {
         t.call("setAcl", () -> fs.setAcl(f, AclEntry.parseAclSpec("user::rw-,group::r--,other::r--", true)));
         t.step("getAclStatus still works", () -> fs.getAclStatus(f));
         t.call("setQuota", () -> setQuota(fs, base, 10, Long.MAX_VALUE));
+        t.call("setStoragePolicy", () -> fs.setStoragePolicy(f, "COLD"));
+        t.call("unsetStoragePolicy", () -> fs.unsetStoragePolicy(f));
+        t.step("getStoragePolicy still works", () -> fs.getStoragePolicy(f).getName());
       } finally {
         ((SafeMode) fs).setSafeMode(SafeModeAction.LEAVE);
       }

@@ -31,6 +31,13 @@ public final class Shell {
     return run(ugi, () -> new FsShell(new Configuration(conf)), args);
   }
 
+  /** {@code hdfs storagepolicies <args>} (Hadoop's StoragePolicyAdmin) against the file system at {@code uri}. */
+  public static Output storagePolicies(Configuration conf, java.net.URI uri, String... args) throws Exception {
+    Configuration c = new Configuration(conf);
+    c.set("fs.defaultFS", uri.toString());
+    return run(null, () -> new org.apache.hadoop.hdfs.tools.StoragePolicyAdmin(c), args);
+  }
+
   /** Any tool, created inside the redirection (FsShell's commands take System.out when made). */
   public static Output run(UserGroupInformation ugi, ToolFactory factory, String... args) throws Exception {
     PrintStream stdout = System.out;

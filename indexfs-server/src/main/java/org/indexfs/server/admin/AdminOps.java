@@ -13,7 +13,7 @@ public final class AdminOps {
       OpCase.SET_PERMISSION, OpCase.SET_OWNER, OpCase.SET_TIMES, OpCase.SET_REPLICATION, OpCase.APPEND,
       OpCase.TRUNCATE, OpCase.CONCAT, OpCase.COMPLETE, OpCase.FLUSH, OpCase.RENEW_LEASE, OpCase.RECOVER_LEASE,
       OpCase.SET_XATTR, OpCase.REMOVE_XATTR, OpCase.ACL_EDIT, OpCase.SET_QUOTA,
-      OpCase.SET_POLICY);
+      OpCase.SET_POLICY, OpCase.STORAGE_POLICY);
 
   private AdminOps() {}
 

@@ -32,12 +32,18 @@ final class SafeModeGuard implements Operation {
 
   @Override
   public Response.Builder apply(Request request) throws IOException {
-    if (safeMode.isOn()) {
+    if (safeMode.isOn() && !isRead(request)) {
       throw new IndexFsException(Code.SAFE_MODE, refusal(request) + ". Name node is in safe mode.\n"
           + "It was turned on manually. Use \"indexfs admin -safemode leave\" to turn safe mode off."
           + " NamenodeHostName:" + host.get());
     }
     return op.apply(request);
+  }
+
+  /** getStoragePolicy shares its request with set and unset; only they change anything. */
+  private static boolean isRead(Request r) {
+    return r.getOpCase() == Request.OpCase.STORAGE_POLICY
+        && r.getStoragePolicy().getAction() == org.indexfs.proto.StoragePolicyRequest.Action.GET;
   }
 
   /** HDFS's wording per call (FSNamesystem; "Cannot create file" has no space in HDFS either). */
@@ -68,6 +74,8 @@ final class SafeModeGuard implements Operation {
         default -> "Cannot set ACL on ";
       } + r.getAclEdit().getPath();
       case SET_QUOTA -> "Cannot set quota on " + r.getSetQuota().getPath();
+      case STORAGE_POLICY -> (r.getStoragePolicy().getAction() == org.indexfs.proto.StoragePolicyRequest.Action.UNSET
+          ? "Cannot unset storage policy for " : "Cannot set storage policy for ") + r.getStoragePolicy().getPath();
       default -> "Cannot " + r.getOpCase();
     };
   }

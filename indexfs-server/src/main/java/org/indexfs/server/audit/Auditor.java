@@ -178,6 +178,20 @@ public final class Auditor {
             request.getSetQuota().getDsQuota());
         src = request.getSetQuota().getPath();
       }
+      case STORAGE_POLICY -> {
+        if (request.getStoragePolicy().getInherited()) {
+          return; // the client's walk to an ancestor's policy: one getStoragePolicy call on HDFS
+        }
+        src = request.getStoragePolicy().getPath();
+        cmd = switch (request.getStoragePolicy().getAction()) {
+          case SET -> "setStoragePolicy";
+          case UNSET -> "unsetStoragePolicy";
+          default -> "getStoragePolicy";
+        };
+        if (!cmd.equals("getStoragePolicy")) {
+          perm = ok ? permOf(request.getResolution(), src) : null;
+        }
+      }
       case ACCESS -> {
         cmd = "checkAccess";
         src = request.getAccess().getPath();

@@ -238,6 +238,15 @@ public final class DataTier implements AutoCloseable {
     fs().setReplication(pathOf(name), replication);
   }
 
+  /** The file's storage policy, by the data tier's name for it (an HDFS data tier places the object's blocks by it). */
+  public void setStoragePolicy(String name, String policyName) throws IOException {
+    try {
+      fs().setStoragePolicy(pathOf(name), policyName);
+    } catch (UnsupportedOperationException e) {
+      throw unsupported("setStoragePolicy", e);
+    }
+  }
+
   /**
    * Writes an object from the server itself (concat turns inline parts into objects). The name
    * must already be recorded as a lease's spill object, so the scrubber leaves it alone.

@@ -6,7 +6,8 @@ import org.indexfs.common.Permission;
 import org.indexfs.server.acl.AclModel;
 
 /**
- * A data object takes its file's owner, group, mode and ACL once the server records it as the
+ * A data object takes its file's owner, group, mode, ACL and own storage policy once the server
+ * records it as the
  * file's (DESIGN §14), so the data tier refuses whoever IndexFS refuses and admits whoever an ACL
  * entry admits. Outside any mutation: it calls the data tier.
  */
@@ -20,6 +21,11 @@ final class ObjectAttributes {
     if (file.has(Inode.FLAG_ACL)) {
       Inode withAcl = ctx.ns().withAcl(file.copy());
       ctx.data().followAcl(object, mode, AclModel.logical(file.permission, withAcl.acl));
+    }
+    // A policy set while the file was inline (or before its object was made) reaches the object now.
+    String policy = StoragePolicyOp.ownName(ctx, file);
+    if (policy != null) {
+      ctx.data().setStoragePolicy(object, policy);
     }
   }
 }

@@ -1,0 +1,157 @@
+package org.indexfs.server.op;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import org.indexfs.common.IndexFsException;
+import org.indexfs.common.Permission;
+import org.indexfs.common.schema.Inode;
+import org.indexfs.proto.Caller;
+import org.indexfs.proto.Code;
+import org.indexfs.proto.Request;
+import org.indexfs.proto.Response;
+import org.indexfs.proto.StoragePolicyRequest;
+import org.indexfs.proto.StoragePolicyResult;
+import org.indexfs.server.ns.ResolvedPath;
+import org.indexfs.server.store.AttrTable.XAttrValue;
+
+/**
+ * {@code setStoragePolicy}, {@code unsetStoragePolicy} and one step of {@code getStoragePolicy}, as
+ * HDFS's FSDirAttrOp. The entry's own policy id is kept where HDFS keeps a directory's: the hidden
+ * attribute {@code system.hsm.block.storage.policy.id} (nobody sees {@code system.} attributes, and
+ * they do not count against the per-entry limit), so entries without one keep the fixed-width fast
+ * path and splits and the journal carry it like any attribute row. The policies themselves are the
+ * data tier's NameNode's: the client names and checks them; a file with a data object has the
+ * policy applied to its object, so the data tier places its blocks accordingly.
+ */
+public final class StoragePolicyOp implements Operation {
+  /** HDFS's own name for a directory's policy (BlockStoragePolicySuite.getStoragePolicyXAttrPrefixedName). */
+  public static final String XATTR = "system.hsm.block.storage.policy.id";
+
+  private final OpContext ctx;
+
+  public StoragePolicyOp(OpContext ctx) {
+    this.ctx = ctx;
+  }
+
+  @Override
+  public boolean mayRunOnIoThread(Request request) {
+    return request.getStoragePolicy().getAction() == StoragePolicyRequest.Action.GET;
+  }
+
+  @Override
+  public Response.Builder apply(Request request) throws IOException {
+    StoragePolicyRequest req = request.getStoragePolicy();
+    int id = req.getAction() == StoragePolicyRequest.Action.GET ? get(request, req) : set(request, req);
+    return Response.newBuilder().setStoragePolicy(StoragePolicyResult.newBuilder().setPolicyId(id));
+  }
+
+  private int get(Request request, StoragePolicyRequest req) throws IOException {
+    Caller caller = request.getCaller();
+    return ctx.ns().read(none -> {
+      ResolvedPath p = ctx.resolver().resolve(request.getResolution(), req.getPath());
+      ctx.access().checkTraverse(caller, p);
+      Inode entry = p.last();
+      if (entry == null) {
+        throw notFound(req.getPath());
+      }
+      if (!req.getInherited()) {
+        ctx.access().checkSelf(caller, p, Permission.READ);
+      }
+      return own(entry);
+    });
+  }
+
+  private int set(Request request, StoragePolicyRequest req) throws IOException {
+    Caller caller = request.getCaller();
+    boolean unset = req.getAction() == StoragePolicyRequest.Action.UNSET;
+    String[] object = new String[1];
+    ctx.ns().mutateLocked(m -> {
+      object[0] = null;
+      ResolvedPath p = ctx.resolver().resolveForUpdate(m, request.getResolution(), req.getPath());
+      ctx.access().checkTraverse(caller, p);
+      Inode entry = p.last();
+      if (entry != null && entry.isDirectory()) {
+        // A directory's entry is also written under its own lock (mtime): run alone, as SetXAttrOp.
+        m.exclusive();
+      }
+      if (entry == null) {
+        throw notFound(req.getPath());
+      }
+      ctx.access().checkSelf(caller, p, Permission.WRITE);
+      if (!unset && !entry.isDirectory() && req.getCopyOnCreate()) {
+        throw new IndexFsException(Code.REMOTE_ILLEGAL_ARGUMENT,
+            "Policy " + req.getPolicyText() + " cannot be set after file creation.");
+      }
+      List<XAttrValue> existing = entry.has(Inode.FLAG_XATTRS) ? ctx.ns().attrs().xattrs(entry.inodeId) : List.of();
+      boolean had = existing.stream().anyMatch(x -> x.name().equals(XATTR));
+      Inode updated = entry.copy();
+      if (unset) {
+        if (had) {
+          ctx.ns().attrs().deleteXAttr(m.batch(), entry.inodeId, XATTR);
+          if (existing.size() == 1) {
+            updated.flags &= ~Inode.FLAG_XATTRS;
+          }
+        }
+      } else {
+        long order = existing.stream().mapToLong(XAttrValue::order).max().orElse(0) + 1;
+        ctx.ns().attrs().putXAttr(m.batch(), entry.inodeId, XATTR, encode(req.getPolicyId(), req.getPolicyName()), order);
+        updated.flags |= Inode.FLAG_XATTRS;
+      }
+      if (updated.flags != entry.flags) {
+        Entries.put(ctx.ns(), m.batch(), p, p.depth(), updated);
+      }
+      if (!entry.isDirectory() && !unset) {
+        object[0] = entry.dataObject;
+      }
+      return null;
+    });
+    if (object[0] != null) {
+      // After the entry: the object follows, as setReplication's does. Unset leaves the object's
+      // policy as it was (HDFS does not move blocks on unset either; the mover would).
+      ctx.data().setStoragePolicy(object[0], req.getPolicyName());
+    }
+    return 0;
+  }
+
+  /**
+   * The row's value: the id (what HDFS stores), then the data tier's name for it, so an object made
+   * later for the file (an inline file that spills) can be given the policy without asking the
+   * data tier what the id means.
+   */
+  private static byte[] encode(int id, String name) {
+    byte[] n = name.getBytes(StandardCharsets.UTF_8);
+    byte[] v = new byte[1 + n.length];
+    v[0] = (byte) id;
+    System.arraycopy(n, 0, v, 1, n.length);
+    return v;
+  }
+
+  private static byte[] ownRow(OpContext ctx, Inode entry) {
+    if (!entry.has(Inode.FLAG_XATTRS)) {
+      return null;
+    }
+    for (XAttrValue x : ctx.ns().attrs().xattrs(entry.inodeId)) {
+      if (x.name().equals(XATTR) && x.value() != null && x.value().length >= 1) {
+        return x.value();
+      }
+    }
+    return null;
+  }
+
+  /** The entry's own policy id; 0 (HDFS's BLOCK_STORAGE_POLICY_ID_UNSPECIFIED) when it has none. */
+  private int own(Inode entry) {
+    byte[] row = ownRow(ctx, entry);
+    return row == null ? 0 : row[0] & 0xff;
+  }
+
+  /** The data tier's name of the file's own policy, or null when it has none. */
+  static String ownName(OpContext ctx, Inode file) {
+    byte[] row = ownRow(ctx, file);
+    return row == null || row.length < 2 ? null : new String(row, 1, row.length - 1, StandardCharsets.UTF_8);
+  }
+
+  private static IndexFsException notFound(String path) {
+    return new IndexFsException(Code.FILE_NOT_FOUND, "File/Directory does not exist: " + path);
+  }
+}

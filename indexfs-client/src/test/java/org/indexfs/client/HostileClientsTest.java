@@ -61,6 +61,7 @@ class HostileClientsTest {
       address = cluster.server().address();
       RpcServer rpc = cluster.server().rpc();
       canary.mkdirs("/fuzz/c", 0755);
+      canary.mkdirs("/hostile/target", 0755);
       for (int i = 0; i < 200; i++) {
         canary.getFileStatus("/fuzz/c"); // warm up
       }
@@ -176,9 +177,13 @@ class HostileClientsTest {
     return f;
   }
 
+  /**
+   * A well-formed request for the attacks to mangle: about a path the canary never uses, since one
+   * flipped bit can turn its getFileStatus tag into a delete's (and a valid delete is served).
+   */
   private static byte[] request(long id) {
     return Request.newBuilder().setCallId(id).setCaller(CALLER)
-        .setGetFileStatus(GetFileStatusRequest.newBuilder().setPath("/fuzz/c")).build().toByteArray();
+        .setGetFileStatus(GetFileStatusRequest.newBuilder().setPath("/hostile/target")).build().toByteArray();
   }
 
   private void randomGarbage(Random random) throws IOException {

@@ -265,6 +265,10 @@ public final class ComposeHosts implements AutoCloseable {
 
   /** Our image's services: bin/indexfs with the service's command (the image's ENTRYPOINT), or its entrypoint script. */
   private HostProcess startOurs(Service s, List<String> extraEnv) throws IOException {
+    return startOurs(s, extraEnv, List.of());
+  }
+
+  private HostProcess startOurs(Service s, List<String> extraEnv, List<String> extraArgs) throws IOException {
     List<String> cmd = new ArrayList<>();
     if (s.entrypoint().isEmpty()) {
       cmd.add(repo.resolve("bin/indexfs").toString());
@@ -276,6 +280,7 @@ public final class ComposeHosts implements AutoCloseable {
     for (String a : s.command()) {
       cmd.add(translate(s, a));
     }
+    cmd.addAll(extraArgs);
     Map<String, String> env = new LinkedHashMap<>();
     for (Map.Entry<String, String> e : imageEnv.entrySet()) {
       env.put(e.getKey(), translate(s, e.getValue()).replace("$PATH", System.getenv("PATH")));
@@ -315,9 +320,54 @@ public final class ComposeHosts implements AutoCloseable {
     startOurs(s, List.of());
   }
 
-  /** Starts server {@code service} again after it was killed (its directory kept: it comes back as a standby or active). */
-  void restart(String service) throws IOException {
-    startServer(compose.service(service));
+  /**
+   * Starts server {@code service} again after it was killed, with its directory kept, as a standby
+   * ({@code --standby} added to its command: its slot has moved on meanwhile), as an operator or a
+   * supervisor would; waits until it follows the slot.
+   */
+  void restartAsStandby(String service) throws IOException, InterruptedException {
+    HostProcess p = startOurs(compose.service(service), List.of(), List.of("--standby"));
+    p.await(l -> l.startsWith("INDEXFS_STANDBY_READY "), 0, 180_000);
+  }
+
+  /** Starts a killed ZooKeeper or HDFS service again on its own data. */
+  void restartInfrastructure(String service) throws Exception {
+    Service s = compose.service(service);
+    if (s.family().equals("zookeeper")) {
+      startZooKeeper(s);
+    } else {
+      startHadoop(s);
+    }
+  }
+
+  /** The slot servers of {@code slot} (active and standby services). */
+  List<String> serversOf(int slot) {
+    return services("indexfs").stream().filter(s -> s.isSlotServer() && s.slot() == slot).map(Service::name).toList();
+  }
+
+  /** The service serving {@code slot} now: alive, and the last of its ready lines says it serves; null if none. */
+  String activeOf(int slot) {
+    for (String name : serversOf(slot)) {
+      HostProcess p = running.get(name);
+      if (p == null || !p.isAlive()) {
+        continue;
+      }
+      List<String> lines = p.lines();
+      for (int i = lines.size() - 1; i >= 0; i--) {
+        if (lines.get(i).startsWith("INDEXFS_SERVER_READY ")) {
+          return name;
+        }
+        if (lines.get(i).startsWith("INDEXFS_STANDBY_READY ")) {
+          break;
+        }
+      }
+    }
+    return null;
+  }
+
+  /** The number of slots (servers that are not standbys). */
+  int slotCount() {
+    return (int) services("indexfs").stream().filter(s -> s.isSlotServer() && !s.isStandby()).count();
   }
 
   private void runToCompletion(Service s, long timeoutMs) throws Exception {
@@ -351,9 +401,15 @@ public final class ComposeHosts implements AutoCloseable {
 
   /** HDFS as user {@code hadoop}, the daemons' user and so HDFS's superuser (as in the image). */
   public org.apache.hadoop.fs.FileSystem hdfs(Configuration conf) throws IOException, InterruptedException {
+    return asHadoop(org.apache.hadoop.fs.FileSystem.getDefaultUri(conf), conf);
+  }
+
+  /** A file system as user {@code hadoop}: the compose file's clients' HADOOP_USER_NAME. */
+  public org.apache.hadoop.fs.FileSystem asHadoop(java.net.URI uri, Configuration conf)
+      throws IOException, InterruptedException {
     return org.apache.hadoop.security.UserGroupInformation.createRemoteUser("hadoop")
         .doAs((java.security.PrivilegedExceptionAction<org.apache.hadoop.fs.FileSystem>)
-            () -> org.apache.hadoop.fs.FileSystem.newInstance(conf));
+            () -> org.apache.hadoop.fs.FileSystem.newInstance(uri, conf));
   }
 
   /** The ZooKeeper quorum of docker/conf/core-site.xml with the hosts' IPs for their names. */

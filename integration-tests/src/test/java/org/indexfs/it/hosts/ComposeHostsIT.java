@@ -51,7 +51,7 @@ class ComposeHostsIT {
       String out = String.join("\n", client.lines());
       assertEquals(0, client.exitValue(), "docker/client-demo.sh failed; see " + client.log());
 
-      try (FileSystem fs = FileSystem.newInstance(URI.create("indexfs://prod/"), cluster.clientConf());
+      try (FileSystem fs = cluster.asHadoop(URI.create("indexfs://prod/"), cluster.clientConf());
            FileSystem hdfs = cluster.hdfs(cluster.hdfsConf())) {
         // hadoop fs -put: the bytes, small (inline) and large (an object on the DataNodes).
         byte[] words = Files.readAllBytes(REPO.resolve("conf/log4j.properties"));

@@ -43,7 +43,8 @@ public final class ActiveJournal implements AutoCloseable {
   public static ActiveJournal takeOver(Map<String, String> conf, int slot, MetadataStore store,
       java.nio.file.Path dir, long epoch, Runnable onFenced) throws IOException {
     Journal journal = Journal.open(IndexFsConfig.DATA_URI.get(conf), slot,
-        IndexFsConfig.JOURNAL_SEGMENT_BYTES.get(conf), IndexFsConfig.JOURNAL_CHECKPOINTS_KEPT.get(conf));
+        IndexFsConfig.JOURNAL_SEGMENT_BYTES.get(conf), IndexFsConfig.JOURNAL_CHECKPOINTS_KEPT.get(conf),
+        org.indexfs.server.security.HadoopSettings.of(conf));
     try {
       Journal.Takeover t = journal.takeOver(store, dir, epoch, onFenced);
       t.store().replicateTo(t.writer());

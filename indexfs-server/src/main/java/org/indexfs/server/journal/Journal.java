@@ -39,8 +39,8 @@ public final class Journal implements AutoCloseable {
   private final int slot;
   private volatile long rebuiltFrom = -1;
 
-  private Journal(String dataUri, int slot, long segmentBytes, int checkpointsKept) throws IOException {
-    Configuration conf = new Configuration();
+  private Journal(String dataUri, int slot, long segmentBytes, int checkpointsKept, Configuration conf)
+      throws IOException {
     owned = FileSystem.newInstance(URI.create(dataUri), conf);
     // A local data tier: the raw file system, whose streams hsync (fsync) for real, with no .crc files.
     fs = owned instanceof LocalFileSystem local ? local.getRaw() : owned;
@@ -52,10 +52,20 @@ public final class Journal implements AutoCloseable {
   }
 
   public static Journal open(String dataUri, int slot, long segmentBytes, int checkpointsKept) throws IOException {
+    return open(dataUri, slot, segmentBytes, checkpointsKept, new Configuration());
+  }
+
+  /**
+   * As {@link #open(String, int, long, int)}, the data tier opened with the server's Hadoop settings
+   * (those of its configuration, as the data tier's objects are): e.g. an HDFS pipeline policy,
+   * without which a 3-DataNode cluster's journals all failed when one DataNode died.
+   */
+  public static Journal open(String dataUri, int slot, long segmentBytes, int checkpointsKept, Configuration hadoop)
+      throws IOException {
     if (dataUri.isEmpty()) {
       throw new IOException("indexfs.journal.enabled needs indexfs.data.uri: the journal lives on the data tier");
     }
-    return new Journal(dataUri, slot, segmentBytes, checkpointsKept);
+    return new Journal(dataUri, slot, segmentBytes, checkpointsKept, hadoop);
   }
 
   /**

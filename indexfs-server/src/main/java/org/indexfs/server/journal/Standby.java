@@ -49,7 +49,8 @@ public final class Standby implements AutoCloseable {
   public static Standby follow(Map<String, String> conf, int slot, MetadataStore store, java.nio.file.Path dir,
       String name) throws IOException {
     Journal journal = Journal.open(IndexFsConfig.DATA_URI.get(conf), slot,
-        IndexFsConfig.JOURNAL_SEGMENT_BYTES.get(conf), IndexFsConfig.JOURNAL_CHECKPOINTS_KEPT.get(conf));
+        IndexFsConfig.JOURNAL_SEGMENT_BYTES.get(conf), IndexFsConfig.JOURNAL_CHECKPOINTS_KEPT.get(conf),
+        org.indexfs.server.security.HadoopSettings.of(conf));
     try {
       MetadataStore current = journal.catchUp(store, dir);
       Standby s = new Standby(journal, current, dir, slot, name);

@@ -146,7 +146,24 @@ final class ChaosRound {
     System.out.printf("Chaos: %s cut off from the clients for 8 s: still the active, clients rode through%n", active);
   }
 
+  private List<String> actives() {
+    List<String> a = new ArrayList<>();
+    for (int k = 0; k < cluster.slotCount(); k++) {
+      a.add(cluster.activeOf(k));
+    }
+    return a;
+  }
+
+  /** A fault that must not move any slot (a lost ZooKeeper node or DataNode of three). */
+  private void noFailover(List<String> before, String fault) {
+    List<String> after = actives();
+    if (!before.equals(after)) {
+      findings.add("slots moved when " + fault + ": " + before + " -> " + after);
+    }
+  }
+
   void killZooKeeper(String zk) throws Exception {
+    List<String> before = actives();
     history.nemesis("kill -9", zk);
     faults.add("kill -9 " + zk);
     cluster.process(zk).kill();
@@ -154,10 +171,12 @@ final class ChaosRound {
     cluster.restartInfrastructure(zk);
     history.nemesis("restarted", zk);
     progress("the restart of " + zk);
+    noFailover(before, zk + " was killed");
     System.out.printf("Chaos: kill -9 %s and restart: the workload went on%n", zk);
   }
 
   void killDataNode(String dn) throws Exception {
+    List<String> before = actives();
     history.nemesis("kill -9", dn);
     faults.add("kill -9 " + dn);
     cluster.process(dn).kill();
@@ -166,6 +185,7 @@ final class ChaosRound {
     cluster.awaitHdfs(120_000);
     history.nemesis("restarted", dn);
     progress("the restart of " + dn);
+    noFailover(before, dn + " was killed");
     System.out.printf("Chaos: kill -9 %s and restart: the workload went on%n", dn);
   }
 
@@ -182,13 +202,40 @@ final class ChaosRound {
     return null;
   }
 
+  /** Per fault: the longest time in which no writer got an acknowledgement, from the fault to the next one. */
+  List<String> stalls() {
+    List<String> out = new ArrayList<>();
+    List<History.Event> events = history.events();
+    for (int i = 0; i < events.size(); i++) {
+      History.Event f = events.get(i);
+      if (f.process() >= 0 || !(f.op().startsWith("kill") || f.op().startsWith("partition"))) {
+        continue;
+      }
+      long last = f.timeMs();
+      long worst = 0;
+      for (int j = i + 1; j < events.size(); j++) {
+        History.Event e = events.get(j);
+        if (e.process() < 0 && (e.op().startsWith("kill") || e.op().startsWith("partition"))) {
+          break;
+        }
+        if (e.type() == History.Type.OK && e.process() >= 0) {
+          worst = Math.max(worst, e.timeMs() - last);
+          last = e.timeMs();
+        }
+      }
+      out.add(String.format("%s %s %.1f s", f.op(), f.args(), worst / 1e3));
+    }
+    return out;
+  }
+
   String summary(HistoryChecker.Result result) {
     List<Double> sorted = new ArrayList<>(failovers);
     Collections.sort(sorted);
-    return String.format("Chaos round: %d faults (%s); %s; failover p50 %.1f s, max %.1f s; old epoch stopped"
-        + " acknowledging before the new one began in %d/%d ZooKeeper partitions; findings: %s",
+    return String.format("Chaos round: %d faults (%s); %s; failover p50 %.1f s, max %.1f s; longest time without"
+        + " any acknowledgement per fault: %s; old epoch stopped acknowledging before the new one began in %d/%d"
+        + " ZooKeeper partitions; findings: %s",
         faults.size(), String.join(", ", faults), result, sorted.isEmpty() ? 0 : sorted.get(sorted.size() / 2),
-        sorted.isEmpty() ? 0 : sorted.get(sorted.size() - 1), fencedAheadMs.size(),
+        sorted.isEmpty() ? 0 : sorted.get(sorted.size() - 1), String.join("; ", stalls()), fencedAheadMs.size(),
         faults.stream().filter(f -> f.endsWith("from ZooKeeper")).count(), findings.isEmpty() ? "none" : findings);
   }
 }

@@ -213,17 +213,28 @@ final class ChaosRound {
       }
       long last = f.timeMs();
       long worst = 0;
+      long longestCall = 0;
+      java.util.Map<Integer, Long> invoked = new java.util.HashMap<>();
       for (int j = i + 1; j < events.size(); j++) {
         History.Event e = events.get(j);
         if (e.process() < 0 && (e.op().startsWith("kill") || e.op().startsWith("partition"))) {
           break;
         }
-        if (e.type() == History.Type.OK && e.process() >= 0) {
+        if (e.process() < 0) {
+          continue;
+        }
+        if (e.type() == History.Type.INVOKE) {
+          invoked.put(e.process(), e.timeMs());
+        } else {
+          longestCall = Math.max(longestCall, e.timeMs() - invoked.getOrDefault(e.process(), f.timeMs()));
+        }
+        if (e.type() == History.Type.OK) {
           worst = Math.max(worst, e.timeMs() - last);
           last = e.timeMs();
         }
       }
-      out.add(String.format("%s %s %.1f s", f.op(), f.args(), worst / 1e3));
+      out.add(String.format("%s %s: %.1f s without any acknowledgement, longest call %.1f s", f.op(), f.args(),
+          worst / 1e3, longestCall / 1e3));
     }
     return out;
   }
@@ -231,8 +242,8 @@ final class ChaosRound {
   String summary(HistoryChecker.Result result) {
     List<Double> sorted = new ArrayList<>(failovers);
     Collections.sort(sorted);
-    return String.format("Chaos round: %d faults (%s); %s; failover p50 %.1f s, max %.1f s; longest time without"
-        + " any acknowledgement per fault: %s; old epoch stopped acknowledging before the new one began in %d/%d"
+    return String.format("Chaos round: %d faults (%s); %s; failover p50 %.1f s,"
+        + " max %.1f s; per fault: %s; old epoch stopped acknowledging before the new one began in %d/%d"
         + " ZooKeeper partitions; findings: %s",
         faults.size(), String.join(", ", faults), result, sorted.isEmpty() ? 0 : sorted.get(sorted.size() / 2),
         sorted.isEmpty() ? 0 : sorted.get(sorted.size() - 1), String.join("; ", stalls()), fencedAheadMs.size(),

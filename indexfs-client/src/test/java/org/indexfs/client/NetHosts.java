@@ -2,6 +2,8 @@ package org.indexfs.client;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
@@ -10,15 +12,18 @@ import java.util.concurrent.ThreadLocalRandom;
  * Separate "hosts" on this machine: one network namespace each, with its own address on a bridge
  * in the test's namespace (which reaches them all), so a host can be cut off from everyone — its
  * link taken down — as a partitioned machine is. Needs root and {@code ip netns}; names and the
- * subnet are random per instance, so tests can run side by side.
+ * subnet are random per instance, so tests can run side by side. A host can have its own
+ * {@code /etc/hosts} ({@link #hostsFile}: {@code ip netns exec} mounts {@code /etc/netns/<name>/hosts}
+ * over it, as Docker writes one per container), and can lose its routes to chosen addresses only
+ * ({@link #blackhole}: a partition from some peers, the rest still reachable).
  */
-final class NetHosts implements AutoCloseable {
+public final class NetHosts implements AutoCloseable {
   private final String id;
   private final String subnet;
   private final int count;
   private final List<String> created = new ArrayList<>();
 
-  NetHosts(int count) throws IOException, InterruptedException {
+  public NetHosts(int count) throws IOException, InterruptedException {
     ThreadLocalRandom r = ThreadLocalRandom.current();
     this.id = Integer.toHexString(0x1000 + r.nextInt(0xefff));
     this.subnet = "10." + (200 + r.nextInt(50)) + "." + r.nextInt(256);
@@ -48,7 +53,7 @@ final class NetHosts implements AutoCloseable {
   }
 
   /** Whether this machine lets the test build hosts (root, {@code ip netns}). */
-  static boolean available() {
+  public static boolean available() {
     try {
       return new ProcessBuilder("ip", "netns", "list").redirectErrorStream(true).start().waitFor() == 0
           && "root".equals(System.getProperty("user.name"));
@@ -61,26 +66,49 @@ final class NetHosts implements AutoCloseable {
   }
 
   /** The test's own address on the bridge (ZooKeeper and the clients run there). */
-  String gateway() {
+  public String gateway() {
     return subnet + ".1";
   }
 
-  String host(int k) {
+  public String host(int k) {
     return subnet + "." + (10 + k);
   }
 
   /** The command prefix that runs a program on host {@code k}. */
-  List<String> exec(int k) {
+  public List<String> exec(int k) {
     return List.of("ip", "netns", "exec", ns(k));
   }
 
   /** Host {@code k} loses its link: nothing reaches it and nothing leaves it. */
-  void cut(int k) throws IOException, InterruptedException {
+  public void cut(int k) throws IOException, InterruptedException {
     ip("link", "set", link(k), "down");
   }
 
-  void heal(int k) throws IOException, InterruptedException {
+  public void heal(int k) throws IOException, InterruptedException {
     ip("link", "set", link(k), "up");
+  }
+
+  /**
+   * Gives host {@code k} its own {@code /etc/hosts} (every program run through {@link #exec} on it
+   * sees these lines instead of the machine's), removed with the host.
+   */
+  public void hostsFile(int k, String content) throws IOException {
+    Path dir = Path.of("/etc/netns", ns(k));
+    Files.createDirectories(dir);
+    Files.writeString(dir.resolve("hosts"), content, StandardCharsets.UTF_8);
+  }
+
+  /** Host {@code k} can no longer send to {@code address} (a route to nowhere): cut off from that peer only. */
+  public void blackhole(int k, String address) throws IOException, InterruptedException {
+    ip("-n", ns(k), "route", "add", "blackhole", address + "/32");
+  }
+
+  public void unblackhole(int k, String address) throws IOException, InterruptedException {
+    ip("-n", ns(k), "route", "del", "blackhole", address + "/32");
+  }
+
+  public int count() {
+    return count;
   }
 
   private String bridge() {
@@ -102,6 +130,16 @@ final class NetHosts implements AutoCloseable {
     String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     if (p.waitFor() != 0) {
       throw new IOException(String.join(" ", command) + " failed: " + out.trim());
+    }
+  }
+
+  private void deleteHostsFile(int k) {
+    Path dir = Path.of("/etc/netns", ns(k));
+    try {
+      Files.deleteIfExists(dir.resolve("hosts"));
+      Files.deleteIfExists(dir);
+    } catch (IOException e) {
+      System.err.println("Could not delete " + dir + ": " + e.getMessage());
     }
   }
 
@@ -127,6 +165,7 @@ final class NetHosts implements AutoCloseable {
         } catch (IOException | InterruptedException e) {
           // Gone with its namespace already, or never made.
         }
+        deleteHostsFile(k);
         try {
           ip("netns", "del", ns(k));
         } catch (IOException | InterruptedException e) {

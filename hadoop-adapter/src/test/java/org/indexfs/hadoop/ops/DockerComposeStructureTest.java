@@ -227,6 +227,7 @@ class DockerComposeStructureTest {
       verbs.add(verb.group(1));
     }
     int slots = 0;
+    int standbys = 0;
     for (Map.Entry<String, Map<String, Object>> s : services.entrySet()) {
       if (!family((String) s.getValue().get("image")).equals("indexfs") || s.getValue().get("command") == null) {
         continue;
@@ -234,6 +235,16 @@ class DockerComposeStructureTest {
       List<String> cmd = (List<String>) s.getValue().get("command");
       assertTrue(verbs.contains(cmd.get(0)), s.getKey() + ": bin/indexfs has no verb " + cmd.get(0));
       if (!cmd.get(0).equals("server")) {
+        continue;
+      }
+      if (cmd.contains("--standby")) {
+        // A hot standby of a slot: the same command line plus --standby, named after its slot.
+        standbys++;
+        String slot = s.getKey().replaceAll("^slot(\\d+)-standby$", "$1");
+        assertEquals(List.of("server", "--conf", "/opt/indexfs/docker/conf/indexfs-site.xml", "--slot", slot,
+            "--dir", "/data/slot-" + slot, "--standby", "-D", "indexfs.server.bind-host=" + s.getKey()), cmd,
+            s.getKey() + ": everything else comes from docker/conf");
+        assertTrue(((List<Object>) s.getValue().get("volumes")).contains("./conf:/opt/indexfs/docker/conf:ro"));
         continue;
       }
       slots++;
@@ -245,13 +256,18 @@ class DockerComposeStructureTest {
     Matcher format = Pattern.compile("\"--slots\", \"(\\d+)\"").matcher(Files.readString(DOCKER.resolve("compose.yaml")));
     assertTrue(format.find());
     assertEquals(Integer.parseInt(format.group(1)), slots, "one server per formatted slot");
+    assertEquals(slots, standbys, "one standby per slot");
+    assertEquals("true", siteKeys(DOCKER.resolve("conf/indexfs-site.xml")).get(IndexFsConfig.JOURNAL_ENABLED.name()),
+        "standbys follow the slots' journal");
 
     Set<String> ours = new HashSet<>();
     for (ConfigKey<?> k : IndexFsConfig.ALL) {
       ours.add(k.name());
     }
     for (String key : siteKeys(DOCKER.resolve("conf/indexfs-site.xml")).keySet()) {
-      assertTrue(ours.contains(key), "docker/conf/indexfs-site.xml: " + key + " is not an IndexFS key");
+      // The servers pass Hadoop keys on to their data-tier client (documented in hdfs-default.xml).
+      assertTrue(ours.contains(key) || HADOOP_KEYS.contains(key),
+          "docker/conf/indexfs-site.xml: " + key + " is neither an IndexFS nor a documented Hadoop key");
     }
     Map<String, String> client = siteKeys(DOCKER.resolve("conf/core-site.xml"));
     String cluster = siteKeys(DOCKER.resolve("conf/indexfs-site.xml")).get(IndexFsConfig.CLUSTER_NAME.name());

@@ -1,0 +1,58 @@
+package org.indexfs.it.hosts;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.apache.hadoop.fs.FileSystem;
+import org.indexfs.client.NetHosts;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * Issue 14's fault harness (step 5): the compose topology on network-namespace hosts
+ * ({@link ComposeHosts}) under a recorded workload ({@link ChaosWorkload}, {@link History}) while
+ * {@link ChaosRound} kills an active slot server, cuts an active off from ZooKeeper and another from
+ * the clients, kills a ZooKeeper node and a DataNode; then {@link HistoryChecker} holds the final
+ * namespace against the history. The build runs one pass of the five faults;
+ * {@code bin/indexfs chaos --minutes N} (or {@code -Dindexfs.chaos.minutes=N}) repeats them for N
+ * minutes. The history is kept in {@code target/compose-hosts/chaos*}/history.tsv.
+ */
+class ChaosIT {
+  private static final double MINUTES = Double.parseDouble(System.getProperty("indexfs.chaos.minutes", "0"));
+
+  @Test
+  @Timeout(value = 240, unit = TimeUnit.MINUTES)
+  void faultsOnTheComposeTopologyLoseNothingAndApplyNothingTwice() throws Exception {
+    assumeTrue(NetHosts.available(), "needs root and ip netns (network namespaces) to build the hosts");
+    Path work = Files.createTempDirectory(Files.createDirectories(Path.of("target", "compose-hosts")), "chaos")
+        .toAbsolutePath();
+    try (ComposeHosts cluster = new ComposeHosts(ComposeHostsIT.REPO, work)) {
+      cluster.start();
+      History history = new History();
+      ChaosRound round;
+      List<String> dirs;
+      try (ChaosWorkload workload = new ChaosWorkload(cluster, 3, history)) {
+        round = new ChaosRound(cluster, workload);
+        round.run(System.currentTimeMillis() + (long) (MINUTES * 60_000));
+        workload.awaitMore(30, 60_000);
+        dirs = workload.dirs;
+      }
+      history.write(work.resolve("history.tsv"));
+      HistoryChecker.Result result;
+      try (FileSystem fs = cluster.asHadoop(URI.create("indexfs://prod/"), cluster.clientConf())) {
+        result = HistoryChecker.check(history, fs, dirs);
+      }
+      System.out.println(round.summary(result));
+      System.out.println("History: " + work.resolve("history.tsv"));
+      assertTrue(result.clean(), result.toString());
+      assertEquals(0, result.unknown(), "errors reached the application: " + result);
+      assertEquals(List.of(), round.findings);
+    }
+  }
+}

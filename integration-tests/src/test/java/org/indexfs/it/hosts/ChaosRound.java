@@ -1,0 +1,252 @@
+package org.indexfs.it.hosts;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+
+/**
+ * The nemesis of a chaos round on the compose topology ({@link ComposeHosts}), while a
+ * {@link ChaosWorkload} runs: in turn, across slots, {@code kill -9} of a slot's active server
+ * (it comes back as a standby), the active cut off from ZooKeeper only (a blackhole route to each
+ * ZooKeeper host inside its host: its standby must take over, and the old one must have stopped
+ * acknowledging before the successor leased the slot), the active cut off from the clients only
+ * (no failover: ZooKeeper still sees it; clients retry until it is back), a ZooKeeper node killed
+ * (and restarted), a DataNode killed (and restarted). Each fault goes into the history; after each
+ * the workload must make progress. Findings are collected, not thrown, so a long round reports all.
+ */
+final class ChaosRound {
+  private static final DateTimeFormatter LOG_TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss,SSS");
+
+  final ComposeHosts cluster;
+  final ChaosWorkload work;
+  final History history;
+  final List<Double> failovers = new ArrayList<>();
+  final List<Long> fencedAheadMs = new ArrayList<>();
+  final List<String> findings = new ArrayList<>();
+  final List<String> faults = new ArrayList<>();
+  private int step;
+
+  ChaosRound(ComposeHosts cluster, ChaosWorkload work) {
+    this.cluster = cluster;
+    this.work = work;
+    this.history = work.history;
+  }
+
+  /** Runs the five faults once (the CI round), or again and again until {@code untilMs} (wall clock). */
+  void run(long untilMs) throws Exception {
+    do {
+      int slot = step % cluster.slotCount();
+      killActive(slot);
+      partitionFromZooKeeper((slot + 1) % cluster.slotCount());
+      partitionFromClients((slot + 2) % cluster.slotCount());
+      killZooKeeper("zk" + (1 + step % 3));
+      killDataNode("datanode" + (1 + step % 3));
+      step++;
+    } while (System.currentTimeMillis() < untilMs);
+  }
+
+  private void progress(String after) throws InterruptedException {
+    if (!work.awaitMore(60, 120_000)) {
+      findings.add("the workload made no progress after " + after);
+    }
+  }
+
+  private String active(int slot) {
+    String a = cluster.activeOf(slot);
+    if (a == null) {
+      throw new IllegalStateException("slot " + slot + " has no active server");
+    }
+    return a;
+  }
+
+  private String other(int slot, String service) {
+    return cluster.serversOf(slot).stream().filter(s -> !s.equals(service)).findFirst().orElseThrow();
+  }
+
+  void killActive(int slot) throws Exception {
+    progress("the start");
+    String old = active(slot);
+    String next = other(slot, old);
+    int from = cluster.process(next).lineCount();
+    history.nemesis("kill -9", old);
+    faults.add("kill -9 " + old);
+    long t = System.nanoTime();
+    cluster.process(old).kill();
+    cluster.process(next).await(l -> l.startsWith("INDEXFS_SERVER_READY "), from, 120_000);
+    double s = (System.nanoTime() - t) / 1e9;
+    failovers.add(s);
+    history.nemesis("served", next);
+    System.out.printf("Chaos: kill -9 %s: %s served %.1f s later%n", old, next, s);
+    cluster.restartAsStandby(old);
+    history.nemesis("restarted as standby", old);
+    progress("kill -9 " + old);
+  }
+
+  void partitionFromZooKeeper(int slot) throws Exception {
+    String old = active(slot);
+    String next = other(slot, old);
+    int from = cluster.process(next).lineCount();
+    int oldFrom = cluster.process(old).lineCount();
+    List<String> zookeepers = cluster.services("zookeeper").stream().map(ComposeFile.Service::name).toList();
+    LocalDateTime since = LocalDateTime.now().minusSeconds(1);
+    history.nemesis("partition from zookeeper", old);
+    faults.add("partition " + old + " from ZooKeeper");
+    long t = System.nanoTime();
+    for (String zk : zookeepers) {
+      cluster.hosts.blackhole(cluster.host(old), cluster.ip(zk));
+    }
+    try {
+      cluster.process(next).await(l -> l.startsWith("INDEXFS_SERVER_READY "), from, 120_000);
+    } finally {
+      for (String zk : zookeepers) {
+        cluster.hosts.unblackhole(cluster.host(old), cluster.ip(zk));
+      }
+      history.nemesis("healed", old);
+    }
+    double s = (System.nanoTime() - t) / 1e9;
+    failovers.add(s);
+    history.nemesis("served", next);
+    cluster.process(old).await(l -> l.startsWith("INDEXFS_STANDBY_READY "), oldFrom, 120_000);
+    history.nemesis("stepped down", old);
+    // The old epoch acknowledges nothing once the new one began: its fence closed before the lease moved.
+    LocalDateTime stopped = firstLine(cluster.process(old).log(), "stops serving", since);
+    LocalDateTime leased = firstLine(cluster.process(next).log(), "leased by", since);
+    if (stopped == null || leased == null || !stopped.isBefore(leased)) {
+      findings.add(old + " (cut off from ZooKeeper) stopped serving at " + stopped + ", not before " + next
+          + " leased its slot at " + leased);
+    } else {
+      fencedAheadMs.add(java.time.Duration.between(stopped, leased).toMillis());
+    }
+    System.out.printf("Chaos: %s cut off from ZooKeeper: it stopped acknowledging %s ms before %s leased the slot,"
+        + " which served %.1f s after the cut; healed, the old one stepped down%n", old,
+        stopped == null || leased == null ? "?" : java.time.Duration.between(stopped, leased).toMillis(), next, s);
+    progress("the ZooKeeper partition of " + old);
+  }
+
+  void partitionFromClients(int slot) throws Exception {
+    String active = active(slot);
+    history.nemesis("partition from clients", active);
+    faults.add("partition " + active + " from the clients");
+    cluster.hosts.blackhole(cluster.host(active), cluster.hosts.gateway());
+    try {
+      Thread.sleep(8_000);
+    } finally {
+      cluster.hosts.unblackhole(cluster.host(active), cluster.hosts.gateway());
+      history.nemesis("healed", active);
+    }
+    progress("the client partition of " + active);
+    if (!active.equals(cluster.activeOf(slot))) {
+      findings.add("slot " + slot + " moved while only the clients were cut off from " + active);
+    }
+    System.out.printf("Chaos: %s cut off from the clients for 8 s: still the active, clients rode through%n", active);
+  }
+
+  private List<String> actives() {
+    List<String> a = new ArrayList<>();
+    for (int k = 0; k < cluster.slotCount(); k++) {
+      a.add(cluster.activeOf(k));
+    }
+    return a;
+  }
+
+  /** A fault that must not move any slot (a lost ZooKeeper node or DataNode of three). */
+  private void noFailover(List<String> before, String fault) {
+    List<String> after = actives();
+    if (!before.equals(after)) {
+      findings.add("slots moved when " + fault + ": " + before + " -> " + after);
+    }
+  }
+
+  void killZooKeeper(String zk) throws Exception {
+    List<String> before = actives();
+    history.nemesis("kill -9", zk);
+    faults.add("kill -9 " + zk);
+    cluster.process(zk).kill();
+    progress("kill -9 " + zk);
+    cluster.restartInfrastructure(zk);
+    history.nemesis("restarted", zk);
+    progress("the restart of " + zk);
+    noFailover(before, zk + " was killed");
+    System.out.printf("Chaos: kill -9 %s and restart: the workload went on%n", zk);
+  }
+
+  void killDataNode(String dn) throws Exception {
+    List<String> before = actives();
+    history.nemesis("kill -9", dn);
+    faults.add("kill -9 " + dn);
+    cluster.process(dn).kill();
+    progress("kill -9 " + dn);
+    cluster.restartInfrastructure(dn);
+    cluster.awaitHdfs(120_000);
+    history.nemesis("restarted", dn);
+    progress("the restart of " + dn);
+    noFailover(before, dn + " was killed");
+    System.out.printf("Chaos: kill -9 %s and restart: the workload went on%n", dn);
+  }
+
+  /** The time of the first line of {@code log} at or after {@code since} that contains {@code text}; null if none. */
+  static LocalDateTime firstLine(Path log, String text, LocalDateTime since) throws IOException {
+    for (String line : Files.readAllLines(log)) {
+      if (line.length() > 23 && Character.isDigit(line.charAt(0)) && line.contains(text)) {
+        LocalDateTime at = LocalDateTime.parse(line.substring(0, 23), LOG_TIME);
+        if (!at.isBefore(since)) {
+          return at;
+        }
+      }
+    }
+    return null;
+  }
+
+  /** Per fault: the longest time in which no writer got an acknowledgement, from the fault to the next one. */
+  List<String> stalls() {
+    List<String> out = new ArrayList<>();
+    List<History.Event> events = history.events();
+    for (int i = 0; i < events.size(); i++) {
+      History.Event f = events.get(i);
+      if (f.process() >= 0 || !(f.op().startsWith("kill") || f.op().startsWith("partition"))) {
+        continue;
+      }
+      long last = f.timeMs();
+      long worst = 0;
+      long longestCall = 0;
+      java.util.Map<Integer, Long> invoked = new java.util.HashMap<>();
+      for (int j = i + 1; j < events.size(); j++) {
+        History.Event e = events.get(j);
+        if (e.process() < 0 && (e.op().startsWith("kill") || e.op().startsWith("partition"))) {
+          break;
+        }
+        if (e.process() < 0) {
+          continue;
+        }
+        if (e.type() == History.Type.INVOKE) {
+          invoked.put(e.process(), e.timeMs());
+        } else {
+          longestCall = Math.max(longestCall, e.timeMs() - invoked.getOrDefault(e.process(), f.timeMs()));
+        }
+        if (e.type() == History.Type.OK) {
+          worst = Math.max(worst, e.timeMs() - last);
+          last = e.timeMs();
+        }
+      }
+      out.add(String.format("%s %s: %.1f s without any acknowledgement, longest call %.1f s", f.op(), f.args(),
+          worst / 1e3, longestCall / 1e3));
+    }
+    return out;
+  }
+
+  String summary(HistoryChecker.Result result) {
+    List<Double> sorted = new ArrayList<>(failovers);
+    Collections.sort(sorted);
+    return String.format("Chaos round: %d faults (%s); %s; failover p50 %.1f s,"
+        + " max %.1f s; per fault: %s; old epoch stopped acknowledging before the new one began in %d/%d"
+        + " ZooKeeper partitions; findings: %s",
+        faults.size(), String.join(", ", faults), result, sorted.isEmpty() ? 0 : sorted.get(sorted.size() / 2),
+        sorted.isEmpty() ? 0 : sorted.get(sorted.size() - 1), String.join("; ", stalls()), fencedAheadMs.size(),
+        faults.stream().filter(f -> f.endsWith("from ZooKeeper")).count(), findings.isEmpty() ? "none" : findings);
+  }
+}

@@ -5,6 +5,7 @@ import java.util.List;
 import org.indexfs.common.schema.Bytes;
 import org.indexfs.common.schema.EntryKey;
 import org.indexfs.common.schema.Inode;
+import org.indexfs.server.store.PrefixIterator;
 import org.rocksdb.RocksIterator;
 
 /**
@@ -28,7 +29,8 @@ final class SubtreeWalk {
       throws IOException {
     byte[] prefix = EntryKey.prefix(dirId);
     String base = dirPath.equals("/") ? "" : dirPath;
-    try (RocksIterator it = ctx.ns().store().iterator(ctx.ns().store().entries(), null)) {
+    try (PrefixIterator bounded = ctx.ns().store().prefixIterator(ctx.ns().store().entries(), prefix)) {
+      RocksIterator it = bounded.it();
       for (it.seek(prefix); it.isValid() && Bytes.startsWith(it.key(), prefix); it.next()) {
         String path = base + "/" + EntryKey.decode(it.key()).name();
         Inode child = Inode.decode(it.value());
@@ -50,7 +52,8 @@ final class SubtreeWalk {
   /** True when this slot holds no entry of directory {@code dirId}. */
   static boolean isEmpty(OpContext ctx, long dirId) {
     byte[] prefix = EntryKey.prefix(dirId);
-    try (RocksIterator it = ctx.ns().store().iterator(ctx.ns().store().entries(), null)) {
+    try (PrefixIterator bounded = ctx.ns().store().prefixIterator(ctx.ns().store().entries(), prefix)) {
+      RocksIterator it = bounded.it();
       it.seek(prefix);
       return !(it.isValid() && Bytes.startsWith(it.key(), prefix));
     }

@@ -423,6 +423,11 @@ public final class MetadataStore implements AutoCloseable {
     return readOptions == null ? db.newIterator(cf) : db.newIterator(cf, readOptions);
   }
 
+  /** The keys of {@code cf} that start with {@code prefix}, RocksDB stopping at the prefix's end ({@link PrefixIterator}). */
+  public PrefixIterator prefixIterator(ColumnFamilyHandle cf, byte[] prefix) {
+    return new PrefixIterator(db, cf, prefix);
+  }
+
   /** A consistent point-in-time view of every column family; release it with {@link #releaseSnapshot}. */
   public Snapshot snapshot() {
     return db.getSnapshot();

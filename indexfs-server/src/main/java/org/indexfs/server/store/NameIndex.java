@@ -107,7 +107,8 @@ public final class NameIndex {
     byte[] prefix = EntryKey.prefix(dirId);
     byte[] from = key(dirId, startAfter);
     List<Named> out = new ArrayList<>(Math.min(limit, 1024));
-    try (RocksIterator it = store.iterator(store.names(), null)) {
+    try (PrefixIterator bounded = store.prefixIterator(store.names(), prefix)) {
+      RocksIterator it = bounded.it();
       it.seek(from);
       if (startAfter.length > 0 && it.isValid() && java.util.Arrays.equals(it.key(), from)) {
         it.next();

@@ -53,7 +53,7 @@ public final class GetXAttrsOp implements Operation {
       }
       ctx.access().checkSelf(caller, p, Permission.READ);
       return XAttrRules.visible(superuser,
-          entry.has(Inode.FLAG_XATTRS) ? ctx.ns().attrs().xattrs(entry.inodeId) : List.of());
+          XAttrChange.existing(ctx, entry));
     });
     XAttrs.Builder out = XAttrs.newBuilder();
     if (req.getNamesCount() == 0) {

@@ -38,21 +38,13 @@ public final class RemoveXAttrOp implements Operation {
     rules.checkNamespace(ctx.access().isSuperuser(caller), x);
     String name = XAttrRules.prefixed(x);
     ctx.ns().mutateLocked(m -> {
-      ResolvedPath p = ctx.resolver().resolveForUpdate(m, request.getResolution(), req.getPath());
-      ctx.access().checkTraverse(caller, p);
+      ResolvedPath p = XAttrChange.entryToChange(ctx, m, request, req.getPath(), x);
       Inode entry = p.last();
-      if (entry != null && entry.isDirectory()) {
-        m.exclusive();
-      }
-      XAttrChange.checkAccess(ctx, caller, p, x);
-      if (entry == null) {
-        throw XAttrChange.cannotFind(req.getPath());
-      }
       if (name.equals(XAttrRules.UNREADABLE_BY_SUPERUSER)) {
         throw new IndexFsException(Code.ACCESS_DENIED, "The xattr '" + XAttrRules.UNREADABLE_BY_SUPERUSER
             + "' can not be deleted.");
       }
-      List<XAttrValue> existing = entry.has(Inode.FLAG_XATTRS) ? ctx.ns().attrs().xattrs(entry.inodeId) : List.of();
+      List<XAttrValue> existing = XAttrChange.existing(ctx, entry);
       if (existing.stream().noneMatch(e -> e.name().equals(name))) {
         throw new IndexFsException(Code.REFUSED, "No matching attributes found for remove operation");
       }

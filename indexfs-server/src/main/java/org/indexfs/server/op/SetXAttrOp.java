@@ -43,18 +43,9 @@ public final class SetXAttrOp implements Operation {
     rules.checkNamespace(ctx.access().isSuperuser(caller), x);
     String name = XAttrRules.prefixed(x);
     ctx.ns().mutateLocked(m -> {
-      ResolvedPath p = ctx.resolver().resolveForUpdate(m, request.getResolution(), req.getPath());
-      ctx.access().checkTraverse(caller, p);
+      ResolvedPath p = XAttrChange.entryToChange(ctx, m, request, req.getPath(), x);
       Inode entry = p.last();
-      if (entry != null && entry.isDirectory()) {
-        // A directory's entry is also written under its own lock (mtime): run alone.
-        m.exclusive();
-      }
-      XAttrChange.checkAccess(ctx, caller, p, x);
-      if (entry == null) {
-        throw XAttrChange.cannotFind(req.getPath());
-      }
-      List<XAttrValue> existing = entry.has(Inode.FLAG_XATTRS) ? ctx.ns().attrs().xattrs(entry.inodeId) : List.of();
+      List<XAttrValue> existing = XAttrChange.existing(ctx, entry);
       boolean exists = existing.stream().anyMatch(e -> e.name().equals(name));
       if (!req.getCreate() && !req.getReplace()) {
         throw new IndexFsException(Code.REMOTE_ILLEGAL_ARGUMENT, "A flag must be specified.");

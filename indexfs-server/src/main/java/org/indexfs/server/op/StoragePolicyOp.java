@@ -83,7 +83,7 @@ public final class StoragePolicyOp implements Operation {
         throw new IndexFsException(Code.REMOTE_ILLEGAL_ARGUMENT,
             "Policy " + req.getPolicyText() + " cannot be set after file creation.");
       }
-      List<XAttrValue> existing = entry.has(Inode.FLAG_XATTRS) ? ctx.ns().attrs().xattrs(entry.inodeId) : List.of();
+      List<XAttrValue> existing = XAttrChange.existing(ctx, entry);
       boolean had = existing.stream().anyMatch(x -> x.name().equals(XATTR));
       Inode updated = entry.copy();
       if (unset) {

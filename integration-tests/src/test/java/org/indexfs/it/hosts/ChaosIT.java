@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Timeout;
  * ({@link ComposeHosts}) under a recorded workload ({@link ChaosWorkload}, {@link History}) while
  * {@link ChaosRound} kills an active slot server, cuts an active off from ZooKeeper and another from
  * the clients, kills a ZooKeeper node and a DataNode; then {@link HistoryChecker} holds the final
- * namespace against the history. The build runs one pass of the five faults;
+ * namespace against the history. The build runs one pass of the six faults;
  * {@code bin/indexfs chaos --minutes N} (or {@code -Dindexfs.chaos.minutes=N}) repeats them for N
  * minutes. The history is kept in {@code target/compose-hosts/chaos*}/history.tsv.
  */

@@ -16,7 +16,8 @@ import java.util.List;
  * ZooKeeper host inside its host: its standby must take over, and the old one must have stopped
  * acknowledging before the successor leased the slot), the active cut off from the clients only
  * (no failover: ZooKeeper still sees it; clients retry until it is back), a ZooKeeper node killed
- * (and restarted), a DataNode killed (and restarted). Each fault goes into the history; after each
+ * (and restarted), a DataNode killed (and restarted), and an active paused (SIGSTOP) past its
+ * session, then resumed. Each fault goes into the history; after each
  * the workload must make progress. Findings are collected, not thrown, so a long round reports all.
  */
 final class ChaosRound {
@@ -37,11 +38,12 @@ final class ChaosRound {
     this.history = work.history;
   }
 
-  /** Runs the five faults once (the CI round), or again and again until {@code untilMs} (wall clock). */
+  /** Runs the six faults once (the CI round), or again and again until {@code untilMs} (wall clock). */
   void run(long untilMs) throws Exception {
     do {
       int slot = step % cluster.slotCount();
       killActive(slot);
+      pauseActive(slot);
       partitionFromZooKeeper((slot + 1) % cluster.slotCount());
       partitionFromClients((slot + 2) % cluster.slotCount());
       killZooKeeper("zk" + (1 + step % 3));
@@ -85,6 +87,37 @@ final class ChaosRound {
     cluster.restartAsStandby(old);
     history.nemesis("restarted as standby", old);
     progress("kill -9 " + old);
+  }
+
+  /**
+   * SIGSTOP of an active for longer than its ZooKeeper session (a long GC pause, a frozen VM): its
+   * standby takes over. It is resumed as soon as the successor serves, with the calls that queued up
+   * meanwhile still in its sockets: it must step down without acknowledging any of them (its journal
+   * segment was recovered by the successor, so no append of the old epoch can succeed) — a write it
+   * acknowledged after the successor began would be missing from the namespace (lost in the history).
+   */
+  void pauseActive(int slot) throws Exception {
+    String old = active(slot);
+    String next = other(slot, old);
+    int from = cluster.process(next).lineCount();
+    int oldFrom = cluster.process(old).lineCount();
+    history.nemesis("SIGSTOP", old);
+    faults.add("SIGSTOP " + old);
+    long t = System.nanoTime();
+    cluster.process(old).signal("STOP");
+    try {
+      cluster.process(next).await(l -> l.startsWith("INDEXFS_SERVER_READY "), from, 120_000);
+    } finally {
+      cluster.process(old).signal("CONT");
+      history.nemesis("SIGCONT", old);
+    }
+    double s = (System.nanoTime() - t) / 1e9;
+    failovers.add(s);
+    history.nemesis("served", next);
+    cluster.process(old).await(l -> l.startsWith("INDEXFS_STANDBY_READY "), oldFrom, 120_000);
+    history.nemesis("stepped down", old);
+    System.out.printf("Chaos: SIGSTOP %s: %s served %.1f s later; resumed, the old one stepped down%n", old, next, s);
+    progress("SIGSTOP of " + old);
   }
 
   void partitionFromZooKeeper(int slot) throws Exception {
@@ -208,7 +241,7 @@ final class ChaosRound {
     List<History.Event> events = history.events();
     for (int i = 0; i < events.size(); i++) {
       History.Event f = events.get(i);
-      if (f.process() >= 0 || !(f.op().startsWith("kill") || f.op().startsWith("partition"))) {
+      if (f.process() >= 0 || !isFault(f.op())) {
         continue;
       }
       long last = f.timeMs();
@@ -217,7 +250,7 @@ final class ChaosRound {
       java.util.Map<Integer, Long> invoked = new java.util.HashMap<>();
       for (int j = i + 1; j < events.size(); j++) {
         History.Event e = events.get(j);
-        if (e.process() < 0 && (e.op().startsWith("kill") || e.op().startsWith("partition"))) {
+        if (e.process() < 0 && isFault(e.op())) {
           break;
         }
         if (e.process() < 0) {
@@ -237,6 +270,10 @@ final class ChaosRound {
           worst / 1e3, longestCall / 1e3));
     }
     return out;
+  }
+
+  private static boolean isFault(String nemesisOp) {
+    return nemesisOp.startsWith("kill") || nemesisOp.startsWith("partition") || nemesisOp.equals("SIGSTOP");
   }
 
   String summary(HistoryChecker.Result result) {

@@ -70,6 +70,10 @@ public final class ClusterConnection implements AutoCloseable {
     this.resolutions = new ResolutionCache(cacheEntries, System::nanoTime);
     curator = CuratorFrameworkFactory.builder()
         .connectString(zkQuorum)
+        // The connect string as configured is the one to keep: Curator's ensemble tracker would replace
+        // it with the servers' own names from /zookeeper/config, which a client elsewhere may not resolve
+        // (clients then lost ZooKeeper for good after the next ZooKeeper node restart; ChaosIT).
+        .ensembleTracker(false)
         .sessionTimeoutMs(30_000)
         .connectionTimeoutMs(connectTimeoutMs)
         .retryPolicy(new ExponentialBackoffRetry(200, 5))

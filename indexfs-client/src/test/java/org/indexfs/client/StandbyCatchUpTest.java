@@ -82,7 +82,7 @@ class StandbyCatchUpTest {
     }
   }
 
-  private static void awaitCaughtUp(LocalCluster cluster, SlotRunner standby) throws Exception {
+  static void awaitCaughtUp(LocalCluster cluster, SlotRunner standby) throws Exception {
     long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(3);
     while (standby.standby() == null
         || !standby.standby().position().equals(cluster.server(0).namespace().store().position())) {

@@ -92,6 +92,7 @@ public final class SlotLease implements AutoCloseable {
     });
     curator = CuratorFrameworkFactory.builder()
         .connectString(zkQuorum)
+        .ensembleTracker(false) // keep the configured addresses (see ClusterConnection)
         .sessionTimeoutMs(sessionTimeoutMs)
         .connectionTimeoutMs(15_000)
         .retryPolicy(new BoundedExponentialBackoffRetry(100, 2_000, 5))

@@ -48,6 +48,7 @@ public final class ResolutionKeys implements AutoCloseable {
     this.path = ClusterPaths.resolutionKeys(cluster);
     this.rotationMs = rotationMs;
     CuratorFrameworkFactory.Builder b = CuratorFrameworkFactory.builder().connectString(zkQuorum)
+        .ensembleTracker(false) // keep the configured addresses (see ClusterConnection)
         .sessionTimeoutMs(sessionTimeoutMs).connectionTimeoutMs(15_000)
         .retryPolicy(new BoundedExponentialBackoffRetry(100, 2_000, 5));
     acl = serversOnly(digest);

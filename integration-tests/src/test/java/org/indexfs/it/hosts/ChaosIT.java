@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Timeout;
  * ({@link ComposeHosts}) under a recorded workload ({@link ChaosWorkload}, {@link History}) while
  * {@link ChaosRound} kills an active slot server, cuts an active off from ZooKeeper and another from
  * the clients, kills a ZooKeeper node and a DataNode; then {@link HistoryChecker} holds the final
- * namespace against the history. The build runs one pass of the six faults;
+ * namespace against the history. The build runs one pass of the seven faults;
  * {@code bin/indexfs chaos --minutes N} (or {@code -Dindexfs.chaos.minutes=N}) repeats them for N
  * minutes. The history is kept in {@code target/compose-hosts/chaos*}/history.tsv.
  */
@@ -33,6 +33,8 @@ class ChaosIT {
     Path work = Files.createTempDirectory(Files.createDirectories(Path.of("target", "compose-hosts")), "chaos")
         .toAbsolutePath();
     try (ComposeHosts cluster = new ComposeHosts(ComposeHostsIT.REPO, work)) {
+      // Small partitions, so the writers' directories split (GIGA+) while the faults happen.
+      cluster.serverSetting("indexfs.split.threshold", "48");
       cluster.start();
       History history = new History();
       ChaosRound round;
@@ -48,11 +50,27 @@ class ChaosIT {
       try (FileSystem fs = cluster.asHadoop(URI.create("indexfs://prod/"), cluster.clientConf())) {
         result = HistoryChecker.check(history, fs, dirs);
       }
-      System.out.println(round.summary(result));
+      long splits = splitsLogged(cluster);
+      System.out.println(round.summary(result) + "; GIGA+ splits during the round: " + splits);
       System.out.println("History: " + work.resolve("history.tsv"));
       assertTrue(result.clean(), result.toString());
       assertEquals(0, result.unknown(), "errors reached the application: " + result);
       assertEquals(List.of(), round.findings);
+      assertTrue(splits > 0, "the writers' directories split during the round");
     }
+  }
+
+  /** Splits the slot servers (actives and standbys, every run of each) logged. */
+  private static long splitsLogged(ComposeHosts cluster) throws java.io.IOException {
+    long n = 0;
+    for (ComposeFile.Service s : cluster.services("indexfs")) {
+      Path log = cluster.work.resolve(s.name() + ".log");
+      if (s.isSlotServer() && Files.exists(log)) {
+        try (java.util.stream.Stream<String> lines = Files.lines(log)) {
+          n += lines.filter(l -> l.contains("Split directory ")).count();
+        }
+      }
+    }
+    return n;
   }
 }

@@ -15,8 +15,8 @@ import java.util.List;
  * (it comes back as a standby), the active cut off from ZooKeeper only (a blackhole route to each
  * ZooKeeper host inside its host: its standby must take over, and the old one must have stopped
  * acknowledging before the successor leased the slot), the active cut off from the clients only
- * (no failover: ZooKeeper still sees it; clients retry until it is back), a ZooKeeper node killed
- * (and restarted), a DataNode killed (and restarted), and an active paused (SIGSTOP) past its
+ * (no failover: ZooKeeper still sees it; clients retry until it is back), two ZooKeeper nodes killed
+ * (and restarted) one after the other, a DataNode killed (and restarted), and an active paused (SIGSTOP) past its
  * session, then resumed. Each fault goes into the history; after each
  * the workload must make progress. Findings are collected, not thrown, so a long round reports all.
  */
@@ -38,7 +38,7 @@ final class ChaosRound {
     this.history = work.history;
   }
 
-  /** Runs the six faults once (the CI round), or again and again until {@code untilMs} (wall clock). */
+  /** Runs the seven faults once (the CI round), or again and again until {@code untilMs} (wall clock). */
   void run(long untilMs) throws Exception {
     do {
       int slot = step % cluster.slotCount();
@@ -46,7 +46,10 @@ final class ChaosRound {
       pauseActive(slot);
       partitionFromZooKeeper((slot + 1) % cluster.slotCount());
       partitionFromClients((slot + 2) % cluster.slotCount());
+      // Two ZooKeeper nodes one after the other: clients' sessions move twice (a client that lost
+      // its configured addresses after the first move could not make the second).
       killZooKeeper("zk" + (1 + step % 3));
+      killZooKeeper("zk" + (1 + (step + 1) % 3));
       killDataNode("datanode" + (1 + step % 3));
       step++;
     } while (System.currentTimeMillis() < untilMs);

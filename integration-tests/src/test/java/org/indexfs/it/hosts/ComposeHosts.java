@@ -50,6 +50,8 @@ public final class ComposeHosts implements AutoCloseable {
   private final Map<String, Integer> hostOf = new LinkedHashMap<>();
   private final Map<String, HostProcess> running = new ConcurrentHashMap<>();
   private final Map<String, String> imageEnv;
+  /** {@code -D key=value} arguments every slot server (active or standby) starts with, beyond docker/conf. */
+  private final List<String> serverSettings = new ArrayList<>();
   private final String machineName;
 
   /** Builds the hosts (one per service) and their {@code /etc/hosts}; {@link #start} runs the services. */
@@ -281,6 +283,9 @@ public final class ComposeHosts implements AutoCloseable {
       cmd.add(translate(s, a));
     }
     cmd.addAll(extraArgs);
+    if (s.isSlotServer()) {
+      cmd.addAll(serverSettings);
+    }
     Map<String, String> env = new LinkedHashMap<>();
     for (Map.Entry<String, String> e : imageEnv.entrySet()) {
       env.put(e.getKey(), translate(s, e.getValue()).replace("$PATH", System.getenv("PATH")));
@@ -314,6 +319,12 @@ public final class ComposeHosts implements AutoCloseable {
         Files.createSymbolicLink(link, Path.of(hostPath(s, target)));
       }
     }
+  }
+
+  /** Slot servers started from now on also get {@code key=value} (a test's setting over docker/conf). */
+  void serverSetting(String key, String value) {
+    serverSettings.add("-D");
+    serverSettings.add(key + "=" + value);
   }
 
   private void startServer(Service s) throws IOException {

@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.fs.FileSystem;
 import org.indexfs.client.NetHosts;
+import org.indexfs.server.journal.JournalAudit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -51,12 +52,24 @@ class ChaosIT {
         result = HistoryChecker.check(history, fs, dirs);
       }
       long splits = splitsLogged(cluster);
+      // The fence, read from the journals themselves: no writer appended after its successor began.
+      List<String> journal = new java.util.ArrayList<>();
+      try (FileSystem hdfs = cluster.hdfs(cluster.hdfsConf())) {
+        for (int k = 0; k < cluster.slotCount(); k++) {
+          JournalAudit.Result audit = JournalAudit.audit(hdfs, "/indexfs-data", k);
+          System.out.println("Journal of slot " + k + ": " + audit.epochs());
+          for (String v : audit.violations()) {
+            journal.add("slot " + k + ": " + v);
+          }
+        }
+      }
       System.out.println(round.summary(result) + "; GIGA+ splits during the round: " + splits);
       System.out.println("History: " + work.resolve("history.tsv"));
       assertTrue(result.clean(), result.toString());
       assertEquals(0, result.unknown(), "errors reached the application: " + result);
       assertEquals(List.of(), round.findings);
       assertTrue(splits > 0, "the writers' directories split during the round");
+      assertEquals(List.of(), journal, "each slot's journal is one history, every old epoch fenced before the next");
     }
   }
 

@@ -16,7 +16,7 @@ import java.util.List;
  * ZooKeeper host inside its host: its standby must take over, and the old one must have stopped
  * acknowledging before the successor leased the slot), the active cut off from the clients only
  * (no failover: ZooKeeper still sees it; clients retry until it is back), two ZooKeeper nodes killed
- * (and restarted) one after the other, a DataNode killed (and restarted), and an active paused (SIGSTOP) past its
+ * (and restarted) one after the other, an active's disk filled to the last byte (and freed), a DataNode killed (and restarted), and an active paused (SIGSTOP) past its
  * session, then resumed. Each fault goes into the history; after each
  * the workload must make progress. Findings are collected, not thrown, so a long round reports all.
  */
@@ -38,7 +38,7 @@ final class ChaosRound {
     this.history = work.history;
   }
 
-  /** Runs the seven faults once (the CI round), or again and again until {@code untilMs} (wall clock). */
+  /** Runs the eight faults once (the CI round), or again and again until {@code untilMs} (wall clock). */
   void run(long untilMs) throws Exception {
     do {
       int slot = step % cluster.slotCount();
@@ -51,6 +51,7 @@ final class ChaosRound {
       killZooKeeper("zk" + (1 + step % 3));
       killZooKeeper("zk" + (1 + (step + 1) % 3));
       killDataNode("datanode" + (1 + step % 3));
+      fillDisk(work.slotOf(work.dirs.get(step % work.dirs.size())));
       step++;
     } while (System.currentTimeMillis() < untilMs);
   }
@@ -225,6 +226,62 @@ final class ChaosRound {
     System.out.printf("Chaos: kill -9 %s and restart: the workload went on%n", dn);
   }
 
+  /** Refusals of writes while a disk was full: the one kind of error the application may see. */
+  static final String NO_SPACE = "ClusterStorageCapacityExceededException";
+  private static final long ANSWER_SLACK_MS = 2_000;
+
+  /**
+   * The active's disk filled to the last byte (a runaway log, another tenant on the machine): the
+   * slot refuses what would grow its store with HDFS's ClusterStorageCapacityExceededException,
+   * and once the space is back it writes again by itself — no restart, no failover. A writer whose
+   * directory is there sees the refusals; nothing acknowledged is lost (the checker).
+   */
+  void fillDisk(int slot) throws Exception {
+    List<String> before = actives();
+    String active = active(slot);
+    history.nemesis("disk full", active);
+    faults.add("disk full on " + active);
+    long t = System.currentTimeMillis();
+    Path ballast = cluster.fillDisk(active);
+    Thread.sleep(6_000);
+    Files.delete(ballast);
+    history.nemesis("disk freed", active);
+    long refused = history.events().stream().filter(e -> e.process() >= 0 && e.type() == History.Type.INFO
+        && e.timeMs() >= t && String.valueOf(e.result()).contains(NO_SPACE)).count();
+    if (refused == 0) {
+      findings.add("no write was refused while the disk of " + active + " was full");
+    }
+    progress("the disk of " + active + " was freed");
+    noFailover(before, "the disk of " + active + " filled up");
+    System.out.printf("Chaos: disk of %s full for 6 s: %d writes refused with %s, then writing went on%n", active,
+        refused, NO_SPACE);
+  }
+
+  /** Errors the application saw that no fault explains: anything but a no-space refusal while a disk was full. */
+  List<String> unexplainedErrors() {
+    List<String> out = new ArrayList<>();
+    long fullSince = -1;
+    long freedAt = Long.MIN_VALUE;
+    for (History.Event e : history.events()) {
+      if (e.process() < 0) {
+        if (e.op().equals("disk full")) {
+          fullSince = e.timeMs();
+        } else if (e.op().equals("disk freed")) {
+          freedAt = e.timeMs();
+        }
+        continue;
+      }
+      if (e.type() == History.Type.INFO) {
+        boolean whileFull = fullSince >= 0 && e.timeMs() >= fullSince
+            && (freedAt < fullSince || e.timeMs() <= freedAt + ANSWER_SLACK_MS);
+        if (!(whileFull && String.valueOf(e.result()).contains(NO_SPACE))) {
+          out.add(e.op() + " " + e.args() + ": " + e.result());
+        }
+      }
+    }
+    return out;
+  }
+
   /** The time of the first line of {@code log} at or after {@code since} that contains {@code text}; null if none. */
   static LocalDateTime firstLine(Path log, String text, LocalDateTime since) throws IOException {
     for (String line : Files.readAllLines(log)) {
@@ -276,7 +333,8 @@ final class ChaosRound {
   }
 
   private static boolean isFault(String nemesisOp) {
-    return nemesisOp.startsWith("kill") || nemesisOp.startsWith("partition") || nemesisOp.equals("SIGSTOP");
+    return nemesisOp.startsWith("kill") || nemesisOp.startsWith("partition") || nemesisOp.equals("SIGSTOP")
+        || nemesisOp.equals("disk full");
   }
 
   String summary(HistoryChecker.Result result) {

@@ -77,6 +77,11 @@ final class ChaosWorkload implements AutoCloseable {
     }
   }
 
+  /** The slot holding directory {@code dir}'s entries (asked through the first writer's client). */
+  int slotOf(String dir) throws IOException {
+    return ((IndexFileSystem) clients.get(0)).client().getFileStatus(dir).getZerothSlot();
+  }
+
   /** The bytes a file's create writes: its own name, so a file that turns up elsewhere or twice is told apart. */
   static String content(String path) {
     return "chaos:" + path;

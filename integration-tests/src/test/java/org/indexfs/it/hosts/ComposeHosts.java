@@ -50,6 +50,8 @@ public final class ComposeHosts implements AutoCloseable {
   private final Map<String, Integer> hostOf = new LinkedHashMap<>();
   private final Map<String, HostProcess> running = new ConcurrentHashMap<>();
   private final Map<String, String> imageEnv;
+  /** Data directories mounted as small file systems ({@link #smallDisks}), unmounted at close. */
+  private final List<Path> mounted = new ArrayList<>();
   /** {@code -D key=value} arguments every slot server (active or standby) starts with, beyond docker/conf. */
   private final List<String> serverSettings = new ArrayList<>();
   private final String machineName;
@@ -321,6 +323,45 @@ public final class ComposeHosts implements AutoCloseable {
     }
   }
 
+  /**
+   * Gives every slot server's data volume ({@code /data}) a file system of its own of {@code mb}
+   * MiB (tmpfs), so a test can fill one up ({@link #fillDisk}); call before {@link #start}.
+   */
+  void smallDisks(int mb) throws IOException, InterruptedException {
+    for (Service s : services("indexfs")) {
+      if (s.isSlotServer()) {
+        Path dir = Path.of(hostPath(s, "/data"));
+        Files.createDirectories(dir);
+        command("mount", "-t", "tmpfs", "-o", "size=" + mb + "m", "tmpfs", dir.toString());
+        mounted.add(dir);
+      }
+    }
+  }
+
+  private static void command(String... args) throws IOException, InterruptedException {
+    Process p = new ProcessBuilder(args).redirectErrorStream(true).start();
+    String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+    if (p.waitFor() != 0) {
+      throw new IOException(String.join(" ", args) + " failed: " + out.trim());
+    }
+  }
+
+  /** Fills {@code service}'s data volume to the last byte with a ballast file; returns the file. */
+  Path fillDisk(String service) throws IOException {
+    Path ballast = Path.of(hostPath(compose.service(service), "/data")).resolve("ballast");
+    byte[] block = new byte[1 << 20];
+    try (java.io.OutputStream out = Files.newOutputStream(ballast)) {
+      while (true) {
+        out.write(block);
+      }
+    } catch (IOException full) {
+      if (!String.valueOf(full.getMessage()).contains("No space left")) {
+        throw full;
+      }
+    }
+    return ballast;
+  }
+
   /** Slot servers started from now on also get {@code key=value} (a test's setting over docker/conf). */
   void serverSetting(String key, String value) {
     serverSettings.add("-D");
@@ -481,6 +522,13 @@ public final class ComposeHosts implements AutoCloseable {
         }
       }
       hosts.close();
+      for (Path dir : mounted) {
+        try {
+          command("umount", "-l", dir.toString());
+        } catch (IOException | InterruptedException e) {
+          System.err.println("Could not unmount " + dir + ": " + e);
+        }
+      }
     } finally {
       if (interrupted) {
         Thread.currentThread().interrupt();

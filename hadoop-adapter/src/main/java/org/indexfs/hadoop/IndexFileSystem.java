@@ -550,6 +550,8 @@ public class IndexFileSystem extends ExtendedNamespace implements LeaseRecoverab
 
   /** FileContext-style rename: exact destination, every refusal an exception. */
   void renameExact(Path src, Path dst, boolean overwrite) throws IOException {
+    checkouts.refuse(pathOf(src), "rename with options");
+    checkouts.refuse(pathOf(dst), "rename with options");
     writeVoid(() -> client.renameExact(pathOf(src), pathOf(dst), overwrite));
   }
 

@@ -766,6 +766,7 @@ public class IndexFileSystem extends ExtendedNamespace implements LeaseRecoverab
 
   @Override
   public ContentSummary getContentSummary(Path f) throws IOException {
+    checkouts.refuse(pathOf(f), "getContentSummary");
     localized.flushFor(pathOf(f));
     org.indexfs.proto.ContentSummary s = read(() -> client.contentSummary(pathOf(f)));
     return new ContentSummary.Builder().length(s.getLength()).fileCount(s.getFileCount())

@@ -167,6 +167,36 @@ class DecoupledCheckoutTest {
   }
 
   @Test
+  void twoCopiesOfOneSubtreeMergeInTurnAndTheSecondLosesWhatTheFirstMade() throws Exception {
+    Path root = decoupledRoot("dec-two");
+    write(fs, new Path(root, "base"), text("b"));
+    IndexFileSystem second = (IndexFileSystem) FileSystem.newInstance(IndexFsTestCluster.uri(), IndexFsTestCluster.conf());
+    try {
+      fs.checkout(root);
+      second.checkout(root);
+      write(fs, new Path(root, "same"), text("first"));
+      write(fs, new Path(root, "dir/one"), text("1"));
+      write(second, new Path(root, "same"), text("second"));
+      write(second, new Path(root, "dir/two"), text("2"));
+      assertTrue(second.delete(new Path(root, "base"), false));
+      assertEquals(Set.of("base", "dir", "same"), names(fs, root), "each copy sees only itself");
+      assertEquals(Set.of("dir", "same"), names(second, root));
+
+      assertEquals(List.of(), fs.merge(root).conflicts());
+      MergeReport late = second.merge(root);
+      assertEquals(1, late.conflicts().size(), late.toString());
+      assertEquals("/dec-two/same", late.conflicts().get(0).path());
+      assertTrue(late.conflicts().get(0).reason().startsWith("not made: the name was created on the server since"
+          + " check-out"), late.toString());
+    } finally {
+      second.close();
+    }
+    assertEquals(Set.of("dir", "same"), names(other, root), "the second copy's delete of an unchanged entry applies");
+    assertArrayEquals(text("first"), read(other, new Path(root, "same")));
+    assertEquals(Set.of("one", "two"), names(other, new Path(root, "dir")));
+  }
+
+  @Test
   void aCopyNeverMergedLeavesNothingOnTheServer() throws Exception {
     Path root = decoupledRoot("dec-dropped");
     write(fs, new Path(root, "kept"), text("k"));

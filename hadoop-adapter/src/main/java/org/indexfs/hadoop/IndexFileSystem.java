@@ -74,6 +74,7 @@ public class IndexFileSystem extends ExtendedNamespace implements LeaseRecoverab
   private int inlineMax;
   private String user;
   private LocalizedPaths localized;
+  private org.indexfs.hadoop.decoupled.Checkouts checkouts;
   private org.indexfs.proto.ServerDefaults serverDefaults;
 
   @Override
@@ -106,6 +107,8 @@ public class IndexFileSystem extends ExtendedNamespace implements LeaseRecoverab
       bytes = new FileBytes(objects);
       renewer = new LeaseRenewer(client, info.getLeaseSoftLimitMs());
       localized = new LocalizedPaths(client, objects, conf);
+      checkouts = new org.indexfs.hadoop.decoupled.Checkouts(this,
+          java.nio.file.Path.of(conf.get("hadoop.tmp.dir", System.getProperty("java.io.tmpdir")), "indexfs-checkouts"));
     } catch (IOException e) {
       client.close();
       throw HadoopErrors.toHadoop(e);
@@ -230,6 +233,36 @@ public class IndexFileSystem extends ExtendedNamespace implements LeaseRecoverab
     return out;
   }
 
+  /**
+   * Checks out directory {@code f}, which lies in a subtree of consistency {@code decoupled}
+   * (issue 18, Cudele): the subtree is read once, as of one moment, into this FileSystem; from then
+   * on every call on a path inside is answered by that private copy with no RPC and no lease, and
+   * other clients see none of it until {@link #merge}. Closing the FileSystem without merging drops
+   * the copy.
+   */
+  public void checkout(Path f) throws IOException {
+    String path = pathOf(f);
+    read(() -> {
+      checkouts.checkout(path);
+      return null;
+    });
+  }
+
+  /**
+   * Merges the copy of checked-out directory {@code f} back: its renames and deletes are replayed
+   * on the server, what it made is published in one ingest; what the server side changed since
+   * check-out wins, and every change of the copy not applied is in the report, by path and reason.
+   */
+  public org.indexfs.hadoop.decoupled.MergeReport merge(Path f) throws IOException {
+    String path = pathOf(f);
+    return write(() -> checkouts.merge(path));
+  }
+
+  /** Drops the copy of checked-out directory {@code f} without merging; returns how many changes it held. */
+  public long discardCheckout(Path f) throws IOException {
+    return checkouts.discard(pathOf(f));
+  }
+
   /** Local reads of a file made in a localized subtree: its bytes inline here, or its object. */
   private FSDataInputStream openLocal(String path, org.indexfs.proto.FileStatus status) throws IOException {
     org.indexfs.client.bulk.LocalSubtree t = localized.find(path);
@@ -248,11 +281,21 @@ public class IndexFileSystem extends ExtendedNamespace implements LeaseRecoverab
   @Override
   public FSDataInputStream open(Path f, int bufferSize) throws IOException {
     String path = pathOf(f);
+    org.indexfs.hadoop.decoupled.PrivateCopy copy = checkouts.find(path);
+    if (copy != null) {
+      byte[] written = copy.readWritten(path);
+      if (written != null) {
+        return new FSDataInputStream(new IndexInputStream(path, written.length, IndexInputStream.inline(written),
+            statistics));
+      }
+      path = copy.origin(path); // checked out, not written in the copy: the server's bytes
+    }
+    String at = path;
     FSDataInputStream local = openLocal(path, null);
     if (local != null) {
       return local;
     }
-    return bytes.open(path, read(() -> client.open(path)), statistics);
+    return bytes.open(at, read(() -> client.open(at)), statistics);
   }
 
   @Override
@@ -314,6 +357,11 @@ public class IndexFileSystem extends ExtendedNamespace implements LeaseRecoverab
   private FSDataOutputStream create(Path f, FsPermission permission, boolean overwrite, short replication,
       long blockSize, boolean createParent) throws IOException {
     String path = pathOf(f);
+    org.indexfs.hadoop.decoupled.PrivateCopy copy = checkouts.find(path);
+    if (copy != null) {
+      return new FSDataOutputStream(copy.create(path, permission.toShort(), overwrite, replication, blockSize,
+          createParent), statistics);
+    }
     org.indexfs.client.bulk.LocalSubtree t = localized.find(path);
     if (t != null) {
       try {
@@ -341,6 +389,7 @@ public class IndexFileSystem extends ExtendedNamespace implements LeaseRecoverab
   @Override
   public FSDataOutputStream append(Path f, int bufferSize, Progressable progress) throws IOException {
     String path = pathOf(f);
+    checkouts.refuse(path, "append");
     localized.flushFor(path);
     WriteHandle handle = write(() -> client.append(path));
     org.indexfs.proto.FileStatus status = handle.getStatus();
@@ -390,6 +439,7 @@ public class IndexFileSystem extends ExtendedNamespace implements LeaseRecoverab
   /** HDFS truncate: true if done at once, false while the last block is recovered (file stays open). */
   @Override
   public boolean truncate(Path f, long newLength) throws IOException {
+    checkouts.refuse(pathOf(f), "truncate");
     return write(() -> client.truncate(pathOf(f), newLength));
   }
 
@@ -461,6 +511,13 @@ public class IndexFileSystem extends ExtendedNamespace implements LeaseRecoverab
   public boolean rename(Path src, Path dst) throws IOException {
     String s = pathOf(src);
     String d = pathOf(dst);
+    org.indexfs.hadoop.decoupled.PrivateCopy copy = checkouts.find(s);
+    if (copy != null || checkouts.find(d) != null) {
+      if (copy == null || !copy.covers(d)) {
+        throw new IOException("Cannot rename " + s + " to " + d + ": only one side is in a checked-out copy (merge it first)");
+      }
+      return copy.rename(s, d);
+    }
     org.indexfs.client.bulk.LocalSubtree t = localized.find(s);
     if (t != null) {
       if (t.contains(d)) {
@@ -493,12 +550,18 @@ public class IndexFileSystem extends ExtendedNamespace implements LeaseRecoverab
 
   /** FileContext-style rename: exact destination, every refusal an exception. */
   void renameExact(Path src, Path dst, boolean overwrite) throws IOException {
+    checkouts.refuse(pathOf(src), "rename with options");
+    checkouts.refuse(pathOf(dst), "rename with options");
     writeVoid(() -> client.renameExact(pathOf(src), pathOf(dst), overwrite));
   }
 
   @Override
   public boolean delete(Path f, boolean recursive) throws IOException {
     String path = pathOf(f);
+    org.indexfs.hadoop.decoupled.PrivateCopy copy = checkouts.find(path);
+    if (copy != null) {
+      return copy.delete(path, recursive);
+    }
     org.indexfs.client.bulk.LocalSubtree t = localized.find(path);
     if (t != null) {
       try {
@@ -533,6 +596,26 @@ public class IndexFileSystem extends ExtendedNamespace implements LeaseRecoverab
   public RemoteIterator<FileStatus> listStatusIterator(Path f) throws IOException {
     Path dir = makeQualified(f);
     String path = pathOf(dir);
+    org.indexfs.hadoop.decoupled.PrivateCopy copy = checkouts.find(path);
+    if (copy != null) {
+      List<org.indexfs.proto.FileStatus> entries = copy.list(path);
+      ChildPaths children = new ChildPaths(dir);
+      java.util.Iterator<org.indexfs.proto.FileStatus> it = entries.iterator();
+      boolean file = entries.size() == 1 && entries.get(0).getType() == org.indexfs.proto.FileType.FILE
+          && copy.status(path).getType() == org.indexfs.proto.FileType.FILE;
+      return new RemoteIterator<>() {
+        @Override
+        public boolean hasNext() {
+          return it.hasNext();
+        }
+
+        @Override
+        public FileStatus next() {
+          org.indexfs.proto.FileStatus s = it.next();
+          return toHadoop(file ? dir : children.of(s.getName()), s);
+        }
+      };
+    }
     org.indexfs.client.bulk.LocalSubtree t = localized.find(path) != null ? localized.find(path) : localized.bulk().at(path);
     if (t != null) {
       List<org.indexfs.proto.FileStatus> entries = read(() -> t.list(path));
@@ -584,6 +667,10 @@ public class IndexFileSystem extends ExtendedNamespace implements LeaseRecoverab
 
   private boolean mkdirsAbsolute(Path f, FsPermission permission) throws IOException {
     String path = pathOf(f);
+    org.indexfs.hadoop.decoupled.PrivateCopy copy = checkouts.find(path);
+    if (copy != null) {
+      return copy.mkdirs(path, permission.toShort());
+    }
     org.indexfs.client.bulk.LocalSubtree t = localized.find(path);
     if (t != null) {
       try {
@@ -621,6 +708,10 @@ public class IndexFileSystem extends ExtendedNamespace implements LeaseRecoverab
   public FileStatus getFileStatus(Path f) throws IOException {
     Path qualified = makeQualified(f);
     String path = pathOf(qualified);
+    org.indexfs.hadoop.decoupled.PrivateCopy copy = checkouts.find(path);
+    if (copy != null) {
+      return toHadoop(qualified, copy.status(path));
+    }
     org.indexfs.client.bulk.LocalSubtree t = localized.find(path);
     if (t != null) {
       return read(() -> toHadoop(qualified, t.getFileStatus(path)));
@@ -644,12 +735,14 @@ public class IndexFileSystem extends ExtendedNamespace implements LeaseRecoverab
 
   @Override
   public void setPermission(Path p, FsPermission permission) throws IOException {
+    checkouts.refuse(pathOf(p), "setPermission");
     localized.flushFor(pathOf(p));
     writeVoid(() -> client.setPermission(pathOf(p), permission.toShort()));
   }
 
   @Override
   public void setOwner(Path p, String username, String groupname) throws IOException {
+    checkouts.refuse(pathOf(p), "setOwner");
     localized.flushFor(pathOf(p));
     if (username == null && groupname == null) {
       throw new IOException("username == null && groupname == null");
@@ -659,18 +752,21 @@ public class IndexFileSystem extends ExtendedNamespace implements LeaseRecoverab
 
   @Override
   public void setTimes(Path p, long mtime, long atime) throws IOException {
+    checkouts.refuse(pathOf(p), "setTimes");
     localized.flushFor(pathOf(p));
     writeVoid(() -> client.setTimes(pathOf(p), mtime, atime));
   }
 
   @Override
   public boolean setReplication(Path src, short replication) throws IOException {
+    checkouts.refuse(pathOf(src), "setReplication");
     localized.flushFor(pathOf(src));
     return write(() -> client.setReplication(pathOf(src), replication));
   }
 
   @Override
   public ContentSummary getContentSummary(Path f) throws IOException {
+    checkouts.refuse(pathOf(f), "getContentSummary");
     localized.flushFor(pathOf(f));
     org.indexfs.proto.ContentSummary s = read(() -> client.contentSummary(pathOf(f)));
     return new ContentSummary.Builder().length(s.getLength()).fileCount(s.getFileCount())
@@ -766,6 +862,9 @@ public class IndexFileSystem extends ExtendedNamespace implements LeaseRecoverab
     try {
       super.close();
     } finally {
+      if (checkouts != null) {
+        checkouts.close(); // a copy not merged is dropped: the merge is explicit
+      }
       if (localized != null) {
         localized.close(); // publishes what is pending, as closing a stream completes its file
       }

@@ -113,8 +113,9 @@ class SubtreePolicyTest {
   @Test
   void policiesWhoseMechanismIsNotBuiltAreRefused() throws IOException {
     admin.mkdirs("/refused", 0755);
+    // A decoupled copy is journaled by no one: client-journal goes with localized only.
     IndexFsException decoupled = assertThrows(IndexFsException.class,
-        () -> admin.setPolicy("/refused", new SubtreePolicy(Consistency.DECOUPLED, Durability.SYNC)));
+        () -> admin.setPolicy("/refused", new SubtreePolicy(Consistency.DECOUPLED, Durability.CLIENT_JOURNAL)));
     assertEquals(Code.UNSUPPORTED, decoupled.code());
     IndexFsException journal = assertThrows(IndexFsException.class,
         () -> admin.setPolicy("/refused", new SubtreePolicy(Consistency.STRONG, Durability.CLIENT_JOURNAL)));

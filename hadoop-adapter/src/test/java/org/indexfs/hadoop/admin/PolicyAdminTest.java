@@ -85,8 +85,12 @@ class PolicyAdminTest {
 
     String[] bad = admin(-1, "-setPolicy", "/pol-cli/ckpt", "--consistency", "eventual");
     assertTrue(bad[1].startsWith("setPolicy: Unknown consistency 'eventual' (expected strong|localized|decoupled)"), bad[1]);
-    String[] unbuilt = admin(-1, "-setPolicy", "/pol-cli/ckpt", "--consistency", "decoupled");
-    assertTrue(unbuilt[1].startsWith("setPolicy: Subtree policy consistency=decoupled is not supported yet"), unbuilt[1]);
+    fs.mkdirs(new Path("/pol-cli/sandbox"));
+    assertEquals("Set consistency=decoupled durability=async on /pol-cli/sandbox\n",
+        admin(0, "-setPolicy", "/pol-cli/sandbox", "--consistency", "decoupled", "--durability", "async")[0]);
+    String[] unbuilt = admin(-1, "-setPolicy", "/pol-cli/sandbox", "--durability", "client-journal");
+    assertTrue(unbuilt[1].startsWith("setPolicy: Subtree policy durability=client-journal needs consistency=localized"
+        + " (the client journals what it does locally; a decoupled copy is not journaled"), unbuilt[1]);
     assertEquals("Replayed 0 operations from dead clients' journals in /pol-cli/ckpt\n",
         admin(0, "-replayJournals", "/pol-cli/ckpt")[0]);
     String[] journalOnStrong = admin(-1, "-setPolicy", "/pol-cli", "--durability", "client-journal");

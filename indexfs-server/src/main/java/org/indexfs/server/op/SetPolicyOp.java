@@ -62,16 +62,15 @@ public final class SetPolicyOp implements Operation {
     } catch (IllegalArgumentException e) {
       throw new IndexFsException(Code.REMOTE_JAVA_ILLEGAL_ARGUMENT, e.getMessage());
     }
-    if (policy.consistency() == SubtreePolicy.Consistency.DECOUPLED) {
-      throw new IndexFsException(Code.UNSUPPORTED, "Subtree policy consistency=decoupled is not supported yet"
-          + " (checked-out private copies with an explicit merge are not built; see README, Not yet)");
-    }
     if (policy.durability() == SubtreePolicy.Durability.CLIENT_JOURNAL
         && policy.consistency() != SubtreePolicy.Consistency.LOCALIZED) {
       // Only a client that works locally has operations of its own to journal; a strong subtree's
       // calls are journaled by the server.
+      // A decoupled copy is private until its explicit merge; journaling it for another client to
+      // replay is not built (README, Not yet).
       throw new IndexFsException(Code.UNSUPPORTED, "Subtree policy durability=client-journal needs"
-          + " consistency=localized (the client journals what it does locally)");
+          + " consistency=localized (the client journals what it does locally; a decoupled copy is not"
+          + " journaled: it reaches the server only by its merge)");
     }
     return policy;
   }

@@ -112,6 +112,7 @@ final class ChaosWorkload implements AutoCloseable {
       if (Thread.currentThread().isInterrupted()) {
         throw new InterruptedException();
       }
+      Thread.sleep(50); // an application pauses before trying again (a refusal comes back at once)
       return false;
     }
   }

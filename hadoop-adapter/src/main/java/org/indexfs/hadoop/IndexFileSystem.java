@@ -314,6 +314,7 @@ public class IndexFileSystem extends ExtendedNamespace implements LeaseRecoverab
   private FSDataOutputStream create(Path f, FsPermission permission, boolean overwrite, short replication,
       long blockSize, boolean createParent) throws IOException {
     String path = pathOf(f);
+    mapped(() -> localized.beforeCreate(path)); // a task attempt directory's first file localizes it
     org.indexfs.client.bulk.LocalSubtree t = localized.find(path);
     if (t != null) {
       try {
@@ -461,6 +462,7 @@ public class IndexFileSystem extends ExtendedNamespace implements LeaseRecoverab
   public boolean rename(Path src, Path dst) throws IOException {
     String s = pathOf(src);
     String d = pathOf(dst);
+    mapped(() -> localized.beforeRename(s)); // subtrees localized at or below s: published first
     org.indexfs.client.bulk.LocalSubtree t = localized.find(s);
     if (t != null) {
       if (t.contains(d)) {
@@ -475,7 +477,7 @@ public class IndexFileSystem extends ExtendedNamespace implements LeaseRecoverab
           // on the server: published first, below
         }
       }
-      t.publish(false);
+      localized.beforeMoveOut(t);
     }
     localized.flushFor(d);
     return write(() -> client.rename(s, d));
@@ -493,12 +495,17 @@ public class IndexFileSystem extends ExtendedNamespace implements LeaseRecoverab
 
   /** FileContext-style rename: exact destination, every refusal an exception. */
   void renameExact(Path src, Path dst, boolean overwrite) throws IOException {
+    String s = pathOf(src);
+    mapped(() -> localized.beforeRename(s));
+    localized.flushFor(s);
+    localized.flushFor(pathOf(dst));
     writeVoid(() -> client.renameExact(pathOf(src), pathOf(dst), overwrite));
   }
 
   @Override
   public boolean delete(Path f, boolean recursive) throws IOException {
     String path = pathOf(f);
+    mapped(() -> localized.beforeDelete(path, objects)); // subtrees localized at or below: dropped
     org.indexfs.client.bulk.LocalSubtree t = localized.find(path);
     if (t != null) {
       try {
@@ -584,6 +591,9 @@ public class IndexFileSystem extends ExtendedNamespace implements LeaseRecoverab
 
   private boolean mkdirsAbsolute(Path f, FsPermission permission) throws IOException {
     String path = pathOf(f);
+    if (mapped(() -> localized.beforeCreate(path)) && localized.bulk().at(path) != null) {
+      return true; // a task attempt directory, made and localized
+    }
     org.indexfs.client.bulk.LocalSubtree t = localized.find(path);
     if (t != null) {
       try {

@@ -1,11 +1,15 @@
 package org.indexfs.hadoop;
 
 import java.io.IOException;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import org.indexfs.client.IndexFsClient;
 import org.indexfs.client.bulk.BulkInsertion;
 import org.indexfs.common.IndexFsException;
 import org.indexfs.common.Permission;
 import org.indexfs.proto.Code;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * {@code indexfs.client.localize.task-attempts} (issue 18, "jobs benefit unchanged"): the task
@@ -21,9 +25,23 @@ final class TaskAttemptDirs {
   /** FileOutputCommitter.PENDING_DIR_NAME. */
   private static final String PENDING = "_temporary";
 
+  private static final Logger LOG = LoggerFactory.getLogger(TaskAttemptDirs.class);
+  /** Attempt directories remembered as localized once (a long-lived executor runs many tasks). */
+  private static final int REMEMBERED = 10_000;
+
   private final boolean enabled;
   private final IndexFsClient client;
   private final BulkInsertion bulk;
+  /**
+   * Attempt directories this client localized (or could not): once their lease is given up (a
+   * commit, or another client reading inside), what follows there runs on the server.
+   */
+  private final Map<String, Boolean> seen = new LinkedHashMap<>(16, 0.75f, true) {
+    @Override
+    protected boolean removeEldestEntry(Map.Entry<String, Boolean> eldest) {
+      return size() > REMEMBERED;
+    }
+  };
 
   TaskAttemptDirs(boolean enabled, IndexFsClient client, BulkInsertion bulk) {
     this.enabled = enabled;
@@ -78,10 +96,23 @@ final class TaskAttemptDirs {
     if (root == null || bulk.find(root) != null) {
       return false; // not an attempt directory, or inside a subtree this client localized otherwise
     }
-    if (bulk.at(root) == null) {
-      bulk.localize(root, implicitMode(root), false);
+    if (bulk.at(root) != null) {
+      return true;
     }
-    return true;
+    if (seen.put(root, Boolean.TRUE) != null) {
+      return false; // its lease was given up: the rest of the attempt runs on the server
+    }
+    try {
+      bulk.localize(root, implicitMode(root), false);
+      return true;
+    } catch (IndexFsException e) {
+      if (e.code() != Code.UNSUPPORTED && e.code() != Code.SUBTREE_LOCALIZED) {
+        throw e; // what the create itself would answer (access denied, a file in the way ...)
+      }
+      // Localized by another client, or split: the task works on the server as without the setting.
+      LOG.info("Task attempt directory {} is not localized ({}); its files go to the server", root, e.getMessage());
+      return false;
+    }
   }
 
   /**

@@ -276,8 +276,8 @@ class TaskAttemptLocalizationTest {
 
   @Test
   void aTaskCostsAConstantNumberOfRpcsWithLocalizedAttemptsAndOnePerFileWithout() throws Exception {
-    long[] strong = rpcsFor1And50Files(false);
-    long[] localized = rpcsFor1And50Files(true);
+    long[] strong = rpcsFor1And50Files(false, 1);
+    long[] localized = rpcsFor1And50Files(true, 1);
     System.out.printf("RPCs per task attempt (FileOutputCommitter v1), 4 vs 53 files: strong %s, localized %s%n",
         Arrays.toString(strong), Arrays.toString(localized));
     assertTrue(strong[1] - strong[0] >= 49, "strong: at least one RPC per file " + Arrays.toString(strong));
@@ -285,9 +285,25 @@ class TaskAttemptLocalizationTest {
     assertTrue(localized[1] < strong[0], "localized costs less than strong even for a few files");
   }
 
-  private static long[] rpcsFor1And50Files(boolean localized) throws Exception {
-    String out = "/attempts-rpcs-" + localized + "/out";
-    Run run = Run.indexfs(localized, 1);
+  /**
+   * Algorithm 2's commitTask moves every file into the output itself (a stat and a rename each, as
+   * on HDFS): there the setting takes the writing's two calls per file (create, complete) away.
+   */
+  @Test
+  void withAlgorithmTwoTheWritingIsFreeAndTheCommitMovesEachFileAsOnHdfs() throws Exception {
+    long[] strong = rpcsFor1And50Files(false, 2);
+    long[] localized = rpcsFor1And50Files(true, 2);
+    System.out.printf("RPCs per task attempt (FileOutputCommitter v2), 4 vs 53 files: strong %s, localized %s%n",
+        Arrays.toString(strong), Arrays.toString(localized));
+    long strongPerFile = strong[1] - strong[0];
+    long localizedPerFile = localized[1] - localized[0];
+    assertTrue(strongPerFile - localizedPerFile >= 2 * 49, "two calls fewer per file: strong +" + strongPerFile
+        + ", localized +" + localizedPerFile);
+  }
+
+  private static long[] rpcsFor1And50Files(boolean localized, int algorithm) throws Exception {
+    String out = "/attempts-rpcs-" + localized + "-v" + algorithm + "/out";
+    Run run = Run.indexfs(localized, algorithm);
     try {
       run.as(() -> {
         JobContext job = new JobContextImpl(attempt(run, out, 0, 0).getConfiguration(), new JobID("loc", 1));

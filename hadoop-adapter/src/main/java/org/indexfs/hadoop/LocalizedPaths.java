@@ -29,7 +29,15 @@ final class LocalizedPaths implements AutoCloseable {
   /** indexfs.client.localize.task-attempts: FileOutputCommitter's task attempt directories. */
   private final TaskAttemptDirs attempts;
 
-  LocalizedPaths(IndexFsClient client, DataObjects objects, Configuration conf) {
+  LocalizedPaths(IndexFsClient client, DataObjects objects, Configuration conf) throws IOException {
+    boolean taskAttempts = IndexFileSystem.get(conf, IndexFsConfig.CLIENT_LOCALIZE_TASK_ATTEMPTS);
+    if (taskAttempts && conf.getBoolean("fs." + IndexFileSystem.SCHEME + ".impl.disable.cache", false)) {
+      // A committer with a FileSystem of its own would rename the writer's attempt directory
+      // before the writer published it (the server lets a rename of a localized root through).
+      throw new IOException(IndexFsConfig.CLIENT_LOCALIZE_TASK_ATTEMPTS.name()
+          + " needs the FileSystem cache (a task's writer and committer must share one client): unset fs."
+          + IndexFileSystem.SCHEME + ".impl.disable.cache");
+    }
     SstShipper shipper = new SstShipper() {
       @Override
       public String ship(Path local) throws IOException {
@@ -47,7 +55,7 @@ final class LocalizedPaths implements AutoCloseable {
         Path.of(conf.get("hadoop.tmp.dir", System.getProperty("java.io.tmpdir")), "indexfs-localized"),
         IndexFileSystem.get(conf, IndexFsConfig.CLIENT_LOCALIZE_BUFFER_ENTRIES),
         IndexFileSystem.get(conf, IndexFsConfig.CLIENT_LOCALIZE_DATA_LIMIT_BYTES));
-    attempts = new TaskAttemptDirs(IndexFileSystem.get(conf, IndexFsConfig.CLIENT_LOCALIZE_TASK_ATTEMPTS), client, bulk);
+    attempts = new TaskAttemptDirs(taskAttempts, client, bulk);
     for (String p : IndexFileSystem.get(conf, IndexFsConfig.CLIENT_LOCALIZE_PATTERNS).split(",")) {
       String t = p.trim();
       if (!t.isEmpty()) {

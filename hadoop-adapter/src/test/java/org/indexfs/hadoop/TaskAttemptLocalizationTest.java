@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
@@ -247,6 +248,15 @@ class TaskAttemptLocalizationTest {
     } finally {
       run.close();
     }
+  }
+
+  @Test
+  void theSettingRefusesAClientOutsideTheFileSystemCache() {
+    Configuration conf = IndexFsTestCluster.conf();
+    conf.setBoolean(IndexFsConfig.CLIENT_LOCALIZE_TASK_ATTEMPTS.name(), true);
+    conf.setBoolean("fs.indexfs.impl.disable.cache", true);
+    IOException e = assertThrows(IOException.class, () -> FileSystem.get(IndexFsTestCluster.uri(), conf));
+    assertTrue(e.getMessage().contains("fs.indexfs.impl.disable.cache"), e.getMessage());
   }
 
   /** Calls one task attempt costs, from setupTask through commitTask, writing 3 + {@code extra} files. */

@@ -362,6 +362,7 @@ public class IndexFileSystem extends ExtendedNamespace implements LeaseRecoverab
       return new FSDataOutputStream(copy.create(path, permission.toShort(), overwrite, replication, blockSize,
           createParent), statistics);
     }
+    mapped(() -> localized.beforeCreate(path)); // a task attempt directory's first file localizes it
     org.indexfs.client.bulk.LocalSubtree t = localized.find(path);
     if (t != null) {
       try {
@@ -518,6 +519,7 @@ public class IndexFileSystem extends ExtendedNamespace implements LeaseRecoverab
       }
       return copy.rename(s, d);
     }
+    mapped(() -> localized.beforeRename(s)); // subtrees localized at or below s: published first
     org.indexfs.client.bulk.LocalSubtree t = localized.find(s);
     if (t != null) {
       if (t.contains(d)) {
@@ -532,7 +534,7 @@ public class IndexFileSystem extends ExtendedNamespace implements LeaseRecoverab
           // on the server: published first, below
         }
       }
-      t.publish(false);
+      localized.beforeMoveOut(t);
     }
     localized.flushFor(d);
     return write(() -> client.rename(s, d));
@@ -552,6 +554,10 @@ public class IndexFileSystem extends ExtendedNamespace implements LeaseRecoverab
   void renameExact(Path src, Path dst, boolean overwrite) throws IOException {
     checkouts.refuse(pathOf(src), "rename with options");
     checkouts.refuse(pathOf(dst), "rename with options");
+    String s = pathOf(src);
+    mapped(() -> localized.beforeRename(s));
+    localized.flushFor(s);
+    localized.flushFor(pathOf(dst));
     writeVoid(() -> client.renameExact(pathOf(src), pathOf(dst), overwrite));
   }
 
@@ -562,6 +568,7 @@ public class IndexFileSystem extends ExtendedNamespace implements LeaseRecoverab
     if (copy != null) {
       return copy.delete(path, recursive);
     }
+    mapped(() -> localized.beforeDelete(path, objects)); // subtrees localized at or below: dropped
     org.indexfs.client.bulk.LocalSubtree t = localized.find(path);
     if (t != null) {
       try {
@@ -670,6 +677,9 @@ public class IndexFileSystem extends ExtendedNamespace implements LeaseRecoverab
     org.indexfs.hadoop.decoupled.PrivateCopy copy = checkouts.find(path);
     if (copy != null) {
       return copy.mkdirs(path, permission.toShort());
+    }
+    if (mapped(() -> localized.beforeCreate(path)) && localized.bulk().at(path) != null) {
+      return true; // a task attempt directory, made and localized
     }
     org.indexfs.client.bulk.LocalSubtree t = localized.find(path);
     if (t != null) {

@@ -26,8 +26,18 @@ final class LocalizedPaths implements AutoCloseable {
   private final List<Pattern> patterns = new ArrayList<>();
   /** Subtrees under durability client-journal (issue 18), by root: their journals on the data tier. */
   private final java.util.Map<String, ClientJournal> journals = new java.util.concurrent.ConcurrentHashMap<>();
+  /** indexfs.client.localize.task-attempts: FileOutputCommitter's task attempt directories. */
+  private final TaskAttemptDirs attempts;
 
-  LocalizedPaths(IndexFsClient client, DataObjects objects, Configuration conf) {
+  LocalizedPaths(IndexFsClient client, DataObjects objects, Configuration conf) throws IOException {
+    boolean taskAttempts = IndexFileSystem.get(conf, IndexFsConfig.CLIENT_LOCALIZE_TASK_ATTEMPTS);
+    if (taskAttempts && conf.getBoolean("fs." + IndexFileSystem.SCHEME + ".impl.disable.cache", false)) {
+      // A committer with a FileSystem of its own would rename the writer's attempt directory
+      // before the writer published it (the server lets a rename of a localized root through).
+      throw new IOException(IndexFsConfig.CLIENT_LOCALIZE_TASK_ATTEMPTS.name()
+          + " needs the FileSystem cache (a task's writer and committer must share one client): unset fs."
+          + IndexFileSystem.SCHEME + ".impl.disable.cache");
+    }
     SstShipper shipper = new SstShipper() {
       @Override
       public String ship(Path local) throws IOException {
@@ -45,6 +55,7 @@ final class LocalizedPaths implements AutoCloseable {
         Path.of(conf.get("hadoop.tmp.dir", System.getProperty("java.io.tmpdir")), "indexfs-localized"),
         IndexFileSystem.get(conf, IndexFsConfig.CLIENT_LOCALIZE_BUFFER_ENTRIES),
         IndexFileSystem.get(conf, IndexFsConfig.CLIENT_LOCALIZE_DATA_LIMIT_BYTES));
+    attempts = new TaskAttemptDirs(taskAttempts, client, bulk);
     for (String p : IndexFileSystem.get(conf, IndexFsConfig.CLIENT_LOCALIZE_PATTERNS).split(",")) {
       String t = p.trim();
       if (!t.isEmpty()) {
@@ -100,6 +111,63 @@ final class LocalizedPaths implements AutoCloseable {
     if (t != null) {
       t.publish(false);
     }
+  }
+
+  /** Before a create or mkdirs of {@code path}: see {@link TaskAttemptDirs#localizeFor}. */
+  boolean beforeCreate(String path) throws IOException {
+    return attempts.localizeFor(path);
+  }
+
+  /**
+   * Before the server renames {@code src}: the subtrees localized at or below it publish and give
+   * their leases up, so the server moves what they made (a task commit's rename of its attempt
+   * directory publishes the attempt's files). Refused entries or files still open fail the rename:
+   * moving on would lose them.
+   */
+  Void beforeRename(String src) throws IOException {
+    for (LocalSubtree t : bulk.atOrBelow(src)) {
+      org.indexfs.proto.PublishResult r = bulk.publish(t.root(), true);
+      if (r.getRejectedCount() > 0) {
+        throw new IOException("Cannot rename " + src + ": publishing localized " + t.root() + " refused "
+            + r.getRejectedCount() + " entries, first " + r.getRejected(0).getPath() + ": " + r.getRejected(0).getReason());
+      }
+      if (!t.ended()) {
+        throw new IOException("Cannot rename " + src + " while files made in localized " + t.root() + " are open");
+      }
+      published(t.root());
+    }
+    return null;
+  }
+
+  /**
+   * Before an entry of localized subtree {@code t} moves out of it: what is pending is published;
+   * a task attempt directory also gives its lease up (its commit is taking the output away, as
+   * algorithm 2's file-by-file merge does), so the remaining moves need no publish each.
+   */
+  void beforeMoveOut(LocalSubtree t) throws IOException {
+    if (TaskAttemptDirs.isAttemptDir(t.root())) {
+      beforeRename(t.root());
+    } else {
+      t.publish(false);
+    }
+  }
+
+  /**
+   * Before the server deletes {@code path}: the subtrees localized at or below it are dropped with
+   * what is pending in them, data objects included (an aborted task attempt leaves nothing), and
+   * their leases given up; the server's delete then takes what they published earlier.
+   */
+  Void beforeDelete(String path, DataObjects objects) throws IOException {
+    for (LocalSubtree t : bulk.atOrBelow(path)) {
+      for (String object : bulk.discard(t)) {
+        objects.deleteQuietly(object);
+      }
+      ClientJournal j = journals.remove(t.root());
+      if (j != null) {
+        j.drop(); // the work it records is deleted
+      }
+    }
+    return null;
   }
 
   @Override

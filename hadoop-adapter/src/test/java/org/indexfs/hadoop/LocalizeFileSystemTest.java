@@ -100,6 +100,32 @@ class LocalizeFileSystemTest {
   }
 
   @Test
+  void renamingADirectoryAboveALocalizedOnePublishesItFirst() throws Exception {
+    fs.localize(new Path("/above/below"), false);
+    fs.create(new Path("/above/below/sub/a")).close();
+    assertTrue(fs.rename(new Path("/above"), new Path("/above-moved")));
+    assertTrue(reader.exists(new Path("/above-moved/below/sub/a")), "published, then moved by the server");
+    assertFalse(reader.exists(new Path("/above")));
+    assertEquals(java.util.List.of(), fs.localizedPaths().bulk().atOrBelow("/"), "the lease was given up");
+  }
+
+  @Test
+  void deletingADirectoryAboveALocalizedOneDropsItsPendingFilesAndObjects() throws Exception {
+    fs.localize(new Path("/doomed/below"), false);
+    try (FSDataOutputStream out = fs.create(new Path("/doomed/below/large"))) {
+      out.write(new byte[200 * 1024]);
+    }
+    String object = ((IndexFileStatus) fs.getFileStatus(new Path("/doomed/below/large"))).dataObject();
+    assertTrue(IndexFsTestCluster.hdfs().fileSystem().exists(TestData.objectPath(IndexFsTestCluster.get(), object)));
+    assertTrue(fs.delete(new Path("/doomed"), true));
+    assertFalse(reader.exists(new Path("/doomed")));
+    assertFalse(fs.exists(new Path("/doomed/below/large")));
+    assertFalse(IndexFsTestCluster.hdfs().fileSystem().exists(TestData.objectPath(IndexFsTestCluster.get(), object)),
+        "the pending file's data object went with it");
+    assertEquals(java.util.List.of(), fs.localizedPaths().bulk().atOrBelow("/doomed"));
+  }
+
+  @Test
   void directoriesMatchingAPatternAreLocalizedWhenMade() throws Exception {
     Path job = new Path("/checkpoints/job-1");
     assertTrue(fs.mkdirs(job));

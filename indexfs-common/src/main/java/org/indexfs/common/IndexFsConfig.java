@@ -251,6 +251,10 @@ public final class IndexFsConfig {
       "indexfs.client.localize.store", "buffer",
       "Bulk insertion: where a client keeps a localized subtree's entries: buffer (sorted in memory, spilled as SST runs) or rocksdb (an embedded RocksDB).");
 
+  public static final ConfigKey<Boolean> CLIENT_LOCALIZE_TASK_ATTEMPTS = ConfigKey.bool(
+      "indexfs.client.localize.task-attempts", false,
+      "Bulk insertion for unmodified MapReduce and Spark jobs: a task attempt directory of FileOutputCommitter (_temporary/<n>/_temporary/attempt_*) is localized when the task makes its first file there, so its files cost no RPC each and the task commit publishes them.");
+
   public static final ConfigKey<Integer> STORE_BLOB_MIN_BYTES = ConfigKey.integer(
       "indexfs.store.blob-min-bytes", 0,
       "Column-style storage (IndexFS §II-C): entry values of at least this many bytes (small files' inline bytes) go to RocksDB blob files, so compactions move only attribute records; 0 keeps every value in the LSM tree.");
@@ -271,5 +275,5 @@ public final class IndexFsConfig {
       LEASE_TABLE_ENTRIES, CLIENT_CACHE_ENTRIES, CLIENT_CONNECTION_LINGER_MS, CLIENT_PRIVATE_CONNECTION, HOME_SYNC_INTERVAL_MS,
       METRICS_LOG_INTERVAL_MS, METRICS_WINDOW_MS, HTTP_PORT, SPLIT_THRESHOLD, LOCALIZE_LEASE_MS,
       LOCALIZE_MAX_ID_BLOCK, CLIENT_LOCALIZE_PATTERNS, CLIENT_LOCALIZE_BUFFER_ENTRIES, CLIENT_LOCALIZE_DATA_LIMIT_BYTES,
-      CLIENT_LOCALIZE_STORE, STORE_BLOB_MIN_BYTES);
+      CLIENT_LOCALIZE_STORE, CLIENT_LOCALIZE_TASK_ATTEMPTS, STORE_BLOB_MIN_BYTES);
 }

@@ -73,6 +73,21 @@ public final class SparkSubmission {
     public List<String> files(String job) throws IOException {
       return Files.readAllLines(out.resolve(job + ".files"), StandardCharsets.UTF_8);
     }
+
+    /** Per output file, its SHA-256 ("path TAB hex"). */
+    public List<String> digests(String job) throws IOException {
+      return Files.readAllLines(out.resolve(job + ".digests"), StandardCharsets.UTF_8);
+    }
+
+    /** Client calls of each task attempt the job's metered committer saw, by attempt id. */
+    public Map<String, Long> taskCalls(String job) throws IOException {
+      Map<String, Long> calls = new LinkedHashMap<>();
+      for (String line : Files.readAllLines(out.resolve(job + ".task-calls"), StandardCharsets.UTF_8)) {
+        String[] kv = line.split("\t");
+        calls.put(kv[0], Long.parseLong(kv[1]));
+      }
+      return calls;
+    }
   }
 
   /**

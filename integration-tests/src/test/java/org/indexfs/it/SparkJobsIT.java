@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.indexfs.common.IndexFsConfig;
 import org.indexfs.it.JobCluster.Target;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -19,14 +20,19 @@ import org.junit.jupiter.params.provider.ValueSource;
  * Spark 4 in local mode, submitted with the shaded client jar and
  * {@code spark.hadoop.fs.defaultFS=indexfs://...}: text, Parquet and CSV written and read back, a
  * multi-stage join and aggregation, and a dynamic partition overwrite. The same jobs run on
- * {@code file://} in a second submission; every result and every output file name must match.
+ * {@code file://} in a second submission; every result and every output file name must match. A
+ * third submission runs them on {@code indexfs://} with {@code indexfs.client.localize.task-attempts}:
+ * the same results and files, byte for byte, and a write task's RPCs no longer grow with its files.
  */
 class SparkJobsIT {
-  private static final String[] JOBS = {"text", "parquet", "csv", "multi-stage", "dynamic-overwrite"};
+  private static final String[] JOBS = {"text", "parquet", "csv", "multi-stage", "dynamic-overwrite", "one-file-task",
+      "fifty-files-task"};
   private static final String BASE = "/spark-it";
 
   private static SparkSubmission.Run onIndexfs;
   private static SparkSubmission.Run onLocal;
+  /** On indexfs:// with indexfs.client.localize.task-attempts=true. */
+  private static SparkSubmission.Run onIndexfsLocalized;
 
   @BeforeAll
   static void submitOnIndexfsAndOnTheLocalFileSystem() throws Exception {
@@ -35,10 +41,14 @@ class SparkJobsIT {
         SharedJobCluster.newWorkDir("spark-indexfs"));
     String localBase = SharedJobCluster.newWorkDir("spark-local-data").toAbsolutePath().toString();
     onLocal = spark.submit(Map.of("fs.defaultFS", "file:///"), localBase, SharedJobCluster.newWorkDir("spark-file"));
+    Map<String, String> localized = new java.util.LinkedHashMap<>(SharedJobCluster.get().clientConf(Target.INDEXFS));
+    localized.put(IndexFsConfig.CLIENT_LOCALIZE_TASK_ATTEMPTS.name(), "true");
+    onIndexfsLocalized = spark.submit(localized, BASE + "-localized", SharedJobCluster.newWorkDir("spark-localized"));
   }
 
   @ParameterizedTest(name = "{0}")
-  @ValueSource(strings = {"text", "parquet", "csv", "multi-stage", "dynamic-overwrite"})
+  @ValueSource(strings = {"text", "parquet", "csv", "multi-stage", "dynamic-overwrite", "one-file-task",
+      "fifty-files-task"})
   void resultsEqualTheSameJobOnTheLocalFileSystem(String job) throws Exception {
     List<String> rows = onIndexfs.rows(job);
     assertFalse(rows.isEmpty(), job + " produced rows");
@@ -46,7 +56,8 @@ class SparkJobsIT {
   }
 
   @ParameterizedTest(name = "{0}")
-  @ValueSource(strings = {"text", "parquet", "csv", "multi-stage", "dynamic-overwrite"})
+  @ValueSource(strings = {"text", "parquet", "csv", "multi-stage", "dynamic-overwrite", "one-file-task",
+      "fifty-files-task"})
   void outputFilesEqualTheSameJobOnTheLocalFileSystem(String job) throws Exception {
     List<String> files = onIndexfs.files(job);
     // Dynamic partition overwrite commits into a staging directory and renames the partitions out
@@ -56,6 +67,48 @@ class SparkJobsIT {
     assertFalse(files.stream().anyMatch(f -> f.contains("_temporary") || f.contains(".spark-staging")),
         job + " left no staging files: " + files);
     assertEquals(onLocal.files(job), files, job);
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"text", "parquet", "csv", "multi-stage", "dynamic-overwrite", "one-file-task",
+      "fifty-files-task"})
+  void withLocalizedTaskAttemptsEveryJobGivesTheSameRowsAndFiles(String job) throws Exception {
+    assertEquals(onLocal.rows(job), onIndexfsLocalized.rows(job), job);
+    List<String> files = onIndexfsLocalized.files(job);
+    assertFalse(files.stream().anyMatch(f -> f.contains("_temporary") || f.contains(".spark-staging")),
+        job + " left no staging files: " + files);
+    assertEquals(onLocal.files(job), files, job);
+  }
+
+  /**
+   * Bytes, for the jobs whose bytes are the same on every run (one task, no shuffle: elsewhere the
+   * row order within a part file follows the order shuffle blocks arrive in, run by run).
+   */
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"one-file-task", "fifty-files-task"})
+  void withLocalizedTaskAttemptsTheFilesAreByteForByteThoseOfEveryOtherRun(String job) throws Exception {
+    assertEquals(job.equals("one-file-task") ? 2 : 51, onLocal.digests(job).size(), "_SUCCESS and the data files");
+    assertEquals(onLocal.digests(job), onIndexfs.digests(job), job);
+    assertEquals(onLocal.digests(job), onIndexfsLocalized.digests(job), job);
+  }
+
+  @Test
+  void aSparkTaskCostsTheSameRpcsForOneFileOrFiftyWithLocalizedAttempts() throws Exception {
+    long strongOne = onlyTask(onIndexfs, "one-file-task");
+    long strongFifty = onlyTask(onIndexfs, "fifty-files-task");
+    long localizedOne = onlyTask(onIndexfsLocalized, "one-file-task");
+    long localizedFifty = onlyTask(onIndexfsLocalized, "fifty-files-task");
+    System.out.printf("calls per Spark write task (setupTask..commitTask): strong 1 file %d, 50 files %d; "
+        + "localized 1 file %d, 50 files %d%n", strongOne, strongFifty, localizedOne, localizedFifty);
+    assertTrue(strongFifty - strongOne >= 49, "strong: at least one RPC per file");
+    assertEquals(localizedOne, localizedFifty, "localized: a constant per task");
+  }
+
+  /** The calls of the one metered write task of {@code job}. */
+  private static long onlyTask(SparkSubmission.Run run, String job) throws Exception {
+    Map<String, Long> calls = run.taskCalls(job);
+    assertEquals(1, calls.size(), job + " writes with one task: " + calls);
+    return calls.values().iterator().next();
   }
 
   @Test

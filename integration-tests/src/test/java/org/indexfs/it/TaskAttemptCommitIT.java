@@ -27,23 +27,39 @@ import org.apache.hadoop.mapreduce.lib.output.FileOutputFormat;
 import org.apache.hadoop.mapreduce.lib.output.TextOutputFormat;
 import org.apache.hadoop.mapreduce.task.JobContextImpl;
 import org.apache.hadoop.mapreduce.task.TaskAttemptContextImpl;
+import org.indexfs.common.IndexFsConfig;
 import org.indexfs.it.JobCluster.Target;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * Job commit is where rename and listing semantics bite. The stock FileOutputCommitter is driven
  * through the protocol an application master follows, with task attempts that fail, die or
  * lose to a retry; the output on {@code indexfs://} must be exactly what the same steps leave on
- * {@code hdfs://} (file names and contents), and hold only committed attempts' data.
+ * {@code hdfs://} (file names and contents), and hold only committed attempts' data — also with
+ * {@code indexfs.client.localize.task-attempts}, where every attempt directory is a localized
+ * subtree that its commit publishes and its abort (or the job's cleanup) drops.
  */
 class TaskAttemptCommitIT {
 
-  @ParameterizedTest(name = "committer algorithm {0}")
-  @ValueSource(ints = {1, 2})
-  void onlyCommittedAttemptsReachTheOutputAsOnHdfs(int algorithm) throws Exception {
-    TreeMap<String, String> onIndexfs = commitScenario(Target.INDEXFS, algorithm, "/commit-v" + algorithm + "/ok");
-    TreeMap<String, String> onHdfs = commitScenario(Target.HDFS, algorithm, "/commit-v" + algorithm + "/ok");
+  /** indexfs:// with or without {@code indexfs.client.localize.task-attempts}, beside hdfs:// without. */
+  private static final String RUNS = "1,false\n2,false\n1,true\n2,true";
+
+  /** With localized task attempts the indexfs run gets a client of its own ({@link FreshClient}). */
+  private static <T> T onIndexfs(boolean localized, java.security.PrivilegedExceptionAction<T> run) throws Exception {
+    return localized ? FreshClient.run(run) : run.run();
+  }
+
+  private static String dir(int algorithm, boolean localized, String name) {
+    return "/commit-v" + algorithm + (localized ? "-localized/" : "/") + name;
+  }
+
+  @ParameterizedTest(name = "committer algorithm {0}, localized task attempts {1}")
+  @CsvSource(textBlock = RUNS)
+  void onlyCommittedAttemptsReachTheOutputAsOnHdfs(int algorithm, boolean localized) throws Exception {
+    String dir = dir(algorithm, localized, "ok");
+    TreeMap<String, String> onIndexfs = onIndexfs(localized, () -> commitScenario(Target.INDEXFS, algorithm, localized, dir));
+    TreeMap<String, String> onHdfs = commitScenario(Target.HDFS, algorithm, false, dir);
 
     assertEquals(Map.of(
         "_SUCCESS", "",
@@ -53,11 +69,12 @@ class TaskAttemptCommitIT {
     assertEquals(onHdfs, onIndexfs);
   }
 
-  @ParameterizedTest(name = "committer algorithm {0}")
-  @ValueSource(ints = {1, 2})
-  void anAbortedJobLeavesNoSuccessMarkerAsOnHdfs(int algorithm) throws Exception {
-    TreeMap<String, String> onIndexfs = abortScenario(Target.INDEXFS, algorithm, "/commit-v" + algorithm + "/aborted");
-    TreeMap<String, String> onHdfs = abortScenario(Target.HDFS, algorithm, "/commit-v" + algorithm + "/aborted");
+  @ParameterizedTest(name = "committer algorithm {0}, localized task attempts {1}")
+  @CsvSource(textBlock = RUNS)
+  void anAbortedJobLeavesNoSuccessMarkerAsOnHdfs(int algorithm, boolean localized) throws Exception {
+    String dir = dir(algorithm, localized, "aborted");
+    TreeMap<String, String> onIndexfs = onIndexfs(localized, () -> abortScenario(Target.INDEXFS, algorithm, localized, dir));
+    TreeMap<String, String> onHdfs = abortScenario(Target.HDFS, algorithm, false, dir);
 
     assertFalse(onIndexfs.containsKey("_SUCCESS"), onIndexfs.toString());
     assertFalse(onIndexfs.keySet().stream().anyMatch(k -> k.startsWith("_temporary")), onIndexfs.toString());
@@ -67,11 +84,12 @@ class TaskAttemptCommitIT {
     assertEquals(onHdfs, onIndexfs);
   }
 
-  @ParameterizedTest(name = "committer algorithm {0}")
-  @ValueSource(ints = {1, 2})
-  void aJobWhoseMapperFailsCommitsNothingAsOnHdfs(int algorithm) throws Exception {
-    TreeMap<String, String> onIndexfs = failingJob(Target.INDEXFS, algorithm, "/commit-v" + algorithm + "/failing");
-    TreeMap<String, String> onHdfs = failingJob(Target.HDFS, algorithm, "/commit-v" + algorithm + "/failing");
+  @ParameterizedTest(name = "committer algorithm {0}, localized task attempts {1}")
+  @CsvSource(textBlock = RUNS)
+  void aJobWhoseMapperFailsCommitsNothingAsOnHdfs(int algorithm, boolean localized) throws Exception {
+    String dir = dir(algorithm, localized, "failing");
+    TreeMap<String, String> onIndexfs = onIndexfs(localized, () -> failingJob(Target.INDEXFS, algorithm, localized, dir));
+    TreeMap<String, String> onHdfs = failingJob(Target.HDFS, algorithm, false, dir);
 
     assertEquals(Map.of(), onIndexfs, "no _SUCCESS, no _temporary, no part file");
     assertEquals(onHdfs, onIndexfs);
@@ -82,8 +100,9 @@ class TaskAttemptCommitIT {
    * Task 2: attempt 0 writes and is never heard of again (neither committed nor aborted), attempt 1
    * commits. Then the job commits.
    */
-  private static TreeMap<String, String> commitScenario(Target target, int algorithm, String dir) throws Exception {
-    Configuration conf = conf(target, algorithm, dir);
+  private static TreeMap<String, String> commitScenario(Target target, int algorithm, boolean localized, String dir)
+      throws Exception {
+    Configuration conf = conf(target, algorithm, localized, dir);
     JobContext job = new JobContextImpl(conf, new JobID("it", 1));
     OutputCommitter jobCommitter = new TextOutputFormat<Text, Text>().getOutputCommitter(attempt(conf, 0, 0));
     jobCommitter.setupJob(job);
@@ -102,8 +121,9 @@ class TaskAttemptCommitIT {
   }
 
   /** Task 0 commits, task 1's only attempt fails, and the job is aborted as failed. */
-  private static TreeMap<String, String> abortScenario(Target target, int algorithm, String dir) throws Exception {
-    Configuration conf = conf(target, algorithm, dir);
+  private static TreeMap<String, String> abortScenario(Target target, int algorithm, boolean localized, String dir)
+      throws Exception {
+    Configuration conf = conf(target, algorithm, localized, dir);
     JobContext job = new JobContextImpl(conf, new JobID("it", 2));
     OutputCommitter jobCommitter = new TextOutputFormat<Text, Text>().getOutputCommitter(attempt(conf, 0, 0));
     jobCommitter.setupJob(job);
@@ -118,9 +138,11 @@ class TaskAttemptCommitIT {
   }
 
   /** A real job on the local runner whose mapper throws on its input: the runner fails and aborts it. */
-  private static TreeMap<String, String> failingJob(Target target, int algorithm, String dir) throws Exception {
+  private static TreeMap<String, String> failingJob(Target target, int algorithm, boolean localized, String dir)
+      throws Exception {
     Configuration conf = MapReduceJobs.localRunner(SharedJobCluster.get().clientConf(target),
         SharedJobCluster.newWorkDir("mr-local"), algorithm);
+    conf.setBoolean(IndexFsConfig.CLIENT_LOCALIZE_TASK_ATTEMPTS.name(), localized);
     try (FileSystem fs = SharedJobCluster.fileSystem(target)) {
       try (var out = fs.create(new Path(dir + "-in/input.txt"))) {
         out.writeBytes("one line\n");
@@ -163,9 +185,10 @@ class TaskAttemptCommitIT {
     return new TaskAttemptContextImpl(conf, new TaskAttemptID("it", 1, TaskType.REDUCE, task, attempt));
   }
 
-  private static Configuration conf(Target target, int algorithm, String dir) {
+  private static Configuration conf(Target target, int algorithm, boolean localized, String dir) {
     Configuration conf = new Configuration();
     SharedJobCluster.get().clientConf(target).forEach(conf::set);
+    conf.setBoolean(IndexFsConfig.CLIENT_LOCALIZE_TASK_ATTEMPTS.name(), localized);
     conf.setInt("mapreduce.fileoutputcommitter.algorithm.version", algorithm);
     conf.set(FileOutputFormat.OUTDIR, dir);
     return conf;

@@ -86,6 +86,28 @@ public final class BulkInsertion implements AutoCloseable {
     return s == null || s.ended() ? null : s;
   }
 
+  /** The live subtrees localized at {@code path} or below it (what a rename or delete of {@code path} takes along). */
+  public List<LocalSubtree> atOrBelow(String path) {
+    if (!any) {
+      return List.of();
+    }
+    String prefix = path.endsWith("/") ? path : path + "/";
+    List<LocalSubtree> out = new java.util.ArrayList<>();
+    for (LocalSubtree s : subtrees.values()) {
+      if (!s.ended() && (s.root().equals(path) || s.root().startsWith(prefix))) {
+        out.add(s);
+      }
+    }
+    return out;
+  }
+
+  /** Drops subtree {@code s} and what is pending in it, giving the lease up; returns its files' data objects. */
+  public List<String> discard(LocalSubtree s) throws IOException {
+    List<String> objects = s.discard();
+    forget(s);
+    return objects;
+  }
+
   /** Publishes what is pending below {@code path} (with {@code release}, ending the lease). */
   public PublishResult publish(String path, boolean release) throws IOException {
     LocalSubtree s = at(path);

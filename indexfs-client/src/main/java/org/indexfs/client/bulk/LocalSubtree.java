@@ -595,6 +595,29 @@ public final class LocalSubtree {
     }
   }
 
+  /**
+   * Gives the lease up and drops everything pending, as a recursive delete of the whole subtree
+   * would (an aborted task attempt): returns the data objects its files wrote, closed or still
+   * open, for the caller to delete. What was published earlier is the server's to delete.
+   */
+  public synchronized List<String> discard() throws IOException {
+    List<String> objects = new ArrayList<>();
+    if (ended) {
+      return objects;
+    }
+    for (Map.Entry<byte[], byte[]> e : pending.scan(new byte[0])) {
+      Inode i = Inode.decode(e.getValue());
+      if (!i.isDirectory() && i.dataObject != null) {
+        objects.add(i.dataObject);
+      }
+    }
+    for (long id : open.keySet()) {
+      objects.add(objectName(id)); // a writer past the inline limit has made it already
+    }
+    abandon();
+    return objects;
+  }
+
   private void checkLive() throws NotLocal {
     if (ended) {
       throw new NotLocal("The localization of " + root + " has ended");

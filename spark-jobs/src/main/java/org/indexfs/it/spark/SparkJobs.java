@@ -63,7 +63,9 @@ final class SparkJobs {
         new Job("parquet", this::parquet),
         new Job("csv", this::csv),
         new Job("multi-stage", this::multiStage),
-        new Job("dynamic-overwrite", this::dynamicOverwrite));
+        new Job("dynamic-overwrite", this::dynamicOverwrite),
+        new Job("one-file-task", () -> filesPerTask("one-file-task", 1)),
+        new Job("fifty-files-task", () -> filesPerTask("fifty-files-task", 50)));
   }
 
   /** Text input written through the Hadoop FileSystem API: one file past the inline limit, one under. */
@@ -142,6 +144,49 @@ final class SparkJobs {
       spark.conf().unset("spark.sql.sources.partitionOverwriteMode");
     }
     return new Result(rows(spark.read().parquet(out).select("id", "batch", "day")), List.of(out));
+  }
+
+  /**
+   * One task writes {@code files} CSV files, one per value of a partition column, through a
+   * metered stock committer ({@link MeteredCommitter}): its client calls, per task, for the caller.
+   * Without a shuffle its files' bytes are the same on every run (other jobs' row order within a
+   * part file follows the order shuffle blocks arrive in, which differs from run to run).
+   */
+  private Result filesPerTask(String name, int files) {
+    String out = base + "/" + name;
+    spark.conf().set("spark.sql.sources.outputCommitterClass", MeteredCommitter.class.getName());
+    try {
+      // One partition and no shuffle: one task, and its rows in the same order on every run.
+      spark.range(0, 1000, 1, 1).selectExpr("id", "cast(id % " + files + " as int) as bucket")
+          .write().mode(SaveMode.Overwrite).partitionBy("bucket").csv(out);
+    } finally {
+      spark.conf().unset("spark.sql.sources.outputCommitterClass");
+    }
+    return new Result(rows(spark.read().schema("id LONG, bucket INT").csv(out)), List.of(out));
+  }
+
+  /** Per output file (as {@link #outputFiles} names it), the SHA-256 of its bytes. */
+  List<String> outputDigests(List<String> outputs) throws IOException {
+    FileSystem fs = FileSystem.get(spark.sparkContext().hadoopConfiguration());
+    String prefix = fs.makeQualified(new Path(base)).toUri().getPath() + "/";
+    List<String> digests = new ArrayList<>();
+    for (String output : outputs) {
+      RemoteIterator<LocatedFileStatus> it = fs.listFiles(new Path(output), true);
+      while (it.hasNext()) {
+        Path path = it.next().getPath();
+        if (!path.getName().endsWith(".crc")) {
+          try (var in = fs.open(path)) {
+            java.security.MessageDigest sha = java.security.MessageDigest.getInstance("SHA-256");
+            String hex = java.util.HexFormat.of().formatHex(sha.digest(in.readAllBytes()));
+            digests.add(JOB_UUID.matcher(path.toUri().getPath().substring(prefix.length())).replaceAll("<job>") + "\t" + hex);
+          } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+          }
+        }
+      }
+    }
+    Collections.sort(digests);
+    return digests;
   }
 
   private Dataset<Row> wordCounts() {

@@ -13,7 +13,9 @@ import org.apache.spark.sql.SparkSession;
  * {@link SparkJobs} under {@code DIR} on the session's default file system (whatever
  * {@code spark.hadoop.fs.defaultFS} names) and records, in {@code LOCAL_DIR}, for each job its
  * result rows ({@code <job>.rows}), the files it left in its output directories
- * ({@code <job>.files}), and its wall time ({@code times.tsv}), for the caller to compare runs.
+ * ({@code <job>.files}) with the SHA-256 of each ({@code <job>.digests}), the client calls of each
+ * metered task ({@code <job>.task-calls}), and its wall time ({@code times.tsv}), for the caller
+ * to compare runs.
  */
 public final class SparkJobsMain {
   private SparkJobsMain() {}
@@ -39,11 +41,16 @@ public final class SparkJobsMain {
       List<String> times = new ArrayList<>();
       for (SparkJobs.Job job : jobs.all()) {
         long start = System.nanoTime();
+        MeteredCommitter.TASK_CALLS.clear();
         SparkJobs.Result result = job.run();
         long millis = (System.nanoTime() - start) / 1_000_000;
         times.add(job.name() + "\t" + millis);
         write(out.resolve(job.name() + ".rows"), result.rows());
         write(out.resolve(job.name() + ".files"), jobs.outputFiles(result.outputs()));
+        write(out.resolve(job.name() + ".digests"), jobs.outputDigests(result.outputs()));
+        List<String> calls = new ArrayList<>();
+        MeteredCommitter.TASK_CALLS.forEach((attempt, n) -> calls.add(attempt + "\t" + n));
+        write(out.resolve(job.name() + ".task-calls"), calls);
         System.out.println("job " + job.name() + " took " + millis + " ms");
       }
       write(out.resolve("times.tsv"), times);

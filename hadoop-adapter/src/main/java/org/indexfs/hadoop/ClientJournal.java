@@ -76,6 +76,33 @@ final class ClientJournal implements AutoCloseable {
     });
   }
 
+  /**
+   * A file written in a decoupled copy: once closed, its bytes (held in the copy's scratch space,
+   * which dies with the client) go into the journal inline, so a replay can make the file.
+   */
+  static java.io.OutputStream journaledCopyFile(java.io.OutputStream out, ClientJournal journal,
+      org.indexfs.hadoop.decoupled.PrivateCopy copy, String path, int permission, short replication, long blockSize) {
+    return new java.io.FilterOutputStream(out) {
+      private boolean closed;
+
+      @Override
+      public void write(byte[] b, int off, int len) throws IOException {
+        out.write(b, off, len);
+      }
+
+      @Override
+      public void close() throws IOException {
+        if (closed) {
+          return;
+        }
+        closed = true;
+        super.close();
+        byte[] bytes = copy.readWritten(path);
+        journal.file(path, permission, replication, blockSize, bytes.length, bytes, null);
+      }
+    };
+  }
+
   synchronized void rename(String src, String dst) throws IOException {
     append(d -> {
       d.writeByte(RENAME);

@@ -246,6 +246,12 @@ public class IndexFileSystem extends ExtendedNamespace implements LeaseRecoverab
       checkouts.checkout(path);
       return null;
     });
+    if (read(() -> client.getPolicy(path)).policy().durability()
+        == org.indexfs.common.policy.SubtreePolicy.Durability.CLIENT_JOURNAL) {
+      // The copy's operations go to a journal on the data tier as they happen: if this client dies
+      // before merging, another replays them (replayClientJournals), as for a localized subtree.
+      localized.journal(path, ClientJournal.open(objects, path, client.caller().getClientId()));
+    }
   }
 
   /**
@@ -255,12 +261,16 @@ public class IndexFileSystem extends ExtendedNamespace implements LeaseRecoverab
    */
   public org.indexfs.hadoop.decoupled.MergeReport merge(Path f) throws IOException {
     String path = pathOf(f);
-    return write(() -> checkouts.merge(path));
+    org.indexfs.hadoop.decoupled.MergeReport report = write(() -> checkouts.merge(path));
+    localized.published(path); // merged: its journal (client-journal) is no longer needed
+    return report;
   }
 
   /** Drops the copy of checked-out directory {@code f} without merging; returns how many changes it held. */
   public long discardCheckout(Path f) throws IOException {
-    return checkouts.discard(pathOf(f));
+    long n = checkouts.discard(pathOf(f));
+    localized.published(pathOf(f)); // dropped on purpose: nothing to replay
+    return n;
   }
 
   /** Local reads of a file made in a localized subtree: its bytes inline here, or its object. */
@@ -359,8 +369,12 @@ public class IndexFileSystem extends ExtendedNamespace implements LeaseRecoverab
     String path = pathOf(f);
     org.indexfs.hadoop.decoupled.PrivateCopy copy = checkouts.find(path);
     if (copy != null) {
-      return new FSDataOutputStream(copy.create(path, permission.toShort(), overwrite, replication, blockSize,
-          createParent), statistics);
+      java.io.OutputStream out = copy.create(path, permission.toShort(), overwrite, replication, blockSize,
+          createParent);
+      ClientJournal journal = localized.journalAt(copy.root());
+      return new FSDataOutputStream(journal == null ? out
+          : ClientJournal.journaledCopyFile(out, journal, copy, path, permission.toShort(), replication, blockSize),
+          statistics);
     }
     mapped(() -> localized.beforeCreate(path)); // a task attempt directory's first file localizes it
     org.indexfs.client.bulk.LocalSubtree t = localized.find(path);
@@ -517,7 +531,12 @@ public class IndexFileSystem extends ExtendedNamespace implements LeaseRecoverab
       if (copy == null || !copy.covers(d)) {
         throw new IOException("Cannot rename " + s + " to " + d + ": only one side is in a checked-out copy (merge it first)");
       }
-      return copy.rename(s, d);
+      boolean renamed = copy.rename(s, d);
+      ClientJournal journal = localized.journalAt(copy.root());
+      if (renamed && journal != null) {
+        journal.rename(s, d);
+      }
+      return renamed;
     }
     mapped(() -> localized.beforeRename(s)); // subtrees localized at or below s: published first
     org.indexfs.client.bulk.LocalSubtree t = localized.find(s);
@@ -566,7 +585,12 @@ public class IndexFileSystem extends ExtendedNamespace implements LeaseRecoverab
     String path = pathOf(f);
     org.indexfs.hadoop.decoupled.PrivateCopy copy = checkouts.find(path);
     if (copy != null) {
-      return copy.delete(path, recursive);
+      boolean deleted = copy.delete(path, recursive);
+      ClientJournal journal = localized.journalAt(copy.root());
+      if (deleted && journal != null) {
+        journal.delete(path, recursive);
+      }
+      return deleted;
     }
     mapped(() -> localized.beforeDelete(path, objects)); // subtrees localized at or below: dropped
     org.indexfs.client.bulk.LocalSubtree t = localized.find(path);
@@ -676,7 +700,12 @@ public class IndexFileSystem extends ExtendedNamespace implements LeaseRecoverab
     String path = pathOf(f);
     org.indexfs.hadoop.decoupled.PrivateCopy copy = checkouts.find(path);
     if (copy != null) {
-      return copy.mkdirs(path, permission.toShort());
+      boolean made = copy.mkdirs(path, permission.toShort());
+      ClientJournal journal = localized.journalAt(copy.root());
+      if (made && journal != null) {
+        journal.mkdir(path, permission.toShort());
+      }
+      return made;
     }
     if (mapped(() -> localized.beforeCreate(path)) && localized.bulk().at(path) != null) {
       return true; // a task attempt directory, made and localized

@@ -84,6 +84,11 @@ final class LocalizedPaths implements AutoCloseable {
     return journals.isEmpty() || t == null ? null : journals.get(t.root());
   }
 
+  /** The journal of the subtree rooted at {@code root} (a localized one, or a decoupled copy), or null. */
+  ClientJournal journalAt(String root) {
+    return journals.isEmpty() ? null : journals.get(root);
+  }
+
   /** {@code root} was published and released: its journal is no longer needed. */
   void published(String root) throws IOException {
     ClientJournal j = journals.remove(root);
@@ -177,7 +182,9 @@ final class LocalizedPaths implements AutoCloseable {
     for (String root : List.copyOf(journals.keySet())) {
       ClientJournal j = journals.remove(root);
       try {
-        if (bulk.publish(root, true).getRejectedCount() == 0) {
+        if (bulk.at(root) == null) {
+          j.close(); // a decoupled copy not merged: its journal stays, for another client to replay
+        } else if (bulk.publish(root, true).getRejectedCount() == 0) {
           j.drop();
         } else {
           j.close();

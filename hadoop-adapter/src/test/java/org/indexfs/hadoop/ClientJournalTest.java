@@ -99,6 +99,66 @@ class ClientJournalTest {
   }
 
   @Test
+  void aDeadClientsCheckedOutCopyIsReplayedByAnother() throws Exception {
+    Path sandbox = new Path("/cj-decoupled");
+    IndexFileSystem dying = newFs();
+    IndexFileSystem survivor = newFs();
+    try {
+      dying.mkdirs(sandbox);
+      dying.create(new Path(sandbox, "before")).close(); // on the server at check-out
+      dying.setPolicy(sandbox, new SubtreePolicy(Consistency.DECOUPLED, Durability.CLIENT_JOURNAL));
+      dying.checkout(sandbox);
+      Path d = new Path(sandbox, "d");
+      assertTrue(dying.mkdirs(d));
+      for (int i = 0; i < 5; i++) {
+        try (FSDataOutputStream out = dying.create(new Path(d, "f-" + i))) {
+          out.write(("file " + i).getBytes());
+        }
+      }
+      assertTrue(dying.rename(new Path(d, "f-0"), new Path(sandbox, "moved")));
+      assertTrue(dying.delete(new Path(d, "f-1"), false));
+      assertEquals(1, survivor.listStatus(sandbox).length, "the copy is private until its merge");
+
+      // The client dies before merging: the copy (its bytes in the client's scratch space) dies with
+      // it; the journal on the data tier does not, and another client replays it.
+      long applied = survivor.replayClientJournals(sandbox);
+      assertEquals(1 + 5 + 1 + 1, applied, "mkdir, 5 files, rename, delete");
+      assertEquals(java.util.List.of("before", "d", "moved"), java.util.Arrays.stream(survivor.listStatus(sandbox))
+          .map(s -> s.getPath().getName()).toList());
+      assertEquals(java.util.List.of("f-2", "f-3", "f-4"), java.util.Arrays.stream(survivor.listStatus(d))
+          .map(s -> s.getPath().getName()).toList());
+      try (FSDataInputStream in = survivor.open(new Path(sandbox, "moved"))) {
+        byte[] back = new byte["file 0".length()];
+        in.readFully(back);
+        assertArrayEquals("file 0".getBytes(), back);
+      }
+      assertEquals(0, survivor.replayClientJournals(sandbox), "a journal is replayed once");
+    } finally {
+      survivor.close();
+      dying.close();
+    }
+  }
+
+  @Test
+  void aMergedCopyLeavesNoJournal() throws Exception {
+    Path sandbox = new Path("/cj-merged");
+    IndexFileSystem fs = newFs();
+    IndexFileSystem other = newFs();
+    try {
+      fs.mkdirs(sandbox);
+      fs.setPolicy(sandbox, new SubtreePolicy(Consistency.DECOUPLED, Durability.CLIENT_JOURNAL));
+      fs.checkout(sandbox);
+      fs.create(new Path(sandbox, "a")).close();
+      assertEquals(0, fs.merge(sandbox).conflicts().size());
+      assertEquals(1, other.listStatus(sandbox).length, "the merge applied the copy");
+      assertEquals(0, other.replayClientJournals(sandbox), "and dropped the journal");
+    } finally {
+      other.close();
+      fs.close();
+    }
+  }
+
+  @Test
   void aClientThatPublishesLeavesNoJournal() throws Exception {
     Path jobs = new Path("/cj-clean");
     IndexFileSystem fs = newFs();

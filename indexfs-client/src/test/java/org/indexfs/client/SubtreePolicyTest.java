@@ -111,12 +111,9 @@ class SubtreePolicyTest {
   }
 
   @Test
-  void policiesWhoseMechanismIsNotBuiltAreRefused() throws IOException {
+  void aClientJournalOnAStrongSubtreeIsRefused() throws IOException {
     admin.mkdirs("/refused", 0755);
-    // A decoupled copy is journaled by no one: client-journal goes with localized only.
-    IndexFsException decoupled = assertThrows(IndexFsException.class,
-        () -> admin.setPolicy("/refused", new SubtreePolicy(Consistency.DECOUPLED, Durability.CLIENT_JOURNAL)));
-    assertEquals(Code.UNSUPPORTED, decoupled.code());
+    // A strong subtree's calls are journaled by the server: client-journal needs a client working locally.
     IndexFsException journal = assertThrows(IndexFsException.class,
         () -> admin.setPolicy("/refused", new SubtreePolicy(Consistency.STRONG, Durability.CLIENT_JOURNAL)));
     assertEquals(Code.UNSUPPORTED, journal.code());

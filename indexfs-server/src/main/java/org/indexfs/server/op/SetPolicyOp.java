@@ -63,14 +63,11 @@ public final class SetPolicyOp implements Operation {
       throw new IndexFsException(Code.REMOTE_JAVA_ILLEGAL_ARGUMENT, e.getMessage());
     }
     if (policy.durability() == SubtreePolicy.Durability.CLIENT_JOURNAL
-        && policy.consistency() != SubtreePolicy.Consistency.LOCALIZED) {
-      // Only a client that works locally has operations of its own to journal; a strong subtree's
-      // calls are journaled by the server.
-      // A decoupled copy is private until its explicit merge; journaling it for another client to
-      // replay is not built (README, Not yet).
+        && policy.consistency() == SubtreePolicy.Consistency.STRONG) {
+      // Only a client that works locally (localized, or a decoupled copy) has operations of its own
+      // to journal; a strong subtree's calls are journaled by the server.
       throw new IndexFsException(Code.UNSUPPORTED, "Subtree policy durability=client-journal needs"
-          + " consistency=localized (the client journals what it does locally; a decoupled copy is not"
-          + " journaled: it reaches the server only by its merge)");
+          + " consistency=localized or decoupled (the client journals what it does locally)");
     }
     return policy;
   }

@@ -88,10 +88,12 @@ final class TaskAttemptDirs {
    * client has not localized, localizes that directory (made if missing). Returns true when
    * {@code path} is now inside or at a localized attempt directory.
    */
-  synchronized boolean localizeFor(String path) throws IOException {
-    if (!enabled) {
-      return false;
-    }
+  boolean localizeFor(String path) throws IOException {
+    // Off (the default): every create and mkdirs asks, so answer without the lock.
+    return enabled && localizeEnabled(path);
+  }
+
+  private synchronized boolean localizeEnabled(String path) throws IOException {
     String root = attemptDirOf(path);
     if (root == null || bulk.find(root) != null) {
       return false; // not an attempt directory, or inside a subtree this client localized otherwise

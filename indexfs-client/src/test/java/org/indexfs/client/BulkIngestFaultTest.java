@@ -54,6 +54,21 @@ class BulkIngestFaultTest {
     FaultPoints.install(null);
   }
 
+  /** Makes {@code dir/d0..d2}, each with 100 one-byte files, in localized {@code t}; returns the relative names. */
+  static Set<String> fill(LocalSubtree t, String dir) throws IOException {
+    Set<String> made = new TreeSet<>();
+    for (int d = 0; d < 3; d++) {
+      t.mkdirs(dir + "/d" + d, 0755);
+      made.add("d" + d);
+      for (int i = 0; i < 100; i++) {
+        String name = "d" + d + "/f" + i;
+        t.complete(t.create(dir + "/" + name, 0644, false, 1, 1 << 20).status().getInodeId(), 1, new byte[] {7}, null);
+        made.add(name);
+      }
+    }
+    return made;
+  }
+
   static Set<String> tree(IndexFsClient c, String dir) throws IOException {
     Set<String> out = new TreeSet<>();
     for (FileStatus s : c.listAll(dir)) {
@@ -73,16 +88,7 @@ class BulkIngestFaultTest {
       BulkInsertion bulk = new BulkInsertion(holder, new DirectoryShipper(cluster.dataUri()), "buffer",
           workDir.resolve("scratch"), 100_000, 1L << 30);
       LocalSubtree t = bulk.localize(dir, 0777, false);
-      Set<String> made = new TreeSet<>();
-      for (int d = 0; d < 3; d++) {
-        t.mkdirs(dir + "/d" + d, 0755);
-        made.add("d" + d);
-        for (int i = 0; i < 100; i++) {
-          String name = "d" + d + "/f" + i;
-          t.complete(t.create(dir + "/" + name, 0644, false, 1, 1 << 20).status().getInodeId(), 1, new byte[] {7}, null);
-          made.add(name);
-        }
-      }
+      Set<String> made = fill(t, dir);
       AtomicBoolean fired = new AtomicBoolean();
       FaultPoints.install(p -> {
         if (p.equals(point) && fired.compareAndSet(false, true)) {

@@ -82,6 +82,18 @@ class StandbyCatchUpTest {
     }
   }
 
+  /** Stops slot {@code slot}'s active and waits until {@code standby} serves; returns the seconds it took. */
+  static double failOver(LocalCluster cluster, int slot, SlotRunner standby) throws InterruptedException {
+    long stopped = System.nanoTime();
+    cluster.stopServer(slot);
+    long deadline = stopped + TimeUnit.SECONDS.toNanos(90);
+    while (standby.current() == null) {
+      assertTrue(System.nanoTime() < deadline, "the standby of slot " + slot + " takes over");
+      Thread.sleep(20);
+    }
+    return (System.nanoTime() - stopped) / 1e9;
+  }
+
   static void awaitCaughtUp(LocalCluster cluster, SlotRunner standby) throws Exception {
     long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(3);
     while (standby.standby() == null

@@ -35,6 +35,11 @@ final class BufferStore implements LocalStore {
   }
 
   @Override
+  public byte[] swap(byte[] key, byte[] value) {
+    return entries.put(key, value);
+  }
+
+  @Override
   public byte[] get(byte[] key) {
     return entries.get(key);
   }

@@ -13,6 +13,13 @@ import java.util.Map;
 public interface LocalStore extends AutoCloseable {
   void put(byte[] key, byte[] value) throws IOException;
 
+  /** Puts {@code value} under {@code key}; returns the value it replaced, or null. */
+  default byte[] swap(byte[] key, byte[] value) throws IOException {
+    byte[] before = get(key);
+    put(key, value);
+    return before;
+  }
+
   /** The value of {@code key}, or null. */
   byte[] get(byte[] key) throws IOException;
 

@@ -202,6 +202,11 @@ public final class LocalSubtree {
     if (v != null) {
       return Inode.decode(v);
     }
+    return lookupPublished(parent, k, path, forCreate);
+  }
+
+  /** The entry {@code k} as published (on the server), when it is not pending here. */
+  private Inode lookupPublished(long parent, byte[] k, String path, boolean forCreate) throws IOException {
     if (known.contains(parent) && (published == null || !published.mightContain(k))) {
       return null;
     }
@@ -311,17 +316,35 @@ public final class LocalSubtree {
         : directory(names, names.size() - 1, true, Permission.withImplicitUserWriteExecute(0755), now);
     String name = names.get(names.size() - 1);
     byte[] k = key(parent, name);
-    Inode existing = lookup(parent, k, path, true);
+    Inode f = newFile(permission, replication, blockSize, now);
+    // One store operation for the common case (a new name): put first, and put back what was there
+    // if the create is refused. A sorted buffer's lookup and insert are each a walk down the tree.
+    byte[] before = pending.swap(k, f.encode());
     String replaced = null;
-    if (existing != null) {
-      if (existing.isDirectory()) {
-        throw new IndexFsException(Code.FILE_ALREADY_EXISTS, path + " already exists as a directory");
+    try {
+      Inode existing = before != null ? Inode.decode(before) : lookupPublished(parent, k, path, true);
+      if (existing != null) {
+        if (existing.isDirectory()) {
+          throw new IndexFsException(Code.FILE_ALREADY_EXISTS, path + " already exists as a directory");
+        }
+        if (!overwrite) {
+          throw new IndexFsException(Code.FILE_ALREADY_EXISTS, path + " for client already exists");
+        }
+        replaced = existing.dataObject;
       }
-      if (!overwrite) {
-        throw new IndexFsException(Code.FILE_ALREADY_EXISTS, path + " for client already exists");
+    } catch (IOException | RuntimeException e) {
+      if (before != null) {
+        pending.put(k, before);
+      } else {
+        pending.delete(k);
       }
-      replaced = existing.dataObject;
+      throw e;
     }
+    open.put(f.inodeId, k);
+    return new Created(name, f, replaced);
+  }
+
+  private Inode newFile(int permission, int replication, long blockSize, long now) throws IOException {
     Inode f = new Inode();
     f.type = Inode.TYPE_FILE;
     f.inodeId = nextId();
@@ -332,9 +355,7 @@ public final class LocalSubtree {
     f.blockSize = blockSize;
     f.mtime = f.atime = now;
     f.zerothSlot = home;
-    pending.put(k, f.encode());
-    open.put(f.inodeId, k);
-    return new Created(name, f, replaced);
+    return f;
   }
 
   /** The name a file's data object must have: this holder's secret prefix and the file's inode id. */

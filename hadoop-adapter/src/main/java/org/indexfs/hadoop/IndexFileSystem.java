@@ -110,7 +110,10 @@ public class IndexFileSystem extends ExtendedNamespace implements LeaseRecoverab
       checkouts = new org.indexfs.hadoop.decoupled.Checkouts(this,
           java.nio.file.Path.of(conf.get("hadoop.tmp.dir", System.getProperty("java.io.tmpdir")), "indexfs-checkouts"));
     } catch (IOException e) {
+      // Hadoop closes a FileSystem whose initialize failed: that close must not release the
+      // connection a second time (a shared connection would go on counting one user too few).
       client.close();
+      client = null;
       throw HadoopErrors.toHadoop(e);
     }
     workingDir = getHomeDirectory();

@@ -318,6 +318,12 @@ public final class ClusterConnection implements AutoCloseable {
   @Override
   public void close() {
     synchronized (SHARED) {
+      if (references <= 0) {
+        // A second close by the same user: counting it would take the connection from under another.
+        LOG.warn("Cluster connection {} closed more often than it was opened", key == null ? cluster : key,
+            new IllegalStateException("extra close"));
+        return;
+      }
       if (--references > 0) {
         return;
       }

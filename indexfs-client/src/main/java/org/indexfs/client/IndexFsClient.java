@@ -814,8 +814,13 @@ public final class IndexFsClient implements AutoCloseable {
     return response;
   }
 
+  /** Closing twice releases the connection once (a shared one is counted per user). */
+  private final java.util.concurrent.atomic.AtomicBoolean closed = new java.util.concurrent.atomic.AtomicBoolean();
+
   @Override
   public void close() {
-    cluster.close();
+    if (closed.compareAndSet(false, true)) {
+      cluster.close();
+    }
   }
 }

@@ -55,6 +55,25 @@ class SharedConnectionLingerTest {
   }
 
   @Test
+  void aClientClosedTwiceReleasesTheSharedConnectionOnce() throws Exception {
+    try (LocalCluster cluster = LocalCluster.builder(TestData.newDir("twice")).start()) {
+      ClusterConnection mine = acquire(cluster, 0);
+      ClusterConnection other = acquire(cluster, 0);
+      assertSame(mine, other);
+      IndexFsClient client = new IndexFsClient(mine, IndexFsClient.caller(TestData.USER, List.of(), "twice"), 30_000);
+      client.close();
+      client.close(); // Hadoop closes a FileSystem whose initialize failed after it closed its client
+      try {
+        use(other, "/still-mine"); // the other user's connection was not taken from under it
+        assertTrue(other.connectedTo(0));
+      } finally {
+        other.close();
+      }
+      assertFalse(other.connectedTo(0), "its own close, the last, closes it");
+    }
+  }
+
+  @Test
   void withNoLingerTheLastCloseClosesIt() throws Exception {
     try (LocalCluster cluster = LocalCluster.builder(TestData.newDir("no-linger")).start()) {
       ClusterConnection first = acquire(cluster, 0);

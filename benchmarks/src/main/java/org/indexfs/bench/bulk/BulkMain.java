@@ -80,6 +80,7 @@ public final class BulkMain {
           java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
       b.rawSst(Math.min(files, 100_000)); // warm-up of the encoders and the JIT
       b.rawSst(files);
+      b.localized("buffer", Math.min(files, 200_000)); // warm-up of the create path and the JIT, as for the SST writer
       b.localized("buffer", files);
       b.localized("rocksdb", files / 4);
       b.serverSide(Math.min(files, 20_000), 1);
@@ -190,7 +191,7 @@ public final class BulkMain {
     void localized(String store, long n) throws Exception {
       try (IndexFsClient c = client()) {
         BulkInsertion bulk = bulk(c, store);
-        String dir = "/local-" + store;
+        String dir = "/local-" + store + "-" + n;
         LocalSubtree t = bulk.localize(dir, 0777, false);
         java.lang.management.ThreadMXBean mx = java.lang.management.ManagementFactory.getThreadMXBean();
         long cpu0 = mx.getCurrentThreadCpuTime();

@@ -25,7 +25,7 @@ import org.indexfs.proto.AclEditRequest;
  */
 abstract class ExtendedNamespace extends StoragePolicies {
 
-  /** What works on IndexFS as on HDFS; snapshots do not yet ({@link NotYetSupported}). */
+  /** What works on IndexFS as on HDFS. */
   @Override
   public boolean hasPathCapability(Path path, String capability) throws IOException {
     switch (PathCapabilitiesSupport.validatePathCapabilityArgs(makeQualified(path), capability)) {
@@ -38,9 +38,8 @@ abstract class ExtendedNamespace extends StoragePolicies {
       case CommonPathCapabilities.FS_XATTRS:
       case CommonPathCapabilities.LEASE_RECOVERABLE:
       case CommonPathCapabilities.FS_STORAGEPOLICY:
-        return true;
       case CommonPathCapabilities.FS_SNAPSHOTS:
-        return false;
+        return true;
       default:
         return super.hasPathCapability(path, capability);
     }

@@ -66,6 +66,8 @@ final class HadoopErrors {
       case ACL_INVALID -> new org.apache.hadoop.hdfs.protocol.AclException(m);
       case NS_QUOTA_EXCEEDED -> new org.apache.hadoop.hdfs.protocol.NSQuotaExceededException(m);
       case DS_QUOTA_EXCEEDED -> new org.apache.hadoop.hdfs.protocol.DSQuotaExceededException(m);
+      case SNAPSHOT_READ_ONLY -> new org.apache.hadoop.hdfs.protocol.SnapshotAccessControlException(m);
+      case SNAPSHOT -> new RemoteException("org.apache.hadoop.hdfs.protocol.SnapshotException", m);
       case REMOTE_JAVA_ILLEGAL_ARGUMENT -> new RemoteException(IllegalArgumentException.class.getName(), m);
       case REMOTE_NOT_DIRECTORY -> new RemoteException(PathIsNotDirectoryException.class.getName(), m);
       case XATTR_NOT_FOUND -> new RemoteException(org.apache.hadoop.hdfs.protocol.XAttrNotFoundException.class.getName(), m);

@@ -294,6 +294,10 @@ public class IndexFileSystem extends ExtendedNamespace implements LeaseRecoverab
   @Override
   public FSDataInputStream open(Path f, int bufferSize) throws IOException {
     String path = pathOf(f);
+    Snapshots.At snapshot = Snapshots.parse(path);
+    if (snapshot != null) {
+      return bytes.open(path, read(() -> snapshots().open(snapshot)), statistics);
+    }
     org.indexfs.hadoop.decoupled.PrivateCopy copy = checkouts.find(path);
     if (copy != null) {
       byte[] written = copy.readWritten(path);
@@ -630,6 +634,10 @@ public class IndexFileSystem extends ExtendedNamespace implements LeaseRecoverab
   public RemoteIterator<FileStatus> listStatusIterator(Path f) throws IOException {
     Path dir = makeQualified(f);
     String path = pathOf(dir);
+    Snapshots.At snapshot = Snapshots.parse(path);
+    if (snapshot != null) {
+      return read(() -> snapshots().list(dir, snapshot));
+    }
     org.indexfs.hadoop.decoupled.PrivateCopy copy = checkouts.find(path);
     if (copy != null) {
       List<org.indexfs.proto.FileStatus> entries = copy.list(path);
@@ -750,6 +758,10 @@ public class IndexFileSystem extends ExtendedNamespace implements LeaseRecoverab
   public FileStatus getFileStatus(Path f) throws IOException {
     Path qualified = makeQualified(f);
     String path = pathOf(qualified);
+    Snapshots.At snapshot = Snapshots.parse(path);
+    if (snapshot != null) {
+      return read(() -> toHadoop(qualified, snapshots().status(snapshot)));
+    }
     org.indexfs.hadoop.decoupled.PrivateCopy copy = checkouts.find(path);
     if (copy != null) {
       return toHadoop(qualified, copy.status(path));
@@ -759,6 +771,60 @@ public class IndexFileSystem extends ExtendedNamespace implements LeaseRecoverab
       return read(() -> toHadoop(qualified, t.getFileStatus(path)));
     }
     return read(() -> toHadoop(qualified, client.getFileStatus(path)));
+  }
+
+  private Snapshots snapshots() {
+    return new Snapshots(client);
+  }
+
+  /** HDFS's createSnapshot: the snapshot's path, {@code <dir>/.snapshot/<name>} (a generated name if null). */
+  @Override
+  public Path createSnapshot(Path path, String snapshotName) throws IOException {
+    Path dir = makeQualified(path);
+    String name = write(() -> snapshots().create(pathOf(dir), snapshotName));
+    // As HDFS returns it: the path alone, without the file system's scheme and authority.
+    return new Path(pathOf(dir), ".snapshot/" + name);
+  }
+
+  @Override
+  public void renameSnapshot(Path path, String snapshotOldName, String snapshotNewName) throws IOException {
+    String dir = pathOf(makeQualified(path));
+    write(() -> {
+      snapshots().rename(dir, snapshotOldName, snapshotNewName);
+      return null;
+    });
+  }
+
+  @Override
+  public void deleteSnapshot(Path path, String snapshotName) throws IOException {
+    String dir = pathOf(makeQualified(path));
+    write(() -> {
+      snapshots().delete(dir, snapshotName);
+      return null;
+    });
+  }
+
+  /** As DistributedFileSystem#allowSnapshot (superuser): snapshots of {@code path} may be taken. */
+  public void allowSnapshot(Path path) throws IOException {
+    String dir = pathOf(makeQualified(path));
+    write(() -> {
+      snapshots().allow(dir, true);
+      return null;
+    });
+  }
+
+  /** As DistributedFileSystem#disallowSnapshot: refused while the directory has snapshots. */
+  public void disallowSnapshot(Path path) throws IOException {
+    String dir = pathOf(makeQualified(path));
+    write(() -> {
+      snapshots().allow(dir, false);
+      return null;
+    });
+  }
+
+  /** The snapshottable directories' paths (as recorded when each was allowed), sorted. */
+  public List<String> snapshottableDirectories() throws IOException {
+    return read(() -> snapshots().snapshottable(client.connection().slotCount()));
   }
 
   static FileStatus toHadoop(Path path, org.indexfs.proto.FileStatus s) {

@@ -4,8 +4,7 @@ import java.io.IOException;
 import org.apache.hadoop.fs.Path;
 
 /**
- * The parts of HDFS's namespace IndexFS does not have yet (README, "Not yet"): snapshots and
- * satisfyStoragePolicy. Each refuses with one message naming the call and saying so, instead of
+ * The parts of HDFS's namespace IndexFS does not have yet (README, "Not yet"): satisfyStoragePolicy. Each refuses with one message naming the call and saying so, instead of
  * FileSystem's generic "... doesn't support ..." that reads like a bug; {@code hasPathCapability}
  * answers false for them ({@link ExtendedNamespace}). {@code msync} is here too, and is a no-op:
  * every read is served by the slot's active server, so there is no standby state to catch up with.
@@ -13,25 +12,6 @@ import org.apache.hadoop.fs.Path;
 abstract class NotYetSupported extends MeteredFileSystem {
   static UnsupportedOperationException notYet(String call, String feature) {
     return new UnsupportedOperationException(call + " is not supported by IndexFS yet (" + feature + ")");
-  }
-
-  private static UnsupportedOperationException snapshots(String call) {
-    return notYet(call, "IndexFS has no snapshots");
-  }
-
-  @Override
-  public Path createSnapshot(Path path, String snapshotName) throws IOException {
-    throw snapshots("createSnapshot");
-  }
-
-  @Override
-  public void renameSnapshot(Path path, String snapshotOldName, String snapshotNewName) throws IOException {
-    throw snapshots("renameSnapshot");
-  }
-
-  @Override
-  public void deleteSnapshot(Path path, String snapshotName) throws IOException {
-    throw snapshots("deleteSnapshot");
   }
 
   @Override

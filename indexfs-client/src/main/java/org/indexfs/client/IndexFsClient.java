@@ -553,6 +553,17 @@ public final class IndexFsClient implements AutoCloseable {
    * The address of the server holding {@code path}'s entry, as far as this client's cache knows
    * (a hint for locality: an inline file's bytes come from there).
    */
+  /**
+   * A snapshot call (issue 17): allow/disallow go to the slot holding the directory's entry, every
+   * other one to the directory's home, where its snapshots are kept.
+   */
+  public org.indexfs.proto.SnapshotPage snapshot(org.indexfs.proto.SnapshotRequest.Builder r) throws IOException {
+    org.indexfs.proto.SnapshotRequest.Action a = r.getAction();
+    boolean atHome = a != org.indexfs.proto.SnapshotRequest.Action.ALLOW
+        && a != org.indexfs.proto.SnapshotRequest.Action.DISALLOW;
+    return call(Request.newBuilder().setSnapshot(r), r.getPath(), atHome).getSnapshotPage();
+  }
+
   public java.net.InetSocketAddress serverOf(String path) throws IOException {
     List<String> names = PathNames.components(path, Integer.MAX_VALUE);
     Resolution known = cluster.resolutions().resolve(names, names.size() - 1);

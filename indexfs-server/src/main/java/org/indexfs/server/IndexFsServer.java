@@ -280,9 +280,14 @@ public final class IndexFsServer implements AutoCloseable {
         tokens = null;
       }
       AdminOps.install(ops, admin);
+      // Snapshots (issue 17): client mutations pass a gate a snapshot's barrier closes for moments.
+      org.indexfs.server.snapshot.SnapshotGate snapshotGate = new org.indexfs.server.snapshot.SnapshotGate(ns);
+      ops.put(OpCase.SNAPSHOT, new org.indexfs.server.snapshot.SnapshotOp(ctx, snapshotGate));
+      splits.useGate(snapshotGate);
       // Bulk insertion (DESIGN §12): leases on subtrees and the publishes that end them.
       ops.put(OpCase.LOCALIZE, new org.indexfs.server.bulk.LocalizeOp(ctx, localizer));
       ops.put(OpCase.PUBLISH, new org.indexfs.server.bulk.PublishOp(ctx, localizer));
+      org.indexfs.server.snapshot.GatedOp.install(ops, snapshotGate);
       SpaceGuard.install(ops, new DiskSpace(Path.of(dir), IndexFsConfig.STORE_RESERVED_BYTES.get(conf)), slot);
       // At-most-once calls: a retry gets the first answer (outermost, DESIGN §11).
       RetryCache retries = new RetryCache(ns, IndexFsConfig.RETRY_CACHE_EXPIRY_MS.get(conf),

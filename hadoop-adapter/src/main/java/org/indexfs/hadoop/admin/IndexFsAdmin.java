@@ -74,6 +74,24 @@ public final class IndexFsAdmin extends Configured implements Tool {
         case "-fsck" -> new FsckCommand(admin, ifs, getConf(), out).run(rest.length == 0 ? "/" : rest[0]);
         case "-handover" -> new HandoverCommand(admin, out).run(rest);
         case "-setPolicy", "-clrPolicy", "-getPolicy", "-listPolicies", "-replayJournals" -> new PolicyCommand(ifs, out).run(cmd, rest);
+        case "-allowSnapshot", "-disallowSnapshot" -> {
+          if (rest.length != 1) {
+            throw new IllegalArgumentException("expects exactly one <snapshotDir>");
+          }
+          boolean on = cmd.equals("-allowSnapshot");
+          org.apache.hadoop.fs.Path dir = new org.apache.hadoop.fs.Path(rest[0]);
+          if (on) {
+            ifs.allowSnapshot(dir);
+          } else {
+            ifs.disallowSnapshot(dir);
+          }
+          out.println((on ? "Allowing" : "Disallowing") + " snapshot on " + rest[0] + " succeeded");
+          yield 0;
+        }
+        case "-lsSnapshottableDir" -> {
+          ifs.snapshottableDirectories().forEach(out::println);
+          yield 0;
+        }
         default -> {
           err.println(cmd.substring(cmd.startsWith("-") ? 1 : 0) + ": Unknown command");
           err.print(USAGE);

@@ -166,6 +166,44 @@ public final class DataTier implements AutoCloseable {
   }
 
   /** Deletes an object; true if it existed. */
+  /**
+   * A snapshot of the whole data tier (issue 17): an IndexFS snapshot reads its object files' bytes
+   * from it, so appends, truncates and deletes of the live files never change them. Needs HDFS; the
+   * data root is made snapshottable on first use (the server's user must be an HDFS superuser, or
+   * an operator runs {@code hdfs dfsadmin -allowSnapshot} on it once).
+   */
+  public void snapshot(String name) throws IOException {
+    FileSystem f = fs();
+    Path root = new Path(dataUri);
+    if (!(f instanceof org.apache.hadoop.hdfs.DistributedFileSystem dfs)) {
+      throw new org.indexfs.common.IndexFsException(org.indexfs.proto.Code.UNSUPPORTED, "Snapshots need a data"
+          + " tier that takes snapshots (HDFS); indexfs.data.uri is " + dataUri);
+    }
+    if (!dataSnapshottable) {
+      try {
+        dfs.allowSnapshot(root);
+      } catch (org.apache.hadoop.security.AccessControlException e) {
+        throw new IOException("Cannot make the data tier " + dataUri + " snapshottable (" + e.getMessage()
+            + "); run `hdfs dfsadmin -allowSnapshot " + root.toUri().getPath() + "` once", e);
+      }
+      dataSnapshottable = true;
+    }
+    dfs.createSnapshot(root, name);
+  }
+
+  public void deleteSnapshot(String name) throws IOException {
+    FileSystem f = fs();
+    if (f instanceof org.apache.hadoop.hdfs.DistributedFileSystem) {
+      try {
+        f.deleteSnapshot(new Path(dataUri), name);
+      } catch (java.io.FileNotFoundException | org.apache.hadoop.ipc.RemoteException e) {
+        // already gone (a snapshot that failed before its data-tier snapshot was taken)
+      }
+    }
+  }
+
+  private volatile boolean dataSnapshottable;
+
   public boolean delete(String name) throws IOException {
     Path path = pathOf(name);
     FileSystem f = fs();

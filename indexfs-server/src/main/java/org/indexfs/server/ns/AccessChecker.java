@@ -127,6 +127,25 @@ public final class AccessChecker {
     check(caller, path, dir, action);
   }
 
+  /**
+   * {@code action} on an entry known only by its status (a snapshot's copy, issue 17): mode bits
+   * as HDFS checks them; an extended ACL is not kept in a snapshot (README).
+   */
+  public void checkStatus(Caller caller, String path, org.indexfs.proto.FileStatus status, int action)
+      throws IOException {
+    if (skip(caller)) {
+      return;
+    }
+    int p = status.getPermission();
+    int bits = status.getOwner().equals(caller.getUser()) ? Permission.ownerBits(p)
+        : caller.getGroupsList().contains(status.getGroup()) ? Permission.groupBits(p) : Permission.otherBits(p);
+    if ((bits & action) != action) {
+      throw new IndexFsException(Code.ACCESS_DENIED, "Permission denied: user=" + caller.getUser()
+          + ", access=" + Permission.actionName(action) + ", inode=\"" + path + "\":" + status.getOwner() + ":"
+          + status.getGroup() + ":" + Permission.symbolic(status.getType() == org.indexfs.proto.FileType.DIRECTORY, p));
+    }
+  }
+
   public boolean requiresSubtreeChecks(Caller caller) {
     return !skip(caller);
   }

@@ -43,7 +43,7 @@ public final class CreateOp implements Operation {
     CreateRequest req = request.getCreate();
     java.util.List<String> names = ctx.resolver().parse(req.getPath());
     ReservedNames.refuseReservedPath(names, req.getPath());
-    ReservedNames.checkCreatable(names);
+    SnapshotPaths.checkCreatable(ctx, request.getResolution(), names);
     if (req.getReplication() == 0 || req.getReplication() > Short.MAX_VALUE) {
       throw IndexFsException.invalidArgument("Invalid replication " + req.getReplication());
     }

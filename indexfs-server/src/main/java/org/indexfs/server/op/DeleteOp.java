@@ -92,6 +92,11 @@ public final class DeleteOp implements Operation {
     // What lives on other slots is settled before the write lock: never call a peer under it.
     ResolvedPath seenPath = ctx.ns().read(none -> ctx.resolver().resolve(request.getResolution(), req.getPath()));
     Inode seen = seenPath.last();
+    if (seen != null && seen.isDirectory() && seen.has(Inode.FLAG_SNAPSHOTTABLE)
+        && org.indexfs.server.snapshot.SnapshotOp.count(ctx, seen) > 0) {
+      throw new IndexFsException(Code.SNAPSHOT, "The directory " + req.getPath() + " cannot be deleted since "
+          + req.getPath() + " is snapshottable and already has snapshots");
+    }
     long[] counted = subtreeUsage(seenPath, req);
     boolean remoteHome = seen != null && seen.isDirectory() && !ctx.partitions().holdsWhole(seen);
     if (seen != null && seen.isDirectory() && req.getRecursive() && ctx.access().requiresSubtreeChecks(caller)) {

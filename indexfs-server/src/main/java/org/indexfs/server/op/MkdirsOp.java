@@ -2,7 +2,6 @@ package org.indexfs.server.op;
 
 import java.io.IOException;
 import org.indexfs.common.IndexFsException;
-import org.indexfs.common.ReservedNames;
 import org.indexfs.common.Permission;
 import org.indexfs.common.schema.Inode;
 import org.indexfs.proto.BoolResult;
@@ -39,7 +38,7 @@ public final class MkdirsOp implements Operation {
   @Override
   public Response.Builder apply(Request request) throws IOException {
     MkdirsRequest req = request.getMkdirs();
-    ReservedNames.checkCreatable(ctx.resolver().parse(req.getPath()));
+    SnapshotPaths.checkCreatable(ctx, request.getResolution(), ctx.resolver().parse(req.getPath()));
     long[] synced = {-1};
     long[] parentOf = {0};
     int[] policy = {0};

@@ -54,7 +54,7 @@ public final class RenameOp implements Operation {
     RenameRequest names = request.getRename();
     java.util.List<String> dstNames = ctx.resolver().parse(names.getDst());
     ReservedNames.refuseReservedRename(ctx.resolver().parse(names.getSrc()), dstNames);
-    ReservedNames.checkCreatable(dstNames);
+    SnapshotPaths.checkCreatable(ctx, request.getDstResolution(), dstNames);
     // A directory's entry changes: clients caching it must have let go first (DESIGN §5).
     try (EntryLeases.Revocation revoked = DirectoryLeases.revoke(ctx, request.getResolution(), request.getRename().getSrc())) {
       return applyRevoked(request);

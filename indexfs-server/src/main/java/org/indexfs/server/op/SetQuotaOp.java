@@ -11,7 +11,6 @@ import org.indexfs.proto.QuotaRequest;
 import org.indexfs.proto.Request;
 import org.indexfs.proto.Response;
 import org.indexfs.proto.SetQuotaRequest;
-import org.indexfs.server.lease.EntryLeases;
 import org.indexfs.server.ns.ResolvedPath;
 import org.indexfs.server.quota.QuotaHome;
 
@@ -115,19 +114,6 @@ public final class SetQuotaOp implements Operation {
 
   /** Marks the directory's entry (and so its partitions) as having a quota, like a chmod. */
   private void flag(Request request, String path, boolean has) throws IOException {
-    long synced;
-    try (EntryLeases.Revocation revoked = DirectoryLeases.revoke(ctx, request.getResolution(), path)) {
-      synced = ctx.ns().mutate(batch -> {
-        ResolvedPath p = ctx.resolver().resolve(request.getResolution(), path);
-        if (p.last() == null || !p.last().isDirectory()) {
-          return -1L;
-        }
-        Inode updated = p.last().copy();
-        updated.flags = has ? updated.flags | Inode.FLAG_QUOTA : updated.flags & ~Inode.FLAG_QUOTA;
-        Entries.put(ctx.ns(), batch, p, p.depth(), updated);
-        return HomeChanges.record(ctx, batch, p, p.depth(), updated);
-      });
-    }
-    HomeChanges.drive(ctx, synced);
+    DirectoryFlags.set(ctx, request.getResolution(), path, Inode.FLAG_QUOTA, has);
   }
 }

@@ -123,6 +123,12 @@ public final class SplitManager implements AutoCloseable {
   }
 
   private volatile java.util.function.LongPredicate held = id -> false;
+  private volatile org.indexfs.server.snapshot.SnapshotGate gate;
+
+  /** A split moves entries between slots: it runs only through the snapshot gate's open door. */
+  public void useGate(org.indexfs.server.snapshot.SnapshotGate gate) {
+    this.gate = gate;
+  }
 
   /** An entry was added to directory {@code dirId} here: now and then, see whether it should split. */
   public void noteInsert(long dirId) {
@@ -167,11 +173,18 @@ public final class SplitManager implements AutoCloseable {
     if (child < 0 || countUpTo(dirId, threshold + 1) <= threshold) {
       return false;
     }
+    org.indexfs.server.snapshot.SnapshotGate g = gate;
+    if (g != null && !g.tryEnter()) {
+      return false; // a snapshot's barrier: a later insert splits
+    }
     running.add(dirId);
     try {
       split(record, bitmap, child);
     } finally {
       running.remove(dirId);
+      if (g != null) {
+        g.exit();
+      }
     }
     return true;
   }

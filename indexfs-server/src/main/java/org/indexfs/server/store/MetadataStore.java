@@ -428,6 +428,11 @@ public final class MetadataStore implements AutoCloseable {
     return new PrefixIterator(db, cf, prefix);
   }
 
+  /** As {@link #prefixIterator(ColumnFamilyHandle, byte[])}, over the store as it was at {@code at}. */
+  public PrefixIterator prefixIterator(ColumnFamilyHandle cf, byte[] prefix, Snapshot at) {
+    return new PrefixIterator(db, cf, prefix, at);
+  }
+
   /** A consistent point-in-time view of every column family; release it with {@link #releaseSnapshot}. */
   public Snapshot snapshot() {
     return db.getSnapshot();

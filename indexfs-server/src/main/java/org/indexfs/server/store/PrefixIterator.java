@@ -20,8 +20,16 @@ public final class PrefixIterator implements AutoCloseable {
   private final RocksIterator it;
 
   PrefixIterator(RocksDB db, ColumnFamilyHandle cf, byte[] prefix) {
+    this(db, cf, prefix, null);
+  }
+
+  /** As above, reading the store as it was at {@code at} (null: now). */
+  PrefixIterator(RocksDB db, ColumnFamilyHandle cf, byte[] prefix, org.rocksdb.Snapshot at) {
     byte[] end = after(prefix);
     options = new ReadOptions();
+    if (at != null) {
+      options.setSnapshot(at);
+    }
     bound = end == null ? null : new Slice(end);
     if (bound != null) {
       options.setIterateUpperBound(bound);

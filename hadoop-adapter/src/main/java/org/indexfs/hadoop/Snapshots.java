@@ -1,0 +1,122 @@
+package org.indexfs.hadoop;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.NoSuchElementException;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.RemoteIterator;
+import org.indexfs.client.IndexFsClient;
+import org.indexfs.common.PathNames;
+import org.indexfs.proto.OpenResult;
+import org.indexfs.proto.SnapshotPage;
+import org.indexfs.proto.SnapshotRequest;
+import org.indexfs.proto.SnapshotRequest.Action;
+
+/**
+ * Snapshots on the client (issue 17): the calls, and reads of paths through
+ * {@code <dir>/.snapshot[/<name>[/<path below>]]}, answered by the directory's home slot from the
+ * copy it keeps (HDFS's read-only snapshot paths).
+ */
+final class Snapshots {
+  /** A path through {@code .snapshot}: the snapshottable directory, the snapshot ("" for .snapshot itself), below. */
+  record At(String dir, String name, String rel) {}
+
+  private final IndexFsClient client;
+
+  Snapshots(IndexFsClient client) {
+    this.client = client;
+  }
+
+  /** The parts of {@code path} if it goes through a {@code .snapshot} component; null otherwise. */
+  static At parse(String path) throws IOException {
+    if (!path.contains("/.snapshot")) {
+      return null;
+    }
+    List<String> names = PathNames.components(path, Integer.MAX_VALUE);
+    int i = names.indexOf(".snapshot");
+    if (i < 0) {
+      return null;
+    }
+    String dir = "/" + String.join("/", names.subList(0, i));
+    String name = i + 1 < names.size() ? names.get(i + 1) : "";
+    String rel = i + 2 < names.size() ? String.join("/", names.subList(i + 2, names.size())) : "";
+    return new At(dir, name, rel);
+  }
+
+  private static SnapshotRequest.Builder request(Action action, At at) {
+    return SnapshotRequest.newBuilder().setAction(action).setPath(at.dir()).setName(at.name()).setRelPath(at.rel());
+  }
+
+  org.indexfs.proto.FileStatus status(At at) throws IOException {
+    return client.snapshot(request(Action.STAT, at)).getEntries(0).getStatus();
+  }
+
+  OpenResult open(At at) throws IOException {
+    return client.snapshot(request(Action.OPEN, at)).getEntries(0);
+  }
+
+  /** The listing, page by page; {@code dir} is the qualified path listed. */
+  RemoteIterator<FileStatus> list(Path dir, At at) throws IOException {
+    SnapshotPage first = client.snapshot(request(Action.LIST, at));
+    ChildPaths children = new ChildPaths(dir);
+    return new RemoteIterator<>() {
+      private SnapshotPage page = first;
+      private int index;
+
+      @Override
+      public boolean hasNext() throws IOException {
+        if (index < page.getEntriesCount()) {
+          return true;
+        }
+        if (!page.getHasMore() || page.getEntriesCount() == 0) {
+          return false;
+        }
+        String last = page.getEntries(page.getEntriesCount() - 1).getStatus().getName();
+        page = client.snapshot(request(Action.LIST, at).setStartAfter(com.google.protobuf.ByteString.copyFromUtf8(last)));
+        index = 0;
+        return index < page.getEntriesCount();
+      }
+
+      @Override
+      public FileStatus next() throws IOException {
+        if (!hasNext()) {
+          throw new NoSuchElementException("No more entries in " + dir);
+        }
+        org.indexfs.proto.FileStatus s = page.getEntries(index++).getStatus();
+        boolean file = s.getType() == org.indexfs.proto.FileType.FILE && !at.name().isEmpty()
+            && first.getEntriesCount() == 1 && !first.getHasMore() && s.getName().equals(dir.getName());
+        return IndexFileSystem.toHadoop(file ? dir : children.of(s.getName()), s);
+      }
+    };
+  }
+
+  String create(String dir, String name) throws IOException {
+    return client.snapshot(SnapshotRequest.newBuilder().setAction(Action.CREATE).setPath(dir)
+        .setName(name == null ? "" : name)).getPaths(0);
+  }
+
+  void rename(String dir, String from, String to) throws IOException {
+    client.snapshot(SnapshotRequest.newBuilder().setAction(Action.RENAME).setPath(dir).setName(from).setNewName(to));
+  }
+
+  void delete(String dir, String name) throws IOException {
+    client.snapshot(SnapshotRequest.newBuilder().setAction(Action.DELETE).setPath(dir).setName(name));
+  }
+
+  void allow(String dir, boolean on) throws IOException {
+    client.snapshot(SnapshotRequest.newBuilder().setAction(on ? Action.ALLOW : Action.DISALLOW).setPath(dir));
+  }
+
+  /** The snapshottable directories: each slot's, as recorded when they were allowed. */
+  List<String> snapshottable(int slots) throws IOException {
+    List<String> out = new ArrayList<>();
+    for (int s = 0; s < slots; s++) {
+      out.addAll(client.callSlot(s, org.indexfs.proto.Request.newBuilder().setSnapshot(SnapshotRequest.newBuilder()
+          .setAction(Action.LIST_DIRS))).getSnapshotPage().getPathsList());
+    }
+    java.util.Collections.sort(out);
+    return out;
+  }
+}

@@ -1,0 +1,174 @@
+package org.indexfs.hadoop.parity;
+
+import java.security.MessageDigest;
+import java.util.HexFormat;
+import java.util.Map;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FSDataInputStream;
+import org.apache.hadoop.fs.FSDataOutputStream;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.hdfs.tools.DFSAdmin;
+import org.apache.hadoop.io.IOUtils;
+import org.apache.hadoop.security.UserGroupInformation;
+import org.indexfs.hadoop.admin.IndexFsAdminTool;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Snapshots against HDFS itself (issue 17), on one slot and on four: {@code dfsadmin
+ * -allowSnapshot/-disallowSnapshot} and {@code indexfs admin} printing the same, FsShell's
+ * {@code -createSnapshot/-renameSnapshot/-deleteSnapshot} with their refusals word for word, listings
+ * and reads through {@code .snapshot}, and a snapshot's bytes unchanged after its live files are
+ * appended, overwritten, truncated and deleted (inline files and object files alike).
+ */
+class SnapshotParityTest {
+  private static final UserGroupInformation ALICE =
+      UserGroupInformation.createUserForTesting("alice", new String[] {"alicegroup"});
+  private static SideBySideClusters clusters;
+
+  @BeforeAll
+  static void start() throws Exception {
+    clusters = new SideBySideClusters("snap", Map.of("dfs.blocksize", "1048576",
+        "dfs.namenode.fs-limits.min-block-size", "0"), Map.of(), 1, 4);
+  }
+
+  @AfterAll
+  static void stop() {
+    if (clusters != null) {
+      clusters.close();
+    }
+  }
+
+  private static Configuration conf(Side side) {
+    Configuration conf = new Configuration(side.conf());
+    conf.set("fs.defaultFS", side.uri().toString());
+    return conf;
+  }
+
+  private static void admin(Side side, Transcript t, String... args) throws Exception {
+    Shell.Output o = side.name().equals("hdfs")
+        ? Shell.run(null, () -> new DFSAdmin(conf(side)), args)
+        : Shell.run(null, () -> IndexFsAdminTool.create(conf(side)), args);
+    // dfsadmin prints the NameNode's stack trace after its message: the message is compared.
+    t.note("$ admin " + String.join(" ", args) + "\n" + o.toString().replace("hdfs dfsadmin", "<admin>")
+        .replace("indexfs admin", "<admin>").replaceAll("(?m)^\\tat .*\\n", "").replaceAll("\\n{2,}", "\n"));
+  }
+
+  private static void fs(Side side, Transcript t, UserGroupInformation ugi, String... args) throws Exception {
+    t.note("$ hadoop fs " + String.join(" ", args) + "\n"
+        + ShellParityTest.withoutNow(Shell.fs(conf(side), ugi, args).toString())
+            .replace(side.uri().toString().replaceAll("/$", ""), "<fs>"));
+  }
+
+  private static void write(FileSystem fs, Path p, byte[] bytes) throws Exception {
+    try (FSDataOutputStream out = fs.create(p, true)) {
+      out.write(bytes);
+    }
+  }
+
+  private static byte[] bytes(int n, int seed) {
+    byte[] b = new byte[n];
+    new java.util.Random(seed).nextBytes(b);
+    return b;
+  }
+
+  private static String digest(FileSystem fs, Path p) throws Exception {
+    try (FSDataInputStream in = fs.open(p)) {
+      java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+      IOUtils.copyBytes(in, out, 4096, false);
+      byte[] all = out.toByteArray();
+      return all.length + " bytes, md5 " + HexFormat.of().formatHex(MessageDigest.getInstance("MD5").digest(all));
+    }
+  }
+
+  @Test
+  void shellCommands() throws Exception {
+    clusters.compare("snapshotShell", (side, base, t) -> {
+      FileSystem fs = side.fs();
+      String d = base + "/sub1";
+      fs.mkdirs(new Path(d, "sub1sub1"));
+      fs.mkdirs(new Path(d, "sub1sub2"));
+      write(fs, new Path(d, "f"), "hello".getBytes());
+      fs(side, t, null, "-createSnapshot", d, "sn0");
+      admin(side, t, "-allowSnapshot", d);
+      admin(side, t, "-allowSnapshot", base + "/missing");
+      fs(side, t, ALICE, "-createSnapshot", d, "byalice");
+      fs(side, t, null, "-createSnapshot", d, "sn0");
+      fs(side, t, null, "-createSnapshot", d, "sn0");
+      fs(side, t, null, "-rm", "-r", "-skipTrash", d + "/sub1sub2");
+      fs(side, t, null, "-mkdir", d + "/sub1sub3");
+      write(fs, new Path(d, "f"), "changed".getBytes());
+      fs(side, t, null, "-createSnapshot", d, "sn1");
+      fs(side, t, null, "-ls", d);
+      fs(side, t, null, "-ls", d + "/.snapshot");
+      fs(side, t, null, "-ls", "-R", d + "/.snapshot/sn0");
+      fs(side, t, null, "-ls", d + "/.snapshot/sn1");
+      fs(side, t, null, "-cat", d + "/.snapshot/sn0/f");
+      fs(side, t, null, "-cat", d + "/.snapshot/sn1/f");
+      fs(side, t, null, "-cat", d + "/.snapshot/sn0/missing");
+      fs(side, t, null, "-ls", d + "/.snapshot/nosuch");
+      t.step("stat .snapshot", () -> fs.getFileStatus(new Path(d, ".snapshot")).isDirectory());
+      t.step("stat sn0/f", () -> fs.getFileStatus(new Path(d, ".snapshot/sn0/f")));
+      t.step("exists sn0/sub1sub2", () -> fs.exists(new Path(d, ".snapshot/sn0/sub1sub2")));
+      t.step("exists sn1/sub1sub2", () -> fs.exists(new Path(d, ".snapshot/sn1/sub1sub2")));
+      fs(side, t, null, "-renameSnapshot", d, "sn1", "sn2");
+      fs(side, t, null, "-renameSnapshot", d, "wrong", "sn3");
+      fs(side, t, null, "-renameSnapshot", d, "sn0", "sn2");
+      fs(side, t, null, "-ls", d + "/.snapshot");
+      fs(side, t, null, "-deleteSnapshot", d, "nosuch");
+      fs(side, t, null, "-rm", "-r", "-skipTrash", d);
+      admin(side, t, "-disallowSnapshot", d);
+      fs(side, t, null, "-deleteSnapshot", d, "sn0");
+      fs(side, t, null, "-deleteSnapshot", d, "sn2");
+      fs(side, t, null, "-ls", d + "/.snapshot");
+      admin(side, t, "-disallowSnapshot", d);
+      admin(side, t, "-disallowSnapshot", d);
+      fs(side, t, null, "-createSnapshot", d, "again");
+      fs(side, t, null, "-rm", "-r", "-skipTrash", d);
+    });
+  }
+
+  @Test
+  void bytesStayAsTheyWere() throws Exception {
+    clusters.compare("snapshotBytes", (side, base, t) -> {
+      FileSystem fs = side.fs();
+      Path d = new Path(base, "data");
+      fs.mkdirs(d);
+      Path small = new Path(d, "small");
+      Path large = new Path(d, "large");
+      Path gone = new Path(d, "gone");
+      Path cut = new Path(d, "cut");
+      write(fs, small, bytes(100, 1));
+      write(fs, large, bytes(300_000, 2));
+      write(fs, gone, bytes(200_000, 3));
+      write(fs, cut, bytes(2 * 1048576, 4));
+      admin(side, t, "-allowSnapshot", d.toString());
+      t.step("snapshot", () -> fs.createSnapshot(d, "s").toUri().getPath().replace(base.toUri().getPath(), "<base>"));
+      t.call("append small", () -> {
+        try (FSDataOutputStream out = fs.append(small)) {
+          out.write(bytes(50, 5));
+        }
+      });
+      t.call("append large", () -> {
+        try (FSDataOutputStream out = fs.append(large)) {
+          out.write(bytes(70_000, 6));
+        }
+      });
+      t.step("truncate to a block boundary", () -> fs.truncate(cut, 1048576));
+      t.step("delete", () -> fs.delete(gone, false));
+      t.call("overwrite small", () -> write(fs, new Path(d, "small2"), bytes(10, 7)));
+      for (String name : new String[] {"small", "large", "gone", "cut"}) {
+        t.step("live " + name, () -> fs.exists(new Path(d, name)) ? digest(fs, new Path(d, name)) : "absent");
+        t.step("snapshot " + name, () -> digest(fs, new Path(d, ".snapshot/s/" + name)));
+        t.step("snapshot " + name + " status", () -> fs.getFileStatus(new Path(d, ".snapshot/s/" + name)));
+      }
+      t.step("listing", () -> java.util.Arrays.stream(fs.listStatus(new Path(d, ".snapshot/s")))
+          .map(s -> s.getPath().getName() + " " + s.getLen()).toList());
+      t.step("a snapshot is read-only", () -> fs.mkdirs(new Path(d, ".snapshot/s/new")));
+      t.call("delete the snapshot", () -> fs.deleteSnapshot(d, "s"));
+      t.step("gone with it", () -> fs.exists(new Path(d, ".snapshot/s/small")));
+    });
+  }
+}

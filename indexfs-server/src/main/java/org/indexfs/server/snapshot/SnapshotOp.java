@@ -1,0 +1,319 @@
+package org.indexfs.server.snapshot;
+
+import java.io.IOException;
+import java.text.SimpleDateFormat;
+import java.util.Date;
+import java.util.List;
+import org.indexfs.common.IndexFsException;
+import org.indexfs.common.Permission;
+import org.indexfs.common.schema.Inode;
+import org.indexfs.proto.Caller;
+import org.indexfs.proto.Code;
+import org.indexfs.proto.FileStatus;
+import org.indexfs.proto.FileType;
+import org.indexfs.proto.OpenResult;
+import org.indexfs.proto.Request;
+import org.indexfs.proto.Response;
+import org.indexfs.proto.SnapshotPage;
+import org.indexfs.proto.SnapshotRequest;
+import org.indexfs.server.op.DirectoryFlags;
+import org.indexfs.server.op.OpContext;
+import org.indexfs.server.op.Operation;
+import org.indexfs.server.ns.ResolvedPath;
+
+/**
+ * Snapshots (issue 17) as HDFS's FSDirSnapshotOp: allow/disallow at the slot holding the
+ * directory's entry (superuser), create/rename/delete and every read below {@code .snapshot} at
+ * the directory's home, where its snapshots are kept ({@link SnapshotTable}, {@link SnapshotTaker}).
+ * The barrier and scan requests between servers are answered here too.
+ */
+public final class SnapshotOp implements Operation {
+  private final OpContext ctx;
+  private final SnapshotGate gate;
+  private final SnapshotTable table;
+  private final SnapshotTaker taker;
+
+  public SnapshotOp(OpContext ctx, SnapshotGate gate) {
+    this.ctx = ctx;
+    this.gate = gate;
+    this.table = new SnapshotTable(ctx.ns());
+    this.taker = new SnapshotTaker(ctx, gate, table);
+  }
+
+  @Override
+  public Response.Builder apply(Request request) throws IOException {
+    SnapshotRequest r = request.getSnapshot();
+    Caller caller = request.getCaller();
+    SnapshotPage.Builder page = SnapshotPage.newBuilder();
+    switch (r.getAction()) {
+      case ALLOW, DISALLOW -> allow(request, r, r.getAction() == SnapshotRequest.Action.ALLOW);
+      case CREATE -> page.addPaths(create(request, r));
+      case RENAME -> rename(request, r);
+      case DELETE -> delete(request, r);
+      case STAT -> page.addEntries(read(request, r, false));
+      case LIST -> list(request, r, page);
+      case OPEN -> page.addEntries(read(request, r, true));
+      case LIST_DIRS -> table.registered().forEach(d -> page.addPaths(d[1]));
+      case COUNT -> page.setCount(table.snapshots(r.getDirId()).size());
+      case REGISTER -> register(r.getDirId(), r.getPath(), r.getOn());
+      case HOLD, TAKE, OPEN_GATE, RELEASE -> SnapshotTaker.peerAction(gate, r.getAction(), r.getToken());
+      case SCAN -> {
+        return Response.newBuilder().setSnapshotPage(SnapshotTaker.scanHere(ctx, gate, r));
+      }
+      default -> throw new IndexFsException(Code.INVALID_ARGUMENT, "Unknown snapshot action " + r.getAction());
+    }
+    return Response.newBuilder().setSnapshotPage(page);
+  }
+
+  private void superuser(Caller caller, String command) throws IndexFsException {
+    if (ctx.access().enabled() && !ctx.access().isSuperuser(caller)) {
+      throw new IndexFsException(Code.ACCESS_DENIED, "Access denied for user " + caller.getUser()
+          + ". Superuser privilege is required for operation " + command);
+    }
+  }
+
+  /** The directory at the slot the request reached (its entry's slot, or its home for {@code into} calls). */
+  private ResolvedPath directory(Request request, String path, boolean into) throws IOException {
+    ResolvedPath p = ctx.ns().read(none -> into ? ctx.resolver().resolveInto(request.getResolution(), path)
+        : ctx.resolver().resolve(request.getResolution(), path));
+    ctx.access().checkTraverse(request.getCaller(), p);
+    if (p.last() == null) {
+      throw IndexFsException.notFound(path);
+    }
+    if (!p.last().isDirectory()) {
+      throw new IndexFsException(Code.REMOTE_NOT_DIRECTORY, path + " is not a directory");
+    }
+    return p;
+  }
+
+  private void allow(Request request, SnapshotRequest r, boolean on) throws IOException {
+    superuser(request.getCaller(), on ? "allowSnapshot" : "disallowSnapshot");
+    ResolvedPath p = ctx.ns().read(none -> ctx.resolver().resolve(request.getResolution(), r.getPath()));
+    ctx.access().checkTraverse(request.getCaller(), p);
+    if (p.last() == null) {
+      throw new IndexFsException(Code.FILE_NOT_FOUND, "Directory does not exist: " + r.getPath());
+    }
+    if (!p.last().isDirectory()) {
+      throw new IndexFsException(Code.REMOTE_NOT_DIRECTORY, r.getPath() + " is not a directory");
+    }
+    Inode dir = p.last();
+    if (!on && dir.has(Inode.FLAG_SNAPSHOTTABLE) && count(dir) > 0) {
+      throw new IndexFsException(Code.SNAPSHOT, "The directory " + r.getPath() + " has snapshot(s). "
+          + "Please redo the operation after removing all the snapshots.");
+    }
+    SnapshotRequest.Builder reg = SnapshotRequest.newBuilder().setAction(SnapshotRequest.Action.REGISTER)
+        .setDirId(dir.inodeId).setPath(r.getPath()).setOn(on);
+    if (dir.zerothSlot == ctx.ns().slot()) {
+      register(dir.inodeId, r.getPath(), on);
+    } else {
+      ctx.peers().call(dir.zerothSlot, Request.newBuilder().setSnapshot(reg));
+    }
+    if (on != dir.has(Inode.FLAG_SNAPSHOTTABLE)) {
+      DirectoryFlags.set(ctx, request.getResolution(), r.getPath(), Inode.FLAG_SNAPSHOTTABLE, on);
+    }
+  }
+
+  /** How many snapshots {@code dir} has, asked of its home. */
+  public static long count(OpContext ctx, Inode dir) throws IOException {
+    if (dir.zerothSlot == ctx.ns().slot()) {
+      return new SnapshotTable(ctx.ns()).snapshots(dir.inodeId).size();
+    }
+    return ctx.peers().call(dir.zerothSlot, Request.newBuilder().setSnapshot(SnapshotRequest.newBuilder()
+        .setAction(SnapshotRequest.Action.COUNT).setDirId(dir.inodeId))).getSnapshotPage().getCount();
+  }
+
+  private long count(Inode dir) throws IOException {
+    return count(ctx, dir);
+  }
+
+  private void register(long dirId, String path, boolean on) throws IOException {
+    ctx.ns().mutateLocked(m -> {
+      if (on) {
+        table.register(m.batch(), dirId, path);
+      } else {
+        table.unregister(m.batch(), dirId);
+      }
+      return null;
+    });
+  }
+
+  /** The snapshottable directory, at its home, for its owner (or the superuser). */
+  private ResolvedPath snapshottable(Request request, String path) throws IOException {
+    ResolvedPath p = directory(request, path, true);
+    if (!p.last().has(Inode.FLAG_SNAPSHOTTABLE)) {
+      throw new IndexFsException(Code.SNAPSHOT, "Directory is not a snapshottable directory: " + path);
+    }
+    ctx.access().checkOwner(request.getCaller(), p);
+    return p;
+  }
+
+  private String create(Request request, SnapshotRequest r) throws IOException {
+    ResolvedPath p = snapshottable(request, r.getPath());
+    String name = r.getName().isEmpty()
+        ? new SimpleDateFormat("'s'yyyyMMdd-HHmmss.SSS").format(new Date()) : r.getName();
+    checkName(name);
+    Inode dir = p.last();
+    synchronized (this) {
+      if (table.snapshot(dir.inodeId, name) != null) {
+        throw new IndexFsException(Code.SNAPSHOT, "Failed to add snapshot: there is already a snapshot with the"
+            + " same name \"" + name + "\".");
+      }
+      long now = System.currentTimeMillis();
+      FileStatus root = ctx.ns().toStatus(name, dir).toBuilder().setMtime(now).build();
+      taker.take(dir, name, OpenResult.newBuilder().setStatus(root).build(), now);
+    }
+    return name;
+  }
+
+  /** HDFS's snapshot names: a path component, not "." / ".." / ".snapshot", without "/". */
+  private static void checkName(String name) throws IndexFsException {
+    if (name.contains("/")) {
+      throw new IndexFsException(Code.SNAPSHOT, "Snapshot name cannot contain \"/\"");
+    }
+    if (name.equals(".") || name.equals("..") || name.equals(".snapshot")) {
+      throw new IndexFsException(Code.SNAPSHOT, "Invalid path name Invalid snapshot name: " + name);
+    }
+  }
+
+  private void rename(Request request, SnapshotRequest r) throws IOException {
+    ResolvedPath p = snapshottable(request, r.getPath());
+    long dir = p.last().inodeId;
+    if (r.getNewName().equals(r.getName())) {
+      return;
+    }
+    checkName(r.getNewName());
+    synchronized (this) {
+      SnapshotTable.Snap old = table.snapshot(dir, r.getName());
+      if (old == null) {
+        throw new IndexFsException(Code.SNAPSHOT, "The snapshot " + r.getName() + " does not exist for directory "
+            + r.getPath());
+      }
+      if (table.snapshot(dir, r.getNewName()) != null) {
+        throw new IndexFsException(Code.SNAPSHOT, "The snapshot " + r.getNewName() + " already exists for directory "
+            + r.getPath());
+      }
+      FileStatus root = old.root().getStatus().toBuilder().setName(r.getNewName()).build();
+      ctx.ns().mutateLocked(m -> {
+        table.deleteSnapshot(m.batch(), dir, r.getName());
+        table.putSnapshot(m.batch(), dir, new SnapshotTable.Snap(r.getNewName(), old.id(), old.createdMs(),
+            old.root().toBuilder().setStatus(root).build()));
+        return null;
+      });
+    }
+  }
+
+  private void delete(Request request, SnapshotRequest r) throws IOException {
+    ResolvedPath p = snapshottable(request, r.getPath());
+    long dir = p.last().inodeId;
+    SnapshotTable.Snap s;
+    synchronized (this) {
+      s = table.snapshot(dir, r.getName());
+      if (s == null) {
+        throw new IndexFsException(Code.SNAPSHOT, "Cannot delete snapshot " + r.getName() + " from path "
+            + r.getPath() + ": the snapshot does not exist.");
+      }
+      ctx.ns().mutateLocked(m -> {
+        table.deleteSnapshot(m.batch(), dir, r.getName());
+        return null;
+      });
+    }
+    taker.discard(s.id(), SnapshotTaker.dataSnapshotName(s.id()));
+  }
+
+  /** {@code <path>/.snapshot} itself: HDFS answers an empty directory status. */
+  private static OpenResult dotSnapshot() {
+    return OpenResult.newBuilder().setStatus(FileStatus.newBuilder().setName(".snapshot").setType(FileType.DIRECTORY)
+        .setPermission(0777)).build();
+  }
+
+  /** The entry at {@code rel_path} in snapshot {@code name}; traverse checked on the way, as HDFS does. */
+  private OpenResult walk(Request request, SnapshotRequest r, long dirId, SnapshotTable.Snap s) throws IOException {
+    String shown = r.getPath() + "/.snapshot/" + r.getName();
+    OpenResult at = s.root();
+    long parent = dirId;
+    if (r.getRelPath().isEmpty()) {
+      return at;
+    }
+    for (String name : r.getRelPath().split("/")) {
+      if (name.isEmpty()) {
+        continue;
+      }
+      if (at.getStatus().getType() != FileType.DIRECTORY) {
+        throw IndexFsException.notFound(r.getPath() + "/.snapshot/" + r.getName() + "/" + r.getRelPath());
+      }
+      ctx.access().checkStatus(request.getCaller(), shown, at.getStatus(), Permission.EXECUTE);
+      OpenResult child = table.entry(s.id(), parent, name);
+      if (child == null) {
+        throw IndexFsException.notFound(r.getPath() + "/.snapshot/" + r.getName() + "/" + r.getRelPath());
+      }
+      shown = shown + "/" + name;
+      at = child;
+      parent = child.getStatus().getInodeId();
+    }
+    return at;
+  }
+
+  private SnapshotTable.Snap named(long dirId, SnapshotRequest r) throws IOException {
+    SnapshotTable.Snap s = table.snapshot(dirId, r.getName());
+    if (s == null) {
+      throw IndexFsException.notFound(r.getPath() + "/.snapshot/" + r.getName()
+          + (r.getRelPath().isEmpty() ? "" : "/" + r.getRelPath()));
+    }
+    return s;
+  }
+
+  private OpenResult read(Request request, SnapshotRequest r, boolean open) throws IOException {
+    ResolvedPath p = directory(request, r.getPath(), true);
+    if (r.getName().isEmpty()) {
+      if (open) {
+        throw new IndexFsException(Code.IS_DIRECTORY, "Path is not a file: " + r.getPath() + "/.snapshot");
+      }
+      if (!p.last().has(Inode.FLAG_SNAPSHOTTABLE)) {
+        throw IndexFsException.notFound(r.getPath() + "/.snapshot");
+      }
+      return dotSnapshot();
+    }
+    OpenResult e = walk(request, r, p.last().inodeId, named(p.last().inodeId, r));
+    if (!open) {
+      return e.toBuilder().clearInlineData().build();
+    }
+    String shown = r.getPath() + "/.snapshot/" + r.getName() + (r.getRelPath().isEmpty() ? "" : "/" + r.getRelPath());
+    if (e.getStatus().getType() == FileType.DIRECTORY) {
+      throw new IndexFsException(Code.IS_DIRECTORY, "Path is not a file: " + shown);
+    }
+    ctx.access().checkStatus(request.getCaller(), shown, e.getStatus(), Permission.READ);
+    return e;
+  }
+
+  private void list(Request request, SnapshotRequest r, SnapshotPage.Builder page) throws IOException {
+    ResolvedPath p = directory(request, r.getPath(), true);
+    long dirId = p.last().inodeId;
+    int limit = Math.max(1, Math.min(r.getLimit() == 0 ? ctx.listPageSize() : r.getLimit(), ctx.listPageSize()));
+    if (r.getName().isEmpty()) {
+      if (!p.last().has(Inode.FLAG_SNAPSHOTTABLE)) {
+        throw new IndexFsException(Code.SNAPSHOT, "Directory is not a snapshottable directory: " + r.getPath());
+      }
+      String after = r.getStartAfter().toStringUtf8();
+      for (SnapshotTable.Snap s : table.snapshots(dirId)) {
+        if (s.name().compareTo(after) > 0 || after.isEmpty()) {
+          page.addEntries(s.root());
+        }
+      }
+      return;
+    }
+    OpenResult e = walk(request, r, dirId, named(dirId, r));
+    if (e.getStatus().getType() != FileType.DIRECTORY) {
+      page.addEntries(e.toBuilder().clearInlineData());
+      return;
+    }
+    String shown = r.getPath() + "/.snapshot/" + r.getName() + (r.getRelPath().isEmpty() ? "" : "/" + r.getRelPath());
+    ctx.access().checkStatus(request.getCaller(), shown, e.getStatus(), Permission.READ_EXECUTE);
+    SnapshotTable.Snap s = named(dirId, r);
+    long parent = r.getRelPath().isEmpty() ? dirId : e.getStatus().getInodeId();
+    List<OpenResult> entries = table.entries(s.id(), parent, r.getStartAfter().toByteArray(), limit + 1);
+    for (int i = 0; i < Math.min(limit, entries.size()); i++) {
+      page.addEntries(entries.get(i).toBuilder().clearInlineData());
+    }
+    page.setHasMore(entries.size() > limit);
+  }
+}

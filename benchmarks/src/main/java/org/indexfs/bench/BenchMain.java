@@ -18,6 +18,7 @@ public final class BenchMain {
       case "scale" -> ScaleMain.main(rest);
       case "jmh" -> org.indexfs.bench.jmh.JmhMain.main(rest);
       case "bulk" -> org.indexfs.bench.bulk.BulkMain.main(rest);
+      case "snapshot" -> org.indexfs.bench.snapshot.SnapshotMain.main(rest);
       case "blob" -> org.indexfs.bench.bulk.BlobMain.main(rest);
       case "namenode-heap" -> org.indexfs.bench.bulk.NameNodeHeapMain.main(rest);
       case "policies" -> org.indexfs.bench.policy.PoliciesMain.main(rest);
@@ -28,6 +29,7 @@ public final class BenchMain {
             + "       indexfs bench jmh [JMH options]              micro-benchmarks of codecs, GIGA+ math, framing\n"
             + "       indexfs bench mdtest --target URI --phase P   one mdtest phase from this process only (profiling)\n"
             + "       " + org.indexfs.bench.bulk.BulkMain.USAGE + "\n"
+            + "       " + org.indexfs.bench.snapshot.SnapshotMain.USAGE + "\n"
             + "       " + org.indexfs.bench.policy.PoliciesMain.USAGE + "\n\n"
             + CompareMain.USAGE + "\n" + ScaleMain.USAGE);
         System.exit(args.length == 0 || args[0].equals("--help") ? 0 : 2);

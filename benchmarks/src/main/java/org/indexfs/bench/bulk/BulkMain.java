@@ -112,7 +112,7 @@ public final class BulkMain {
     }
   }
 
-  static void deleteTree(Path dir) throws IOException {
+  public static void deleteTree(Path dir) throws IOException {
     if (Files.exists(dir)) {
       try (Stream<Path> s = Files.walk(dir)) {
         s.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());

@@ -119,6 +119,7 @@ class SnapshotParityTest {
       fs(side, t, null, "-ls", d + "/.snapshot");
       fs(side, t, null, "-deleteSnapshot", d, "nosuch");
       fs(side, t, null, "-rm", "-r", "-skipTrash", d);
+      fs(side, t, null, "-rm", "-r", "-skipTrash", base.toString());
       admin(side, t, "-disallowSnapshot", d);
       fs(side, t, null, "-deleteSnapshot", d, "sn0");
       fs(side, t, null, "-deleteSnapshot", d, "sn2");

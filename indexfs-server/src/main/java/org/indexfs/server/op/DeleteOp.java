@@ -97,6 +97,9 @@ public final class DeleteOp implements Operation {
       throw new IndexFsException(Code.SNAPSHOT, "The directory " + req.getPath() + " cannot be deleted since "
           + req.getPath() + " is snapshottable and already has snapshots");
     }
+    if (seen != null && seen.isDirectory() && req.getRecursive()) {
+      org.indexfs.server.snapshot.SnapshotOp.refuseDeleteAbove(ctx, req.getPath());
+    }
     long[] counted = subtreeUsage(seenPath, req);
     boolean remoteHome = seen != null && seen.isDirectory() && !ctx.partitions().holdsWhole(seen);
     if (seen != null && seen.isDirectory() && req.getRecursive() && ctx.access().requiresSubtreeChecks(caller)) {

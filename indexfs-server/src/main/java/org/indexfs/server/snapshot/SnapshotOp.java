@@ -53,7 +53,13 @@ public final class SnapshotOp implements Operation {
       case STAT -> page.addEntries(read(request, r, false));
       case LIST -> list(request, r, page);
       case OPEN -> page.addEntries(read(request, r, true));
-      case LIST_DIRS -> table.registered().forEach(d -> page.addPaths(d[1]));
+      case LIST_DIRS -> {
+        for (String[] d : table.registered()) {
+          if (!r.getOn() || !table.snapshots(Long.parseLong(d[0])).isEmpty()) {
+            page.addPaths(d[1]);
+          }
+        }
+      }
       case COUNT -> page.setCount(table.snapshots(r.getDirId()).size());
       case REGISTER -> register(r.getDirId(), r.getPath(), r.getOn());
       case HOLD, TAKE, OPEN_GATE, RELEASE -> SnapshotTaker.peerAction(gate, r.getAction(), r.getToken());
@@ -120,6 +126,37 @@ public final class SnapshotOp implements Operation {
     }
     return ctx.peers().call(dir.zerothSlot, Request.newBuilder().setSnapshot(SnapshotRequest.newBuilder()
         .setAction(SnapshotRequest.Action.COUNT).setDirId(dir.inodeId))).getSnapshotPage().getCount();
+  }
+
+  /**
+   * HDFS refuses to delete a directory above a snapshottable one that has snapshots. Every slot is
+   * asked for its snapshottable directories with snapshots (by the path recorded when each was
+   * allowed: one that was moved since is not found — README).
+   */
+  public static void refuseDeleteAbove(OpContext ctx, String path) throws IOException {
+    String prefix = path.equals("/") ? "/" : path + "/";
+    SnapshotRequest.Builder ask = SnapshotRequest.newBuilder().setAction(SnapshotRequest.Action.LIST_DIRS).setOn(true);
+    for (int s = 0; s < ctx.peers().slotCount(); s++) {
+      List<String> paths;
+      if (s == ctx.ns().slot()) {
+        SnapshotTable here = new SnapshotTable(ctx.ns());
+        paths = new java.util.ArrayList<>();
+        for (String[] d : here.registered()) {
+          if (!here.snapshots(Long.parseLong(d[0])).isEmpty()) {
+            paths.add(d[1]);
+          }
+        }
+      } else {
+        paths = ctx.peers().call(s, Request.newBuilder().setSnapshot(ask)).getSnapshotPage().getPathsList();
+      }
+      for (String p : paths) {
+        if (p.startsWith(prefix)) {
+          // HDFS names the snapshottable directory twice (FSDirSnapshotOp.checkSnapshot).
+          throw new IndexFsException(Code.SNAPSHOT, "The directory " + p + " cannot be deleted since " + p
+              + " is snapshottable and already has snapshots");
+        }
+      }
+    }
   }
 
   private long count(Inode dir) throws IOException {

@@ -822,6 +822,20 @@ public class IndexFileSystem extends ExtendedNamespace implements LeaseRecoverab
     });
   }
 
+  /**
+   * As DistributedFileSystem#getSnapshotDiffReport: what changed under snapshottable directory
+   * {@code path} from snapshot {@code fromSnapshot} to {@code toSnapshot} ("" or "." for now).
+   */
+  public org.apache.hadoop.hdfs.protocol.SnapshotDiffReport getSnapshotDiffReport(Path path, String fromSnapshot,
+      String toSnapshot) throws IOException {
+    return SnapshotDiff.report(this, makeQualified(path), fromSnapshot, toSnapshot);
+  }
+
+  /** The path of a directory as HDFS prints it in a diff report's header. */
+  String pathOfForDiff(Path dir) {
+    return pathOf(dir);
+  }
+
   /** The snapshottable directories' paths (as recorded when each was allowed), sorted. */
   public List<String> snapshottableDirectories() throws IOException {
     return read(() -> snapshots().snapshottable(client.connection().slotCount()));

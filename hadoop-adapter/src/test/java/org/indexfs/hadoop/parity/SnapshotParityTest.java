@@ -172,4 +172,50 @@ class SnapshotParityTest {
       t.step("gone with it", () -> fs.exists(new Path(d, ".snapshot/s/small")));
     });
   }
+
+  private static String diff(FileSystem fs, Path dir, String from, String to) throws Exception {
+    org.apache.hadoop.hdfs.protocol.SnapshotDiffReport r = fs instanceof org.apache.hadoop.hdfs.DistributedFileSystem d
+        ? d.getSnapshotDiffReport(dir, from, to)
+        : ((org.indexfs.hadoop.IndexFileSystem) fs).getSnapshotDiffReport(dir, from, to);
+    return r.toString();
+  }
+
+  @Test
+  void diffReports() throws Exception {
+    clusters.compare("snapshotDiff", (side, base, t) -> {
+      FileSystem fs = side.fs();
+      Path d = new Path(base, "d");
+      fs.mkdirs(new Path(d, "a"));
+      fs.mkdirs(new Path(d, "b"));
+      fs.mkdirs(new Path(d, "c/x/y"));
+      for (String f : new String[] {"a/f1", "a/f2", "c/x/y/deep", "g"}) {
+        write(fs, new Path(d, f), "one".getBytes());
+      }
+      admin(side, t, "-allowSnapshot", d.toString());
+      fs.createSnapshot(d, "s0");
+      write(fs, new Path(d, "a/f3"), "new".getBytes());
+      fs.delete(new Path(d, "a/f2"), false);
+      fs.rename(new Path(d, "a/f1"), new Path(d, "b/f1"));
+      try (FSDataOutputStream out = fs.append(new Path(d, "g"))) {
+        out.write("more".getBytes());
+      }
+      fs.setPermission(new Path(d, "b"), new org.apache.hadoop.fs.permission.FsPermission((short) 0700));
+      write(fs, new Path(d, "n/m/file"), "x".getBytes());
+      fs.delete(new Path(d, "c"), true);
+      fs.createSnapshot(d, "s1");
+      fs.rename(new Path(d, "b"), new Path(d, "b2"));
+      t.step("s0 to s1", () -> diff(fs, d, "s0", "s1"));
+      t.step("s1 to s0", () -> diff(fs, d, "s1", "s0"));
+      t.step("s1 to now", () -> diff(fs, d, "s1", ""));
+      t.step("s0 to s0", () -> diff(fs, d, "s0", "s0"));
+      // HDFS's SnapshotException lives in the NameNode's jar, not the client's: its message is compared.
+      t.step("no such snapshot", () -> {
+        try {
+          return diff(fs, d, "s0", "nosuch");
+        } catch (java.io.IOException e) {
+          return "refused: " + e.getMessage().split("\n")[0];
+        }
+      });
+    });
+  }
 }

@@ -8,10 +8,8 @@ import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
-import org.apache.hadoop.hdfs.tools.DFSAdmin;
 import org.apache.hadoop.io.IOUtils;
 import org.apache.hadoop.security.UserGroupInformation;
-import org.indexfs.hadoop.admin.IndexFsAdminTool;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -42,18 +40,11 @@ class SnapshotParityTest {
   }
 
   private static Configuration conf(Side side) {
-    Configuration conf = new Configuration(side.conf());
-    conf.set("fs.defaultFS", side.uri().toString());
-    return conf;
+    return QuotaParityTest.conf(side);
   }
 
   private static void admin(Side side, Transcript t, String... args) throws Exception {
-    Shell.Output o = side.name().equals("hdfs")
-        ? Shell.run(null, () -> new DFSAdmin(conf(side)), args)
-        : Shell.run(null, () -> IndexFsAdminTool.create(conf(side)), args);
-    // dfsadmin prints the NameNode's stack trace after its message: the message is compared.
-    t.note("$ admin " + String.join(" ", args) + "\n" + o.toString().replace("hdfs dfsadmin", "<admin>")
-        .replace("indexfs admin", "<admin>").replaceAll("(?m)^\\tat .*\\n", "").replaceAll("\\n{2,}", "\n"));
+    QuotaParityTest.admin(side, t, null, args);
   }
 
   private static void fs(Side side, Transcript t, UserGroupInformation ugi, String... args) throws Exception {

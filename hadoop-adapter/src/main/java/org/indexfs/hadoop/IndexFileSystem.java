@@ -836,9 +836,14 @@ public class IndexFileSystem extends ExtendedNamespace implements LeaseRecoverab
     return pathOf(dir);
   }
 
-  /** The snapshottable directories' paths (as recorded when each was allowed), sorted. */
-  public List<String> snapshottableDirectories() throws IOException {
-    return read(() -> snapshots().snapshottable(client.connection().slotCount()));
+  /**
+   * As DistributedFileSystem#getSnapshottableDirListing: the snapshottable directories (the caller's
+   * own unless the caller is the superuser), by the path each had when it was allowed; null if none.
+   */
+  public org.apache.hadoop.hdfs.protocol.SnapshottableDirectoryStatus[] getSnapshottableDirListing() throws IOException {
+    List<org.apache.hadoop.hdfs.protocol.SnapshottableDirectoryStatus> all =
+        read(() -> snapshots().snapshottable(client.connection().slotCount()));
+    return all.isEmpty() ? null : all.toArray(new org.apache.hadoop.hdfs.protocol.SnapshottableDirectoryStatus[0]);
   }
 
   static FileStatus toHadoop(Path path, org.indexfs.proto.FileStatus s) {

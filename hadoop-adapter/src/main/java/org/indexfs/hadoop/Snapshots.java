@@ -7,6 +7,10 @@ import java.util.NoSuchElementException;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.RemoteIterator;
+import org.apache.hadoop.fs.permission.FsPermission;
+import org.apache.hadoop.hdfs.protocol.HdfsFileStatus;
+import org.apache.hadoop.hdfs.protocol.SnapshottableDirectoryStatus;
+import java.util.EnumSet;
 import org.indexfs.client.IndexFsClient;
 import org.indexfs.common.PathNames;
 import org.indexfs.proto.OpenResult;
@@ -109,14 +113,40 @@ final class Snapshots {
     client.snapshot(SnapshotRequest.newBuilder().setAction(on ? Action.ALLOW : Action.DISALLOW).setPath(dir));
   }
 
-  /** The snapshottable directories: each slot's, as recorded when they were allowed. */
-  List<String> snapshottable(int slots) throws IOException {
-    List<String> out = new ArrayList<>();
+  /**
+   * The snapshottable directories (HDFS's getSnapshottableDirListing): each slot's, as recorded when
+   * they were allowed, with their snapshot counts; a recorded path that no longer leads to the
+   * directory (it moved) is left out. The servers answer only the caller's own unless the caller is
+   * the superuser, as HDFS.
+   */
+  List<SnapshottableDirectoryStatus> snapshottable(int slots) throws IOException {
+    List<SnapshottableDirectoryStatus> out = new ArrayList<>();
     for (int s = 0; s < slots; s++) {
-      out.addAll(client.callSlot(s, org.indexfs.proto.Request.newBuilder().setSnapshot(SnapshotRequest.newBuilder()
-          .setAction(Action.LIST_DIRS))).getSnapshotPage().getPathsList());
+      SnapshotPage page = client.callSlot(s, org.indexfs.proto.Request.newBuilder().setSnapshot(
+          SnapshotRequest.newBuilder().setAction(Action.LIST_DIRS))).getSnapshotPage();
+      for (int i = 0; i < page.getPathsCount(); i++) {
+        String path = page.getPaths(i);
+        org.indexfs.proto.FileStatus st;
+        try {
+          st = client.getFileStatus(path);
+        } catch (java.io.FileNotFoundException e) {
+          continue;
+        }
+        if (st.getInodeId() != page.getDirIds(i)) {
+          continue;
+        }
+        Path p = new Path(path);
+        String parent = p.getParent() == null ? null : p.getParent().toUri().getPath();
+        out.add(new SnapshottableDirectoryStatus(st.getMtime(), st.getAtime(), new FsPermission((short) st.getPermission()),
+            EnumSet.noneOf(HdfsFileStatus.Flags.class), st.getOwner(), st.getGroup(),
+            p.getName().getBytes(java.nio.charset.StandardCharsets.UTF_8), st.getInodeId(), 0,
+            page.getSnapshotCounts(i), SNAPSHOT_LIMIT, parent == null ? null : parent.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+      }
     }
-    java.util.Collections.sort(out);
+    out.sort(SnapshottableDirectoryStatus.COMPARATOR);
     return out;
   }
+
+  /** HDFS's default limit of snapshots per directory (DirectorySnapshottableFeature.SNAPSHOT_QUOTA_DEFAULT). */
+  static final int SNAPSHOT_LIMIT = 65536;
 }

@@ -89,7 +89,8 @@ public final class IndexFsAdmin extends Configured implements Tool {
           yield 0;
         }
         case "-lsSnapshottableDir" -> {
-          ifs.snapshottableDirectories().forEach(out::println);
+          // As `hdfs lsSnapshottableDir` prints them.
+          org.apache.hadoop.hdfs.protocol.SnapshottableDirectoryStatus.print(ifs.getSnapshottableDirListing(), out);
           yield 0;
         }
         default -> {

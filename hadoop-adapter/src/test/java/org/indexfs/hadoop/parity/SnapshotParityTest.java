@@ -10,6 +10,7 @@ import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.io.IOUtils;
 import org.apache.hadoop.security.UserGroupInformation;
+import org.indexfs.hadoop.admin.IndexFsAdminTool;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -207,6 +208,43 @@ class SnapshotParityTest {
           return "refused: " + e.getMessage().split("\n")[0];
         }
       });
+    });
+  }
+
+  private static org.apache.hadoop.util.Tool withConf(org.apache.hadoop.util.Tool tool, Configuration conf) {
+    tool.setConf(conf);
+    return tool;
+  }
+
+  /** {@code hdfs lsSnapshottableDir} on HDFS, {@code indexfs admin -lsSnapshottableDir} on IndexFS. */
+  private static void lsSnapshottable(Side side, Transcript t, UserGroupInformation ugi) throws Exception {
+    Shell.Output o = side.name().equals("hdfs")
+        ? Shell.run(ugi, () -> withConf(new org.apache.hadoop.hdfs.tools.snapshot.LsSnapshottableDir(), conf(side)))
+        : Shell.run(ugi, () -> IndexFsAdminTool.create(conf(side)), "-lsSnapshottableDir");
+    t.note("$ lsSnapshottableDir as " + (ugi == null ? "the superuser" : ugi.getShortUserName()) + "\n"
+        + ShellParityTest.withoutNow(o.toString()));
+  }
+
+  @Test
+  void snapshottableDirectories() throws Exception {
+    clusters.compare("snapshottableDirs", (side, base, t) -> {
+      FileSystem fs = side.fs();
+      Path mine = new Path(base, "mine");
+      Path hers = new Path(base, "hers");
+      fs.mkdirs(mine);
+      fs.mkdirs(hers);
+      fs.setOwner(hers, "alice", "alicegroup");
+      admin(side, t, "-allowSnapshot", mine.toString());
+      admin(side, t, "-allowSnapshot", hers.toString());
+      fs.createSnapshot(mine, "one");
+      fs.createSnapshot(mine, "two");
+      lsSnapshottable(side, t, null);
+      lsSnapshottable(side, t, ALICE);
+      fs.deleteSnapshot(mine, "one");
+      fs.deleteSnapshot(mine, "two");
+      admin(side, t, "-disallowSnapshot", mine.toString());
+      admin(side, t, "-disallowSnapshot", hers.toString());
+      lsSnapshottable(side, t, ALICE);
     });
   }
 }

@@ -129,7 +129,9 @@ public final class Dispatcher implements AutoCloseable {
     Request request;
     try {
       request = claimed.toBuilder().setCaller(identity.admit(claimed.getCaller(), authenticated, remote)).build();
-      if (SERVER_ONLY.contains(claimed.getOpCase())) {
+      if (SERVER_ONLY.contains(claimed.getOpCase())
+          || (claimed.getOpCase() == Request.OpCase.SNAPSHOT
+              && org.indexfs.server.snapshot.SnapshotOp.betweenServers(claimed.getSnapshot()))) {
         identity.requireServer(request.getCaller(), authenticated);
       }
     } catch (IndexFsException refused) {

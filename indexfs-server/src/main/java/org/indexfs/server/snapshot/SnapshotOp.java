@@ -53,13 +53,7 @@ public final class SnapshotOp implements Operation {
       case STAT -> page.addEntries(read(request, r, false));
       case LIST -> list(request, r, page);
       case OPEN -> page.addEntries(read(request, r, true));
-      case LIST_DIRS -> {
-        for (String[] d : table.registered()) {
-          if (!r.getOn() || !table.snapshots(Long.parseLong(d[0])).isEmpty()) {
-            page.addPaths(d[1]);
-          }
-        }
-      }
+      case LIST_DIRS -> listDirs(caller, r.getOn(), page);
       case COUNT -> page.setCount(table.snapshots(r.getDirId()).size());
       case REGISTER -> register(r.getDirId(), r.getPath(), r.getOn());
       case HOLD, TAKE, OPEN_GATE, RELEASE -> SnapshotTaker.peerAction(gate, r.getAction(), r.getToken());
@@ -69,6 +63,19 @@ public final class SnapshotOp implements Operation {
       default -> throw new IndexFsException(Code.INVALID_ARGUMENT, "Unknown snapshot action " + r.getAction());
     }
     return Response.newBuilder().setSnapshotPage(page);
+  }
+
+  /**
+   * The barrier, scans, counts and registrations are asked by servers only (the dispatcher checks
+   * the caller is one): a client could otherwise hold every slot's gate or read entries past their
+   * permissions.
+   */
+  public static boolean betweenServers(SnapshotRequest r) {
+    return switch (r.getAction()) {
+      case COUNT, HOLD, TAKE, OPEN_GATE, RELEASE, SCAN, REGISTER -> true;
+      case LIST_DIRS -> r.getOn();
+      default -> false;
+    };
   }
 
   private void superuser(Caller caller, String command) throws IndexFsException {
@@ -116,6 +123,29 @@ public final class SnapshotOp implements Operation {
     }
     if (on != dir.has(Inode.FLAG_SNAPSHOTTABLE)) {
       DirectoryFlags.set(ctx, request.getResolution(), r.getPath(), Inode.FLAG_SNAPSHOTTABLE, on);
+    }
+  }
+
+  /**
+   * The snapshottable directories homed here: all of them for the superuser (and servers), else the
+   * caller's own, as HDFS's getSnapshottableDirListing (the owner as this home's copy of the
+   * directory's attributes says). {@code withSnapshots}: only those that have snapshots.
+   */
+  private void listDirs(Caller caller, boolean withSnapshots, SnapshotPage.Builder page) throws IOException {
+    boolean all = withSnapshots || !ctx.access().enabled() || ctx.access().isSuperuser(caller);
+    for (String[] d : table.registered()) {
+      long id = Long.parseLong(d[0]);
+      int n = table.snapshots(id).size();
+      if (withSnapshots && n == 0) {
+        continue;
+      }
+      if (!all) {
+        Inode record = ctx.ns().partition(id);
+        if (record == null || !ctx.ns().principals().nameOf(record.ownerId).equals(caller.getUser())) {
+          continue;
+        }
+      }
+      page.addPaths(d[1]).addDirIds(id).addSnapshotCounts(n);
     }
   }
 

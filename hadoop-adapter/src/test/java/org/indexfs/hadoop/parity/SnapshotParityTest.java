@@ -85,6 +85,9 @@ class SnapshotParityTest {
       write(fs, new Path(d, "f"), "hello".getBytes());
       fs(side, t, null, "-createSnapshot", d, "sn0");
       admin(side, t, "-allowSnapshot", d);
+      admin(side, t, "-allowSnapshot", d);
+      admin(side, t, "-allowSnapshot", d + "/sub1sub1");
+      admin(side, t, "-allowSnapshot", base.toString());
       admin(side, t, "-allowSnapshot", base + "/missing");
       fs(side, t, ALICE, "-createSnapshot", d, "byalice");
       fs(side, t, null, "-createSnapshot", d, "sn0");

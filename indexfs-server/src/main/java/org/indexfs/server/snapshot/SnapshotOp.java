@@ -54,6 +54,7 @@ public final class SnapshotOp implements Operation {
       case LIST -> list(request, r, page);
       case OPEN -> page.addEntries(read(request, r, true));
       case LIST_DIRS -> listDirs(caller, r.getOn(), page);
+      case REGISTERED -> table.registered().forEach(d -> page.addPaths(d[1]));
       case COUNT -> page.setCount(table.snapshots(r.getDirId()).size());
       case REGISTER -> register(r.getDirId(), r.getPath(), r.getOn());
       case HOLD, TAKE, OPEN_GATE, RELEASE -> SnapshotTaker.peerAction(gate, r.getAction(), r.getToken());
@@ -72,7 +73,7 @@ public final class SnapshotOp implements Operation {
    */
   public static boolean betweenServers(SnapshotRequest r) {
     return switch (r.getAction()) {
-      case COUNT, HOLD, TAKE, OPEN_GATE, RELEASE, SCAN, REGISTER -> true;
+      case COUNT, HOLD, TAKE, OPEN_GATE, RELEASE, SCAN, REGISTER, REGISTERED -> true;
       case LIST_DIRS -> r.getOn();
       default -> false;
     };
@@ -110,6 +111,9 @@ public final class SnapshotOp implements Operation {
       throw new IndexFsException(Code.REMOTE_NOT_DIRECTORY, r.getPath() + " is not a directory");
     }
     Inode dir = p.last();
+    if (on && !dir.has(Inode.FLAG_SNAPSHOTTABLE)) {
+      refuseNested(p, r.getPath());
+    }
     if (!on && dir.has(Inode.FLAG_SNAPSHOTTABLE) && count(dir) > 0) {
       throw new IndexFsException(Code.SNAPSHOT, "The directory " + r.getPath() + " has snapshot(s). "
           + "Please redo the operation after removing all the snapshots.");
@@ -146,6 +150,36 @@ public final class SnapshotOp implements Operation {
         }
       }
       page.addPaths(d[1]).addDirIds(id).addSnapshotCounts(n);
+    }
+  }
+
+  /**
+   * HDFS does not nest snapshottable directories (SnapshotManager.checkNestedSnapshottable, in its
+   * words): none above (the walk's directories carry the flag), none below (every slot's records,
+   * by the paths they were allowed at).
+   */
+  private void refuseNested(ResolvedPath p, String path) throws IOException {
+    String below = path.equals("/") ? "/" : path + "/";
+    for (int s = 0; s < ctx.peers().slotCount(); s++) {
+      List<String> paths = new java.util.ArrayList<>();
+      if (s == ctx.ns().slot()) {
+        table.registered().forEach(d -> paths.add(d[1]));
+      } else {
+        paths.addAll(ctx.peers().call(s, Request.newBuilder().setSnapshot(SnapshotRequest.newBuilder()
+            .setAction(SnapshotRequest.Action.REGISTERED))).getSnapshotPage().getPathsList());
+      }
+      for (String sub : paths) {
+        if (sub.startsWith(below)) {
+          throw new IndexFsException(Code.SNAPSHOT, "Nested snapshottable directories not allowed: path=" + path
+              + ", the subdirectory " + sub + " is already a snapshottable directory.");
+        }
+      }
+    }
+    for (int i = 0; i < p.depth(); i++) {
+      if (p.inodeAt(i) != null && p.inodeAt(i).has(Inode.FLAG_SNAPSHOTTABLE)) {
+        throw new IndexFsException(Code.SNAPSHOT, "Nested snapshottable directories not allowed: path=" + path
+            + ", the ancestor " + p.pathAt(i) + " is already a snapshottable directory.");
+      }
     }
   }
 

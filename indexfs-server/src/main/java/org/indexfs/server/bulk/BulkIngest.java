@@ -286,8 +286,13 @@ public final class BulkIngest {
    * {@code drop} removes its record in the batch that reclaims what replaced entries left.
    */
   void commit(Intent intent, Extra drop) throws IOException {
-    if (!intent.file().isEmpty() && !ingested(intent) && Files.exists(Path.of(intent.file()))) {
-      ctx.ns().store().ingest(ctx.ns().store().entries(), Path.of(intent.file()));
+    if (!intent.file().isEmpty() && !ingested(intent)) {
+      if (Files.exists(Path.of(intent.file()))) {
+        ctx.ns().store().ingest(ctx.ns().store().entries(), Path.of(intent.file()));
+      } else {
+        // Written and synced before its record: only lost with the disk. Say so.
+        LOG.error("The staged file {} of a decided publish is gone: its entries are missing", intent.file());
+      }
     }
     indexNames(intent);
     finish(drop, intent);

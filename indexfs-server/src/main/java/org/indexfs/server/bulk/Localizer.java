@@ -68,6 +68,11 @@ public final class Localizer implements AutoCloseable {
     long[] block = {0, 0};
     // Drawn once per holder, as a server-side create draws its object's name (ObjectNames.fresh).
     String prefix = ObjectNames.fresh(ctx.ns().slot()) + "-";
+    if (!renew) {
+      // The holder's expiry exists before its record does: the monitor, which ends holders without
+      // one, must not end it while the grant is still being made (its mirrors sent).
+      table.extend(dir.inodeId, client);
+    }
     Localization after = ctx.ns().mutate(batch -> {
       Localization l = table.get(dir.inodeId);
       Localization.Holder h = l == null ? null : l.holder(client);

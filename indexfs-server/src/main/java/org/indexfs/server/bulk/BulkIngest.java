@@ -219,6 +219,9 @@ public final class BulkIngest {
       return;
     }
     Intent intent = stage(file, plan);
+    if (extra != null) {
+      keepCopy(intent); // a split publish's decided part: a standby may have to ingest it
+    }
     byte[] intentKey = Bytes.concat(INTENT, file.getFileName().toString().getBytes(StandardCharsets.UTF_8));
     ctx.ns().mutate(batch -> {
       partitionRecords(batch, plan);
@@ -237,6 +240,9 @@ public final class BulkIngest {
     FaultPoints.at("publish.ingested");
     indexNames(intent);
     finish(intentKey, intent);
+    if (extra != null) {
+      dropCopy(intent);
+    }
     Set<Long> forget = new HashSet<>(plan.touched);
     forget.addAll(intent.newDirs());
     ctx.ns().forgetDirectories(forget);
@@ -271,6 +277,55 @@ public final class BulkIngest {
         plan.sentinelId, ids(plan.newDirs), plan.objectsToReclaim, hasNames ? names.toString() : "");
   }
 
+  /**
+   * Keeps a copy of a staged intent's files on the data tier until it is ingested (a split
+   * publish's parts, staged before the decision and ingested after it): a standby that takes the
+   * slot over in between has the durable record from the journal, and the files from there.
+   */
+  void keepCopy(Intent intent) throws IOException {
+    for (String f : new String[] {intent.file(), intent.namesFile()}) {
+      if (!f.isEmpty()) {
+        ctx.data().upload(Path.of(f), copyName(f));
+      }
+    }
+  }
+
+  void dropCopy(Intent intent) {
+    for (String f : new String[] {intent.file(), intent.namesFile()}) {
+      if (!f.isEmpty()) {
+        try {
+          ctx.data().delete(copyName(f));
+        } catch (IOException e) {
+          LOG.debug("Copy of staged file {} stays on the data tier: {}", f, e.toString());
+        }
+      }
+    }
+  }
+
+  private String copyName(String local) {
+    // Per slot: the participants of one publish stage files of the same name.
+    return ".bulk/staged/" + ctx.ns().slot() + "-" + Path.of(local).getFileName();
+  }
+
+  /** The staged file {@code local} here, fetched from its copy when this server did not stage it. */
+  private boolean fetched(String local) {
+    if (Files.exists(Path.of(local))) {
+      return true;
+    }
+    try {
+      if (ctx.data().length(copyName(local)) < 0) {
+        return false;
+      }
+      Files.createDirectories(Path.of(local).getParent());
+      ctx.data().download(copyName(local), Path.of(local));
+      LOG.info("Fetched staged file {} from its copy on the data tier", local);
+      return true;
+    } catch (IOException e) {
+      LOG.warn("Cannot fetch the copy of staged file {}: {}", local, e.toString());
+      return false;
+    }
+  }
+
   /** True when the intent's entries are in the store (its sentinel is there; an intent without one counts as in). */
   boolean ingested(Intent intent) throws IOException {
     if (intent.sentinelKey().length == 0) {
@@ -285,17 +340,23 @@ public final class BulkIngest {
    * after a crash): the entries unless they are in already, then the name index; then
    * {@code drop} removes its record in the batch that reclaims what replaced entries left.
    */
-  void commit(Intent intent, Extra drop) throws IOException {
+  void commit(Intent recorded, Extra drop) throws IOException {
+    // Staged by this slot's server, or by the one it took over from (its copies are on the data tier).
+    Intent intent = recorded.in(staging);
     if (!intent.file().isEmpty() && !ingested(intent)) {
-      if (Files.exists(Path.of(intent.file()))) {
+      if (fetched(intent.file())) {
         ctx.ns().store().ingest(ctx.ns().store().entries(), Path.of(intent.file()));
       } else {
         // Written and synced before its record: only lost with the disk. Say so.
         LOG.error("The staged file {} of a decided publish is gone: its entries are missing", intent.file());
       }
     }
+    if (!intent.namesFile().isEmpty()) {
+      fetched(intent.namesFile());
+    }
     indexNames(intent);
     finish(drop, intent);
+    dropCopy(intent);
   }
 
   private static List<Long> ids(List<Inode> dirs) {
@@ -404,6 +465,9 @@ public final class BulkIngest {
         });
         ctx.ns().forgetDirectories(new HashSet<>(intent.newDirs()));
       } else if (ingested) {
+        if (decided.contains(new String(p[0], StandardCharsets.UTF_8))) {
+          dropCopy(intent);
+        }
         LOG.info("Finishing a publish ingested before the restart ({})", intent.file());
         indexNames(intent);
         finish(p[0], intent);
@@ -437,6 +501,12 @@ public final class BulkIngest {
   /** The durable record of a publish between staging and finishing. */
   record Intent(String file, byte[] sentinelKey, long sentinelId, List<Long> newDirs, List<String> objects,
       String namesFile) {
+    /** The same, with its files in directory {@code dir} (a standby's staging directory). */
+    Intent in(Path dir) {
+      return new Intent(file.isEmpty() ? "" : dir.resolve(Path.of(file).getFileName()).toString(), sentinelKey,
+          sentinelId, newDirs, objects, namesFile.isEmpty() ? "" : dir.resolve(Path.of(namesFile).getFileName()).toString());
+    }
+
     byte[] encode() {
       byte[] f = file.getBytes(StandardCharsets.UTF_8);
       byte[] nf = namesFile.getBytes(StandardCharsets.UTF_8);

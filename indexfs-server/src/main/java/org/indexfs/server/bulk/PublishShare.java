@@ -67,6 +67,7 @@ final class PublishShare {
           new PublishPlan.Split(null, root.zerothSlot, true, Map.of(), null));
       boolean any = plan.run(fetched, staged);
       BulkIngest.Intent intent = ingest.stage(any ? staged : null, plan);
+      ingest.keepCopy(intent);
       ctx.ns().mutate(batch -> {
         ingest.txns.putPart(batch, new PublishTxns.Part(txid, req.getDirId(), intent));
         return null;
@@ -98,8 +99,9 @@ final class PublishShare {
       return; // committed before (its answer was lost)
     }
     ingest.commit(part.intent(), (batch, none) -> ingest.txns.dropPart(batch, txid));
-    if (!part.intent().file().isEmpty()) {
-      Files.deleteIfExists(Path.of(part.intent().file()));
+    BulkIngest.Intent here = part.intent().in(ingest.staging());
+    if (!here.file().isEmpty()) {
+      Files.deleteIfExists(Path.of(here.file()));
     }
     ctx.ns().forgetDirectories(Set.of(part.dirId()));
     table.endPublish(part.dirId());
@@ -117,7 +119,9 @@ final class PublishShare {
       return null;
     });
     if (part != null) {
-      for (String f : new String[] {part.intent().file(), part.intent().namesFile()}) {
+      ingest.dropCopy(part.intent());
+      BulkIngest.Intent here = part.intent().in(ingest.staging());
+      for (String f : new String[] {here.file(), here.namesFile()}) {
         if (!f.isEmpty()) {
           Files.deleteIfExists(Path.of(f));
         }

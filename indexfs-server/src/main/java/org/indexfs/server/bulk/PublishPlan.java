@@ -243,8 +243,8 @@ final class PublishPlan {
       return denied;
     }
     if (ownerOf(dir, parent, key.nameHash()) != ctx.ns().slot() && exportSlot(parent, key.nameHash()) < 0) {
-      return "its directory's partition for this name is on another slot (the directory split before it was "
-          + "localized: only the localized directory itself may have split)";
+      return "its directory's partition for this name is on another slot (a subdirectory that split, or was made "
+          + "on another slot, before the localization: only the localized directory itself is published across slots)";
     }
     int home = split == null ? ctx.ns().slot() : split.homeSlot();
     if (v.isDirectory()) {

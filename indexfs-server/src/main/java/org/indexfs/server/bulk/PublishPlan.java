@@ -402,8 +402,9 @@ final class PublishPlan {
       }
       for (SstFileWriter w : shareWriters.values()) {
         w.finish();
-        w.close();
       }
+    } finally {
+      shareWriters.values().forEach(SstFileWriter::close);
     }
     if (moved.isEmpty()) {
       if (directCount > 0) {

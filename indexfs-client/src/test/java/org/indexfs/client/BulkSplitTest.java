@@ -74,10 +74,11 @@ class BulkSplitTest {
         assertTrue(System.currentTimeMillis() < deadline, "the split finishes with every entry on one slot");
         Thread.sleep(50);
       }
-      // Not supported (README "Not yet"): localizing a directory that has split across slots.
-      IndexFsException refused = assertThrows(IndexFsException.class, () -> reader.localize("/big", false, 10));
-      assertEquals(Code.UNSUPPORTED, refused.code(), refused.getMessage());
-      assertTrue(refused.getMessage().contains("has split across slots"), refused.getMessage());
+      // A directory split across slots is localized as any other (BulkSplitPublishTest publishes into one).
+      assertTrue(reader.localize("/big", false, 10).getLeaseMs() > 0);
+      holder.waitForLocalized(0);
+      IndexFsException refused = assertThrows(IndexFsException.class, () -> holder.mkdirs("/big/late", 0755));
+      assertEquals(Code.SUBTREE_LOCALIZED, refused.code(), refused.getMessage());
     }
   }
 }

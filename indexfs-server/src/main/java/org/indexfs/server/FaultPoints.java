@@ -16,6 +16,12 @@ import java.util.function.Consumer;
  *       not recorded) and {@code ingest.recorded} (committed, no answer sent).</li>
  *   <li>Retry cache: {@code call.applied} (an at-most-once call's change written, its answer not
  *       recorded).</li>
+ *   <li>Bulk ingest ({@code bulk/BulkIngest}): {@code publish.received}, {@code publish.staged},
+ *       {@code publish.ingested}, {@code publish.recorded}; a publish into a directory split across
+ *       slots ({@code bulk/SplitPublish}) adds, on its home, {@code publish.tx.recorded} (undecided
+ *       record written, no share sent), {@code publish.prepared} (every share staged, nothing
+ *       decided) and {@code publish.committed} (home's part in, participants not told), and on a
+ *       participant {@code publish.share.prepared} (share staged, no answer sent).</li>
  * </ul>
  */
 public final class FaultPoints {

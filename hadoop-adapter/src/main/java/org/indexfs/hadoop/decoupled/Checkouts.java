@@ -65,8 +65,8 @@ public final class Checkouts implements AutoCloseable {
       if (e.code() != org.indexfs.proto.Code.UNSUPPORTED) {
         throw e;
       }
-      // A directory split across slots cannot be localized (issue 13): read it without the grant,
-      // directory by directory (README, Not yet).
+      // A server that cannot localize it (before split directories could be): read it without the
+      // grant, directory by directory.
       granted = false;
       LOG.info("Checking out {} without a grant: {}", root, e.getMessage());
     }

@@ -66,8 +66,8 @@ final class Merge {
     try {
       fs.localize(new Path(root), true);
     } catch (UnsupportedOperationException e) {
-      // A root split across slots cannot be localized (issue 13): the copy's new entries go in one
-      // call each, under the same rule (README, Not yet).
+      // A server that cannot localize it (before split directories could be): the copy's new
+      // entries go in one call each, under the same rule.
       bulk = false;
       LOG.info("Merging {} without bulk insertion: {}", root, e.getMessage());
     }

@@ -60,13 +60,55 @@ public final class BulkIngest {
   private final Path staging;
   private final Map<Long, SubtreeDirs> subtrees = new ConcurrentHashMap<>();
   private final Map<Long, java.util.concurrent.locks.ReentrantLock> turns = new ConcurrentHashMap<>();
+  final PublishTxns txns;
+  private volatile SplitPublish coordinator;
+  private final PublishShare shares;
 
   public BulkIngest(OpContext ctx, Localizations table, Path staging) throws IOException {
     this.ctx = ctx;
     this.table = table;
     this.staging = staging;
     Files.createDirectories(staging);
+    this.txns = new PublishTxns(ctx.ns());
+    this.shares = new PublishShare(ctx, table, this);
     recover();
+  }
+
+  /** How this slot reaches the partitions of a split localized directory (set once, before serving). */
+  void useMirrors(Mirrors mirrors) {
+    this.coordinator = new SplitPublish(ctx, table, this, mirrors);
+  }
+
+  Path staging() {
+    return staging;
+  }
+
+  PublishShare shares() {
+    return shares;
+  }
+
+  /** Settles the publishes into split directories left undecided or unfinished (a crash, a slot away). */
+  void settleAll() {
+    SplitPublish c = coordinator;
+    if (c != null) {
+      c.settleAll();
+    }
+  }
+
+  /** Directories a restart found in an unsettled split publish: held (mutations retry) until it is. */
+  private final Set<Long> heldByRecovery = ConcurrentHashMap.newKeySet();
+
+  void settled(long dirId) {
+    boolean pending = txns.txs().stream().anyMatch(t -> t.dirId() == dirId);
+    if (!pending && heldByRecovery.remove(dirId)) {
+      table.endPublish(dirId);
+    }
+  }
+
+  /** One more write in the batch that stages an ingest (a split publish's decision). */
+  @FunctionalInterface
+  interface Extra {
+    void write(org.rocksdb.WriteBatch batch, byte[] intentKey) throws IOException;
   }
 
   /** The directories of localized subtree {@code rootId} on this slot (walked once, then kept). */
@@ -117,16 +159,27 @@ public final class BulkIngest {
     try {
       ctx.data().download(dataFile, fetched);
       FaultPoints.at("publish.received");
-      PublishPlan plan = new PublishPlan(ctx, l, publisher, root, rootPath, subtree(l.dirId()));
-      boolean any = plan.run(fetched, staged);
-      Files.deleteIfExists(fetched);
-      if (any) {
-        ingest(staged, plan);
-        SubtreeDirs dirs = subtree(l.dirId());
-        plan.newPlaces.forEach(dirs::add);
-        follow(plan.objectFiles);
+      PublishPlan plan;
+      List<Rejection> rejections;
+      long accepted;
+      if (coordinator != null && coordinator.split(l.dirId())) {
+        SplitPublish.Outcome o = coordinator.run(l, publisher, root, rootPath, fetched, staged, subtree(l.dirId()));
+        plan = o.plan();
+        rejections = o.rejections();
+        accepted = o.accepted();
+      } else {
+        plan = new PublishPlan(ctx, l, publisher, root, rootPath, subtree(l.dirId()));
+        if (plan.run(fetched, staged)) {
+          ingest(staged, plan, null);
+        }
+        rejections = plan.rejections;
+        accepted = plan.accepted;
       }
-      for (Rejection r : plan.rejections) {
+      Files.deleteIfExists(fetched);
+      SubtreeDirs dirs = subtree(l.dirId());
+      plan.newPlaces.forEach(dirs::add);
+      follow(plan.objectFiles);
+      for (Rejection r : rejections) {
         if (r.getCode() == Code.OK) {
           LOG.info("Publish into {} by client {}: {} {}", rootPath, publisher.clientId(), r.getPath(), r.getReason());
         } else {
@@ -134,14 +187,14 @@ public final class BulkIngest {
               r.getPath(), r.getReason());
         }
       }
-      LOG.info("Ingested {} entries published into {} by client {} ({} refused)", plan.accepted, rootPath,
-          publisher.clientId(), plan.rejections.stream().filter(r -> r.getCode() != Code.OK).count());
+      LOG.info("Ingested {} entries published into {} by client {} ({} refused)", accepted, rootPath,
+          publisher.clientId(), rejections.stream().filter(r -> r.getCode() != Code.OK).count());
       try {
         ctx.data().delete(dataFile);
       } catch (IOException e) {
         LOG.debug("Published file {} stays on the data tier: {}", dataFile, e.toString());
       }
-      return PublishResult.newBuilder().setIngested(plan.accepted).addAllRejected(plan.rejections).build();
+      return PublishResult.newBuilder().setIngested(accepted).addAllRejected(rejections).build();
     } finally {
       table.endPublish(l.dirId());
       turn.unlock();
@@ -154,27 +207,31 @@ public final class BulkIngest {
    * The one step that changes the namespace: stage, ingest (the commit point), finish. The journal
    * of DESIGN §11 records the staged file by reference here.
    */
-  void ingest(Path file, PublishPlan plan) throws IOException {
-    Path names = file.resolveSibling(file.getFileName() + ".names");
-    boolean hasNames;
-    try {
-      hasNames = PublishPlan.writeNames(file, names);
-    } catch (IOException | RuntimeException e) {
-      Files.deleteIfExists(names);
-      throw e;
+  void ingest(Path file, PublishPlan plan, Extra extra) throws IOException {
+    if (file == null) {
+      // Nothing of the publish is on this slot but new directories' records (a split publish).
+      ctx.ns().mutate(batch -> {
+        partitionRecords(batch, plan);
+        extra.write(batch, new byte[0]);
+        return null;
+      });
+      ctx.ns().forgetDirectories(new HashSet<>(ids(plan.newDirs)));
+      return;
     }
-    Intent intent = new Intent(file.toString(), plan.sentinelKey == null ? new byte[0] : plan.sentinelKey,
-        plan.sentinelId, ids(plan.newDirs), plan.objectsToReclaim, hasNames ? names.toString() : "");
+    Intent intent = stage(file, plan);
+    if (extra != null) {
+      keepCopy(intent); // a split publish's decided part: a standby may have to ingest it
+    }
     byte[] intentKey = Bytes.concat(INTENT, file.getFileName().toString().getBytes(StandardCharsets.UTF_8));
     ctx.ns().mutate(batch -> {
+      partitionRecords(batch, plan);
       try {
-        for (Inode dir : plan.newDirs) {
-          byte[][] record = Namespace.partitionRecordOf(dir);
-          batch.put(ctx.ns().store().meta(), record[0], record[1]);
-        }
         batch.put(ctx.ns().store().meta(), intentKey, intent.encode());
       } catch (RocksDBException e) {
         throw new IOException(e);
+      }
+      if (extra != null) {
+        extra.write(batch, intentKey);
       }
       return null;
     });
@@ -183,10 +240,123 @@ public final class BulkIngest {
     FaultPoints.at("publish.ingested");
     indexNames(intent);
     finish(intentKey, intent);
+    if (extra != null) {
+      dropCopy(intent);
+    }
     Set<Long> forget = new HashSet<>(plan.touched);
     forget.addAll(intent.newDirs());
     ctx.ns().forgetDirectories(forget);
     FaultPoints.at("publish.recorded");
+  }
+
+  private void partitionRecords(org.rocksdb.WriteBatch batch, PublishPlan plan) throws IOException {
+    try {
+      for (Inode dir : plan.newDirs) {
+        byte[][] record = Namespace.partitionRecordOf(dir);
+        batch.put(ctx.ns().store().meta(), record[0], record[1]);
+      }
+    } catch (RocksDBException e) {
+      throw new IOException(e);
+    }
+  }
+
+  /** Writes the name-index file of staged {@code file} (null: nothing staged); the intent to record. */
+  Intent stage(Path file, PublishPlan plan) throws IOException {
+    if (file == null) {
+      return new Intent("", new byte[0], 0, List.of(), plan.objectsToReclaim, "");
+    }
+    Path names = file.resolveSibling(file.getFileName() + ".names");
+    boolean hasNames;
+    try {
+      hasNames = PublishPlan.writeNames(file, names);
+    } catch (IOException | RuntimeException e) {
+      Files.deleteIfExists(names);
+      throw e;
+    }
+    return new Intent(file.toString(), plan.sentinelKey == null ? new byte[0] : plan.sentinelKey,
+        plan.sentinelId, ids(plan.newDirs), plan.objectsToReclaim, hasNames ? names.toString() : "");
+  }
+
+  /**
+   * Keeps a copy of a staged intent's files on the data tier until it is ingested (a split
+   * publish's parts, staged before the decision and ingested after it): a standby that takes the
+   * slot over in between has the durable record from the journal, and the files from there.
+   */
+  void keepCopy(Intent intent) throws IOException {
+    for (String f : new String[] {intent.file(), intent.namesFile()}) {
+      if (!f.isEmpty()) {
+        ctx.data().upload(Path.of(f), copyName(f));
+      }
+    }
+  }
+
+  void dropCopy(Intent intent) {
+    for (String f : new String[] {intent.file(), intent.namesFile()}) {
+      if (!f.isEmpty()) {
+        try {
+          ctx.data().delete(copyName(f));
+        } catch (IOException e) {
+          LOG.debug("Copy of staged file {} stays on the data tier: {}", f, e.toString());
+        }
+      }
+    }
+  }
+
+  private String copyName(String local) {
+    // Per slot: the participants of one publish stage files of the same name.
+    return ".bulk/staged/" + ctx.ns().slot() + "-" + Path.of(local).getFileName();
+  }
+
+  /** The staged file {@code local} here, fetched from its copy when this server did not stage it. */
+  private boolean fetched(String local) {
+    if (Files.exists(Path.of(local))) {
+      return true;
+    }
+    try {
+      if (ctx.data().length(copyName(local)) < 0) {
+        return false;
+      }
+      Files.createDirectories(Path.of(local).getParent());
+      ctx.data().download(copyName(local), Path.of(local));
+      LOG.info("Fetched staged file {} from its copy on the data tier", local);
+      return true;
+    } catch (IOException e) {
+      LOG.warn("Cannot fetch the copy of staged file {}: {}", local, e.toString());
+      return false;
+    }
+  }
+
+  /** True when the intent's entries are in the store (its sentinel is there; an intent without one counts as in). */
+  boolean ingested(Intent intent) throws IOException {
+    if (intent.sentinelKey().length == 0) {
+      return true;
+    }
+    byte[] v = ctx.ns().store().get(ctx.ns().store().entries(), intent.sentinelKey());
+    return v != null && Inode.decode(v).inodeId == intent.sentinelId();
+  }
+
+  /**
+   * Ingests a staged intent whose publish is decided (a split publish's share, or the home's part
+   * after a crash): the entries unless they are in already, then the name index; then
+   * {@code drop} removes its record in the batch that reclaims what replaced entries left.
+   */
+  void commit(Intent recorded, Extra drop) throws IOException {
+    // Staged by this slot's server, or by the one it took over from (its copies are on the data tier).
+    Intent intent = recorded.in(staging);
+    if (!intent.file().isEmpty() && !ingested(intent)) {
+      if (fetched(intent.file())) {
+        ctx.ns().store().ingest(ctx.ns().store().entries(), Path.of(intent.file()));
+      } else {
+        // Written and synced before its record: only lost with the disk. Say so.
+        LOG.error("The staged file {} of a decided publish is gone: its entries are missing", intent.file());
+      }
+    }
+    if (!intent.namesFile().isEmpty()) {
+      fetched(intent.namesFile());
+    }
+    indexNames(intent);
+    finish(drop, intent);
+    dropCopy(intent);
   }
 
   private static List<Long> ids(List<Inode> dirs) {
@@ -224,12 +394,18 @@ public final class BulkIngest {
   }
 
   private void finish(byte[] intentKey, Intent intent) throws IOException {
-    ctx.ns().mutate(batch -> {
+    finish((batch, none) -> {
       try {
         batch.delete(ctx.ns().store().meta(), intentKey);
       } catch (RocksDBException e) {
         throw new IOException(e);
       }
+    }, intent);
+  }
+
+  private void finish(Extra drop, Intent intent) throws IOException {
+    ctx.ns().mutate(batch -> {
+      drop.write(batch, null);
       for (String object : intent.objects()) {
         ctx.reclaimer().reclaimObject(batch, object);
       }
@@ -243,8 +419,32 @@ public final class BulkIngest {
     }
   }
 
-  /** Before serving: finish every publish whose ingest happened, undo the others. */
+  /**
+   * Before serving: finish every publish whose ingest happened, undo the others — except that the
+   * home's part of a split publish already decided (committed with its intent) is ingested now. A
+   * partition's staged share waits, its directory held, for its home to decide ({@link SplitPublish}).
+   */
   private void recover() throws IOException {
+    Set<String> decided = new HashSet<>();
+    for (PublishTxns.Tx tx : txns.txs()) {
+      if (tx.committed() && tx.intentKey().length > 0) {
+        decided.add(new String(tx.intentKey(), StandardCharsets.UTF_8));
+      }
+      if (table.beginPublish(tx.dirId())) {
+        heldByRecovery.add(tx.dirId());
+      }
+    }
+    Set<Path> keep = new HashSet<>();
+    for (PublishTxns.Part part : txns.parts()) {
+      table.beginPublish(part.dirId());
+      for (String f : new String[] {part.intent().file(), part.intent().namesFile()}) {
+        if (!f.isEmpty()) {
+          keep.add(Path.of(f));
+        }
+      }
+      LOG.info("A share of a split publish ({}) was prepared before the restart: directory {} waits for its home's "
+          + "decision", part.txid(), format(part.dirId()));
+    }
     List<byte[][]> pending = new ArrayList<>();
     try (RocksIterator it = ctx.ns().store().iterator(ctx.ns().store().meta(), null)) {
       for (it.seek(INTENT); it.isValid() && Bytes.startsWith(it.key(), INTENT); it.next()) {
@@ -253,9 +453,21 @@ public final class BulkIngest {
     }
     for (byte[][] p : pending) {
       Intent intent = Intent.decode(p[1]);
-      byte[] v = intent.sentinelKey().length == 0 ? null : ctx.ns().store().get(ctx.ns().store().entries(), intent.sentinelKey());
-      boolean ingested = intent.sentinelKey().length == 0 || (v != null && Inode.decode(v).inodeId == intent.sentinelId());
-      if (ingested) {
+      boolean ingested = ingested(intent);
+      if (!ingested && decided.contains(new String(p[0], StandardCharsets.UTF_8))) {
+        LOG.info("Ingesting the home's part of a split publish decided before the restart ({})", intent.file());
+        commit(intent, (batch, none) -> {
+          try {
+            batch.delete(ctx.ns().store().meta(), p[0]);
+          } catch (RocksDBException e) {
+            throw new IOException(e);
+          }
+        });
+        ctx.ns().forgetDirectories(new HashSet<>(intent.newDirs()));
+      } else if (ingested) {
+        if (decided.contains(new String(p[0], StandardCharsets.UTF_8))) {
+          dropCopy(intent);
+        }
         LOG.info("Finishing a publish ingested before the restart ({})", intent.file());
         indexNames(intent);
         finish(p[0], intent);
@@ -279,7 +491,9 @@ public final class BulkIngest {
     // Files fetched or staged by publishes that died before their intent: nothing refers to them.
     try (var files = Files.list(staging)) {
       for (Path f : (Iterable<Path>) files::iterator) {
-        Files.deleteIfExists(f);
+        if (!keep.contains(f)) {
+          Files.deleteIfExists(f);
+        }
       }
     }
   }
@@ -287,6 +501,12 @@ public final class BulkIngest {
   /** The durable record of a publish between staging and finishing. */
   record Intent(String file, byte[] sentinelKey, long sentinelId, List<Long> newDirs, List<String> objects,
       String namesFile) {
+    /** The same, with its files in directory {@code dir} (a standby's staging directory). */
+    Intent in(Path dir) {
+      return new Intent(file.isEmpty() ? "" : dir.resolve(Path.of(file).getFileName()).toString(), sentinelKey,
+          sentinelId, newDirs, objects, namesFile.isEmpty() ? "" : dir.resolve(Path.of(namesFile).getFileName()).toString());
+    }
+
     byte[] encode() {
       byte[] f = file.getBytes(StandardCharsets.UTF_8);
       byte[] nf = namesFile.getBytes(StandardCharsets.UTF_8);

@@ -47,6 +47,8 @@ public final class Localizations implements PathResolver.LocalizedSubtrees {
   private final Map<String, Long> expiry = new ConcurrentHashMap<>();
   private final Set<Long> contended = ConcurrentHashMap.newKeySet();
   private final Set<Long> publishing = ConcurrentHashMap.newKeySet();
+  /** Told (directory, its home slot) when another client asks for a directory whose record is a mirror. */
+  private volatile java.util.function.ObjLongConsumer<Integer> mirrorContended = (home, dirId) -> { };
 
   public Localizations(Namespace ns, long leaseMs) {
     this.ns = ns;
@@ -60,6 +62,43 @@ public final class Localizations implements PathResolver.LocalizedSubtrees {
         }
       }
     }
+  }
+
+  void onMirrorContended(java.util.function.ObjLongConsumer<Integer> told) {
+    this.mirrorContended = told;
+  }
+
+  /**
+   * The home slot of {@code dirId} when this slot holds another partition of it (its record here is
+   * a mirror of the home's, {@link Mirrors}: expiry and renewal are the home's business); -1 when
+   * the directory is homed here.
+   */
+  int mirrorOf(long dirId) {
+    try {
+      Inode record = ns.partition(dirId);
+      return record == null || record.zerothSlot == ns.slot() ? -1 : record.zerothSlot;
+    } catch (IOException e) {
+      return -1;
+    }
+  }
+
+  /** Marks {@code dirId} asked for (a partition's slot told its home). */
+  void contend(long dirId) {
+    if (byDir.containsKey(dirId) && contended.add(dirId)) {
+      LOG.info("Another client asked for localized directory {} on a slot holding a partition of it: its holders' "
+          + "renewals are denied from now on", InodeIds.format(dirId));
+    }
+  }
+
+  /** Records homed here whose holders are all gone but whose partitions' slots have not heard yet. */
+  List<Long> endedSplit() {
+    List<Long> out = new ArrayList<>();
+    for (Localization l : byDir.values()) {
+      if (!l.hasLiveHolders() && mirrorOf(l.dirId()) < 0) {
+        out.add(l.dirId());
+      }
+    }
+    return out;
   }
 
   public long leaseMs() {
@@ -142,6 +181,9 @@ public final class Localizations implements PathResolver.LocalizedSubtrees {
     List<Object[]> out = new ArrayList<>();
     long now = System.nanoTime();
     for (Localization l : byDir.values()) {
+      if (mirrorOf(l.dirId()) >= 0) {
+        continue; // its home ends it
+      }
       for (Localization.Holder h : l.holders()) {
         Long until = expiry.get(expiryKey(l.dirId(), h.clientId()));
         if (!h.released() && (until == null || until - now < 0) && !publishing.contains(l.dirId())) {
@@ -218,6 +260,10 @@ public final class Localizations implements PathResolver.LocalizedSubtrees {
       if (contended.add(l.dirId())) {
         LOG.info("Client {} ({}) asked for localized directory {}: its holders' renewals are denied from now on",
             caller.getClientId(), caller.getUser(), InodeIds.format(l.dirId()));
+        int home = mirrorOf(l.dirId());
+        if (home >= 0) {
+          mirrorContended.accept(home, l.dirId());
+        }
       }
       if (mutating) {
         throw new IndexFsException(Code.SUBTREE_LOCALIZED, "Directory " + InodeIds.format(l.dirId())

@@ -15,8 +15,8 @@ import org.indexfs.server.op.Operation;
 
 /**
  * LOCALIZE / SHARED_LOCALIZE, renew and release (IndexFS §II-D), on the directory's home slot: the
- * directory must exist (the client makes it with mkdirs first), the caller needs WRITE|EXECUTE on
- * it, and it must not have split across slots.
+ * directory must exist (the client makes it with mkdirs first) and the caller needs WRITE|EXECUTE on
+ * it. A directory split across slots (GIGA+) is localized on each of them ({@link Mirrors}).
  */
 public final class LocalizeOp implements Operation {
   private final OpContext ctx;
@@ -30,6 +30,12 @@ public final class LocalizeOp implements Operation {
   @Override
   public Response.Builder apply(Request request) throws IOException {
     LocalizeRequest req = request.getLocalize();
+    switch (req.getAction()) {
+      case MIRROR, UNMIRROR, CONTEND -> {
+        return new MirrorOp(ctx, localizer).apply(request);
+      }
+      default -> { }
+    }
     if (request.getCaller().getClientId().isEmpty()) {
       throw new IndexFsException(Code.BAD_REQUEST, "Localizing needs a client id");
     }
@@ -39,10 +45,6 @@ public final class LocalizeOp implements Operation {
       case GRANT, RENEW -> {
         if (req.getAction() == LocalizeRequest.Action.GRANT) {
           ctx.access().checkSelf(request.getCaller(), p, Permission.WRITE_EXECUTE);
-          if (ctx.ns().bitmap(dir.inodeId).count() > 1) {
-            throw new IndexFsException(Code.UNSUPPORTED, req.getPath() + " has split across slots (GIGA+): only a "
-                + "directory whose entries are on one slot can be localized");
-          }
         }
         LocalizeGrant grant = localizer.grant(request.getCaller(), dir,
             req.getAction() == LocalizeRequest.Action.RENEW, req.getShared(), req.getIdsWanted());

@@ -31,13 +31,17 @@ public final class Localizer implements AutoCloseable {
   private final BulkIngest ingest;
   private final int maxIdBlock;
   private final Periodic monitor;
+  private final Mirrors mirrors;
 
   public Localizer(OpContext ctx, Localizations table, BulkIngest ingest, int maxIdBlock) {
     this.ctx = ctx;
     this.table = table;
     this.ingest = ingest;
     this.maxIdBlock = maxIdBlock;
-    this.monitor = new Periodic("indexfs-localize-" + ctx.ns().slot(), Math.max(50, table.leaseMs() / 4), false,
+    this.mirrors = new Mirrors(ctx);
+    table.onMirrorContended((home, dirId) -> mirrors.contended(dirId, home));
+    ingest.useMirrors(mirrors);
+    this.monitor = new Periodic("indexfs-localize-" + ctx.ns().slot(), Math.max(50, Math.min(table.leaseMs() / 4, 1_000)), false,
         this::expire);
   }
 
@@ -53,6 +57,10 @@ public final class Localizer implements AutoCloseable {
     return ingest;
   }
 
+  Mirrors mirrors() {
+    return mirrors;
+  }
+
   /** GRANT (take or join) or RENEW the lease on {@code dir} for {@code caller}. */
   LocalizeGrant grant(Caller caller, Inode dir, boolean renew, boolean shared, int idsWanted) throws IOException {
     String client = caller.getClientId();
@@ -60,6 +68,11 @@ public final class Localizer implements AutoCloseable {
     long[] block = {0, 0};
     // Drawn once per holder, as a server-side create draws its object's name (ObjectNames.fresh).
     String prefix = ObjectNames.fresh(ctx.ns().slot()) + "-";
+    if (!renew) {
+      // The holder's expiry exists before its record does: the monitor, which ends holders without
+      // one, must not end it while the grant is still being made (its mirrors sent).
+      table.extend(dir.inodeId, client);
+    }
     Localization after = ctx.ns().mutate(batch -> {
       Localization l = table.get(dir.inodeId);
       Localization.Holder h = l == null ? null : l.holder(client);
@@ -92,6 +105,11 @@ public final class Localizer implements AutoCloseable {
       table.put(batch, changed);
       return changed;
     });
+    if ((!renew || block[1] > 0) && mirrors.split(dir.inodeId)) {
+      // Every partition's slot knows the holders and their blocks before the grant is answered (a
+      // failure here is retried by the client's GRANT, which sends the record again).
+      mirrors.push(after);
+    }
     if (!denied[0]) {
       table.extend(dir.inodeId, client);
     }
@@ -120,21 +138,43 @@ public final class Localizer implements AutoCloseable {
         return null;
       }
       Localization changed = l.with(h.releasedNow());
-      if (changed.hasLiveHolders()) {
+      if (changed.hasLiveHolders() || mirrors.split(dirId)) {
+        // A split directory's record stays (no live holder) until its partitions' slots heard.
         table.put(batch, changed);
       } else {
         table.remove(batch, dirId);
-        ended[0] = true;
       }
+      ended[0] = !changed.hasLiveHolders();
       return null;
     });
     table.forgetExpiry(dirId, client);
     LOG.info("Client {} {} its localization of directory {}{}", client, why, InodeIds.format(dirId),
         ended[0] ? "; the subtree is an ordinary one again" : "");
     if (ended[0]) {
-      for (long dir : ingest.ended(dirId)) {
-        ctx.splits().consider(dir);
+      end(dirId);
+    }
+  }
+
+  /** The last holder is gone: a split directory's partitions hear it first, then the record goes. */
+  private void end(long dirId) throws IOException {
+    if (mirrors.split(dirId)) {
+      try {
+        mirrors.end(dirId);
+      } catch (IOException e) {
+        LOG.warn("The localization of directory {} ended, but not every slot holding a partition of it heard yet "
+            + "(retried): {}", InodeIds.format(dirId), e.toString());
+        return;
       }
+      ctx.ns().mutate(batch -> {
+        Localization l = table.get(dirId);
+        if (l != null && !l.hasLiveHolders()) {
+          table.remove(batch, dirId);
+        }
+        return null;
+      });
+    }
+    for (long dir : ingest.ended(dirId)) {
+      ctx.splits().consider(dir);
     }
   }
 
@@ -142,10 +182,15 @@ public final class Localizer implements AutoCloseable {
     for (Object[] e : table.expired()) {
       release((Long) e[0], (String) e[1], "let the lease run out on; what it did not publish is dropped from");
     }
+    for (long dirId : table.endedSplit()) {
+      end(dirId);
+    }
+    ingest.settleAll();
   }
 
   @Override
   public void close() {
     monitor.close();
+    mirrors.close();
   }
 }

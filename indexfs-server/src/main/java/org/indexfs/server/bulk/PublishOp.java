@@ -28,6 +28,9 @@ public final class PublishOp implements Operation {
   @Override
   public Response.Builder apply(Request request) throws IOException {
     PublishRequest req = request.getPublish();
+    if (req.getPhase() != PublishRequest.Phase.CLIENT) {
+      return share(request);
+    }
     String client = request.getCaller().getClientId();
     Inode dir = LocalizeOp.localizedDirectory(ctx, request, req.getPath()).last();
     Localization l = localizer.table().get(dir.inodeId);
@@ -47,5 +50,23 @@ public final class PublishOp implements Operation {
       localizer.table().extend(dir.inodeId, client);
     }
     return Response.newBuilder().setPublishResult(result);
+  }
+
+  /** Between servers: a partition's slot's part in a publish into a split directory ({@link SplitPublish}). */
+  private Response.Builder share(Request request) throws IOException {
+    if (!ctx.access().isSuperuser(request.getCaller())) {
+      throw new IndexFsException(Code.ACCESS_DENIED, "Only servers may take part in a split publish");
+    }
+    PublishRequest req = request.getPublish();
+    PublishShare shares = localizer.ingest().shares();
+    switch (req.getPhase()) {
+      case PREPARE -> {
+        return Response.newBuilder().setPublishResult(shares.prepare(req));
+      }
+      case COMMIT -> shares.commit(req.getTxid());
+      case ABORT -> shares.abort(req.getTxid());
+      default -> throw IndexFsException.invalidArgument("Unknown publish phase " + req.getPhase());
+    }
+    return Response.newBuilder();
   }
 }

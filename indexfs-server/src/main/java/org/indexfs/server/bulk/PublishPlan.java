@@ -15,6 +15,8 @@ import java.util.Set;
 import java.util.TreeMap;
 import org.indexfs.common.IndexFsException;
 import org.indexfs.common.Permission;
+import org.indexfs.common.giga.GigaIndex;
+import org.indexfs.common.giga.PartitionBitmap;
 import org.indexfs.common.schema.EntryKey;
 import org.indexfs.common.schema.Inode;
 import org.indexfs.common.schema.NameHash;
@@ -55,6 +57,20 @@ final class PublishPlan {
   private final Inode root;
   private final String rootPath;
   private final SubtreeDirs subtree;
+  /** Null for a root on one slot; else how this plan takes part in a split root's publish. */
+  private final Split split;
+
+  /**
+   * A publish into a localized root split across slots (GIGA+). On the root's home
+   * ({@code participant} false) entries of the root whose names hash to another slot's partition
+   * ({@code bitmap}: the root's whole bitmap, gathered from its slots) are validated here except for
+   * their names, and written to that slot's share file under {@code shareBase}; directories the
+   * partitions refused ({@code refusedElsewhere}) are refused with their entries. On a partition's
+   * slot the plan validates one share: new directories are homed on {@code homeSlot} (their
+   * partition records are written there), and a name held by a directory is refused (no merge).
+   */
+  record Split(PartitionBitmap bitmap, int homeSlot, boolean participant, Map<Long, String> refusedElsewhere,
+      Path shareBase) {}
 
   /** Directories in the file: id → their key and value. */
   private final Map<Long, EntryKey> fileDirKeys = new HashMap<>();
@@ -74,12 +90,24 @@ final class PublishPlan {
   /** Accepted files with a data object: made 0600 by their writer, they become the file's after the ingest. */
   final List<Inode> objectFiles = new ArrayList<>();
   long accepted;
+  /** Home of a split root: each other slot's share file (written when it has entries) and its entry count. */
+  final Map<Integer, Path> shares = new TreeMap<>();
+  final Map<Integer, Long> exported = new TreeMap<>();
+  /** A partition's slot: the new directories of its share it refused. */
+  final List<Long> refusedNewDirs = new ArrayList<>();
+  private final Set<Long> reportedElsewhere = new HashSet<>();
   /** The first accepted entry that did not exist before (null: every accepted entry existed). */
   byte[] sentinelKey;
   long sentinelId;
 
   PublishPlan(OpContext ctx, Localization localization, Localization.Holder publisher, Inode root,
       String rootPath, SubtreeDirs subtree) throws IOException {
+    this(ctx, localization, publisher, root, rootPath, subtree, null);
+  }
+
+  PublishPlan(OpContext ctx, Localization localization, Localization.Holder publisher, Inode root,
+      String rootPath, SubtreeDirs subtree, Split split) throws IOException {
+    this.split = split;
     this.ctx = ctx;
     this.localization = localization;
     this.publisher = publisher;
@@ -150,9 +178,20 @@ final class PublishPlan {
       }
     }
     long parent = target(key.parentId());
-    Inode existing = ctx.ns().lookup(parent, key.name());
+    Inode existing = lookupHere(parent, key);
     if (existing != null && existing.isDirectory() && !(existing.inodeId == id && publisher.owns(id))) {
+      if (split != null && split.participant()) {
+        rejectedDirs.put(id, "FILE_ALREADY_EXISTS: a directory holds the name (a new directory does not merge into "
+            + "an existing one in a directory split across slots)");
+        return;
+      }
       merged.put(id, existing.inodeId);
+      return;
+    }
+    String elsewhere = split == null ? null : split.refusedElsewhere().get(id);
+    if (elsewhere != null) {
+      rejectedDirs.put(id, elsewhere);
+      reportedElsewhere.add(id);
       return;
     }
     String refusal = refusal(key, dir, parent);
@@ -203,11 +242,13 @@ final class PublishPlan {
     if (!denied.isEmpty()) {
       return denied;
     }
-    if (ctx.partitions().ownerOf(dir, key.nameHash()) != ctx.ns().slot()) {
-      return "its directory's partition for this name is on another slot (the directory has split)";
+    if (ownerOf(dir, parent, key.nameHash()) != ctx.ns().slot() && exportSlot(parent, key.nameHash()) < 0) {
+      return "its directory's partition for this name is on another slot (a subdirectory that split, or was made "
+          + "on another slot, before the localization: only the localized directory itself is published across slots)";
     }
+    int home = split == null ? ctx.ns().slot() : split.homeSlot();
     if (v.isDirectory()) {
-      return v.zerothSlot == ctx.ns().slot() ? null : "a new directory must be homed on slot " + ctx.ns().slot();
+      return v.zerothSlot == home ? null : "a new directory must be homed on slot " + home;
     }
     if (v.replication <= 0 || v.blockSize <= 0) {
       return "invalid replication or block size";
@@ -226,6 +267,42 @@ final class PublishPlan {
     return v.length == 0 ? null : "a non-empty file without bytes";
   }
 
+  private final Map<Integer, SstFileWriter> shareWriters = new TreeMap<>();
+
+  private SstFileWriter shareWriter(EnvOptions env, Options options, int slot) throws RocksDBException {
+    SstFileWriter w = shareWriters.get(slot);
+    if (w == null) {
+      Path file = split.shareBase().resolveSibling(split.shareBase().getFileName() + "-" + slot + ".sst");
+      w = new SstFileWriter(env, options);
+      w.open(file.toString());
+      shareWriters.put(slot, w);
+      shares.put(slot, file);
+    }
+    return w;
+  }
+
+  /** The slot whose partition holds {@code hash} in {@code dir} (the root's whole bitmap on a split root's home). */
+  private int ownerOf(Inode dir, long parent, long hash) throws IOException {
+    if (split != null && !split.participant() && parent == root.inodeId) {
+      return GigaIndex.slotOf(root.zerothSlot, GigaIndex.partitionOf(hash, split.bitmap()), ctx.partitions().slotCount());
+    }
+    return ctx.partitions().ownerOf(dir, hash);
+  }
+
+  /** On a split root's home: the other slot an entry of the root goes to; -1 when it stays here. */
+  private int exportSlot(long parent, long hash) throws IOException {
+    if (split == null || split.participant() || parent != root.inodeId) {
+      return -1;
+    }
+    int owner = ownerOf(root, parent, hash);
+    return owner == ctx.ns().slot() ? -1 : owner;
+  }
+
+  /** The entry of that name in {@code parent} if this slot holds its partition (null for another slot's share). */
+  private Inode lookupHere(long parent, EntryKey key) throws IOException {
+    return exportSlot(parent, key.nameHash()) >= 0 ? null : ctx.ns().lookup(parent, key.name());
+  }
+
   /** A directory entries may go into: one made in this file, or one of the subtree on the server. */
   private Inode directory(long id) throws IOException {
     if (newPlaces.containsKey(id)) {
@@ -235,7 +312,12 @@ final class PublishPlan {
       return root;
     }
     SubtreeDirs.Place place = subtree.get(id);
-    return place == null ? null : ctx.ns().lookup(place.parentId(), place.name());
+    if (place == null) {
+      return null;
+    }
+    Inode here = ctx.ns().lookup(place.parentId(), place.name());
+    // A directory whose entry is in another slot's partition of a split root: its home's record.
+    return here != null || place.parentId() != root.inodeId ? here : ctx.ns().partition(id);
   }
 
   private String relPath(long dirId) {
@@ -303,7 +385,10 @@ final class PublishPlan {
         }
         long parent = target(key.parentId());
         byte[] newKey = parent == key.parentId() ? it.key() : new EntryKey(parent, key.nameHash(), key.name()).encode();
-        if (parent != key.parentId()) {
+        int to = exportSlot(parent, key.nameHash());
+        if (to >= 0) {
+          shareWriter(env, options, to).put(newKey, accepted);
+        } else if (parent != key.parentId()) {
           moved.put(newKey, accepted);
         } else {
           if (directCount++ == 0) {
@@ -315,6 +400,11 @@ final class PublishPlan {
       if (directCount > 0) {
         writer.finish();
       }
+      for (SstFileWriter w : shareWriters.values()) {
+        w.finish();
+      }
+    } finally {
+      shareWriters.values().forEach(SstFileWriter::close);
     }
     if (moved.isEmpty()) {
       if (directCount > 0) {
@@ -340,13 +430,21 @@ final class PublishPlan {
       }
       String refused = rejectedDirs.get(v.inodeId);
       if (refused != null) {
-        rejections.add(reject(rootPath + relPath(key.parentId()) + "/" + key.name(), Code.ACCESS_DENIED, refused));
+        if (split != null && split.participant()) {
+          refusedNewDirs.add(v.inodeId);
+        }
+        if (!reportedElsewhere.contains(v.inodeId)) {
+          rejections.add(reject(rootPath + relPath(key.parentId()) + "/" + key.name(),
+              refused.startsWith("FILE_ALREADY_EXISTS") ? Code.FILE_ALREADY_EXISTS : Code.ACCESS_DENIED, refused));
+        }
         return null;
       }
       long parent = target(key.parentId());
-      newDirs.add(normalized(v, directory(parent)));
+      if (split == null || !split.participant()) {
+        newDirs.add(normalized(v, directory(parent)));
+      }
       touched.add(parent);
-      return accept(parent, key, v, ctx.ns().lookup(parent, key.name()));
+      return accept(parent, key, v, lookupHere(parent, key));
     }
     long parent = target(key.parentId());
     if (fileDirs.containsKey(key.parentId()) && rejectedDirs.containsKey(key.parentId())) {
@@ -354,7 +452,7 @@ final class PublishPlan {
       return null;
     }
     String refusal = refusal(key, v, parent);
-    Inode existing = refusal == null ? ctx.ns().lookup(parent, key.name()) : null;
+    Inode existing = refusal == null ? lookupHere(parent, key) : null;
     if (refusal == null && existing != null) {
       refusal = existing.isDirectory() ? "FILE_ALREADY_EXISTS: a directory holds the name"
           : replaceFile(parent, key.name(), existing, v);
@@ -371,10 +469,15 @@ final class PublishPlan {
 
   private byte[] accept(long parent, EntryKey key, Inode v, Inode existing) throws IOException {
     Inode stored = normalized(v, directory(parent));
-    accepted++;
     if (stored.dataObject != null) {
       objectFiles.add(stored);
     }
+    int to = exportSlot(parent, key.nameHash());
+    if (to >= 0) {
+      exported.merge(to, 1L, Long::sum);
+      return stored.encode(); // its slot counts it, and checks its name there
+    }
+    accepted++;
     // An entry whose id was not there before tells, after a crash, whether the ingest happened.
     if (sentinelKey == null && (existing == null || existing.inodeId != v.inodeId)) {
       sentinelKey = new EntryKey(parent, key.nameHash(), key.name()).encode();

@@ -49,6 +49,13 @@ final class SubtreeDirs {
     return s;
   }
 
+  /** Only the root: a partition's slot of a split root validates entries of the root alone. */
+  static SubtreeDirs rootOnly(long rootId) {
+    SubtreeDirs s = new SubtreeDirs();
+    s.dirs.put(rootId, new Place(0, "", ""));
+    return s;
+  }
+
   Place get(long dirId) {
     return dirs.get(dirId);
   }

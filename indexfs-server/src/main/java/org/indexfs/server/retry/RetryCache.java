@@ -38,7 +38,9 @@ public final class RetryCache {
 
   /** Answers that say nothing about the call's effect: a retry runs it (again) instead. */
   private static final Set<Code> NOT_FINAL = EnumSet.of(Code.NOT_SERVING, Code.SERVER_BUSY, Code.WRONG_SERVER,
-      Code.RESOLVE_ELSEWHERE, Code.STALE_RESOLUTION, Code.INTERNAL_ERROR, Code.NO_SPACE, Code.SAFE_MODE);
+      Code.RESOLVE_ELSEWHERE, Code.STALE_RESOLUTION, Code.INTERNAL_ERROR, Code.NO_SPACE, Code.SAFE_MODE,
+      // A client waits out another's localization (bulk insertion) by sending the call again.
+      Code.SUBTREE_LOCALIZED);
 
   /** What a lookup found. */
   sealed interface Lookup {}

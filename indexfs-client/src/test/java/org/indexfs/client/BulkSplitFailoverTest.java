@@ -1,0 +1,139 @@
+package org.indexfs.client;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.indexfs.client.bulk.BulkInsertion;
+import org.indexfs.client.bulk.LocalSubtree;
+import org.indexfs.common.IndexFsConfig;
+import org.indexfs.proto.FileStatus;
+import org.indexfs.proto.PublishResult;
+import org.indexfs.server.FaultPoints;
+import org.indexfs.server.SlotRunner;
+import org.indexfs.server.local.LocalCluster;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A publish into a directory split across slots, with a failover between its two phases: the
+ * standby knows the staged share (or the home's decided part) only from the journal, and finds its
+ * files' copies on the data tier. Readers then see all of the publish, each name once.
+ */
+class BulkSplitFailoverTest {
+  private static final int FILES = 300;
+
+  @TempDir
+  static Path workDir;
+  static LocalCluster cluster;
+  static int standbys = 1;
+
+  @BeforeAll
+  static void start() throws IOException {
+    cluster = LocalCluster.builder(workDir).clusterName("bulksplitfo").servers(4)
+        .set(IndexFsConfig.JOURNAL_ENABLED.name(), "true")
+        .set(IndexFsConfig.ZOOKEEPER_SESSION_TIMEOUT_MS.name(), "3000")
+        .set(IndexFsConfig.SPLIT_THRESHOLD.name(), "40")
+        .set(IndexFsConfig.LOCALIZE_LEASE_MS.name(), "60000").start();
+    BulkSplitPublishTest.cluster = cluster;
+    BulkSplitPublishTest.workDir = workDir;
+    BulkSplitPublishTest.admin = BulkPublishTest.client(cluster, TestData.USER, "admin");
+    BulkSplitPublishTest.reader = BulkPublishTest.client(cluster, "reader", "reader");
+    BulkSplitPublishTest.reader.waitForLocalized(0);
+  }
+
+  @AfterAll
+  static void stop() {
+    BulkSplitPublishTest.stop();
+  }
+
+  @AfterEach
+  void noHook() {
+    FaultPoints.install(null);
+  }
+
+  static void awaitCaughtUp(int slot, SlotRunner standby) throws Exception {
+    long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(3);
+    while (standby.standby() == null
+        || !standby.standby().position().equals(cluster.server(slot).namespace().store().position())) {
+      assertTrue(System.nanoTime() < deadline, "the standby catches up within 3 minutes");
+      Thread.sleep(50);
+    }
+  }
+
+  @Test
+  @Timeout(value = 4, unit = TimeUnit.MINUTES)
+  void aParticipantFailingOverBetweenPrepareAndCommitIngestsItsShareOnTheStandby() throws Exception {
+    FileStatus dir = BulkSplitPublishTest.splitDirectory("/fo-part");
+    int home = dir.getZerothSlot();
+    int participant = BulkSplitPublishTest.slotsHolding(dir.getInodeId()).stream().filter(s -> s != home)
+        .findFirst().orElseThrow();
+    SlotRunner standby = cluster.startStandby(participant, standbys++);
+    try (IndexFsClient holder = BulkPublishTest.client(cluster, TestData.USER, "holder-fp")) {
+      BulkInsertion bulk = BulkSplitPublishTest.bulk(holder);
+      LocalSubtree t = bulk.localize("/fo-part", 0777, false);
+      Set<String> expected = new TreeSet<>(BulkSplitPublishTest.pre());
+      expected.addAll(BulkSplitPublishTest.made(t, "/fo-part", "new-", FILES));
+      AtomicBoolean fired = new AtomicBoolean();
+      FaultPoints.install(p -> {
+        if (p.equals("publish.prepared") && fired.compareAndSet(false, true)) {
+          try {
+            awaitCaughtUp(participant, standby);
+            System.out.printf("participant slot %d: the standby serves %.1f s after its active stopped%n", participant,
+                StandbyCatchUpTest.failOver(cluster, participant, standby));
+          } catch (Exception e) {
+            throw new IllegalStateException(e);
+          }
+        }
+      });
+      PublishResult r = bulk.publish("/fo-part", true);
+      assertTrue(fired.get());
+      assertEquals(0, r.getRejectedCount(), r.toString());
+      assertEquals(FILES, r.getIngested());
+      assertEquals(expected, new TreeSet<>(BulkSplitPublishTest.listed("/fo-part")));
+      assertEquals(200 + FILES, BulkSplitPublishTest.entriesEverywhere(dir.getInodeId()));
+    }
+  }
+
+  @Test
+  @Timeout(value = 4, unit = TimeUnit.MINUTES)
+  void aHomeFailingOverAfterItsDecisionPublishesEverythingFromTheStandby() throws Exception {
+    FileStatus dir = BulkSplitPublishTest.splitDirectory("/fo-home");
+    int home = dir.getZerothSlot();
+    SlotRunner standby = cluster.startStandby(home, standbys++);
+    try (IndexFsClient holder = BulkPublishTest.client(cluster, TestData.USER, "holder-fh")) {
+      BulkInsertion bulk = BulkSplitPublishTest.bulk(holder);
+      LocalSubtree t = bulk.localize("/fo-home", 0777, false);
+      Set<String> expected = new TreeSet<>(BulkSplitPublishTest.pre());
+      expected.addAll(BulkSplitPublishTest.made(t, "/fo-home", "new-", FILES));
+      awaitCaughtUp(home, standby);
+      AtomicBoolean fired = new AtomicBoolean();
+      FaultPoints.install(p -> {
+        if (p.equals("publish.staged") && fired.compareAndSet(false, true)) {
+          throw new IllegalStateException("injected stop at " + p);
+        }
+      });
+      assertThrows(IOException.class, () -> t.publish(false));
+      FaultPoints.install(null);
+      System.out.printf("home slot %d: the standby serves %.1f s after its active stopped%n", home,
+          StandbyCatchUpTest.failOver(cluster, home, standby));
+      long deadline = System.currentTimeMillis() + 60_000;
+      while (BulkSplitPublishTest.entriesEverywhere(dir.getInodeId()) < 200 + FILES) {
+        assertTrue(System.currentTimeMillis() < deadline, "the standby ingests the decided publish and settles it");
+        Thread.sleep(200);
+      }
+      assertEquals(200 + FILES, BulkSplitPublishTest.entriesEverywhere(dir.getInodeId()));
+      assertEquals(expected, new TreeSet<>(BulkSplitPublishTest.listed("/fo-home")));
+    }
+  }
+}

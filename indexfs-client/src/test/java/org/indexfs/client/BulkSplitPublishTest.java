@@ -1,0 +1,387 @@
+package org.indexfs.client;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.stream.Collectors;
+import org.indexfs.client.bulk.BulkInsertion;
+import org.indexfs.client.bulk.DirectoryShipper;
+import org.indexfs.client.bulk.LocalSubtree;
+import org.indexfs.common.IndexFsConfig;
+import org.indexfs.common.IndexFsException;
+import org.indexfs.proto.Code;
+import org.indexfs.proto.FileStatus;
+import org.indexfs.proto.PublishResult;
+import org.indexfs.proto.Rejection;
+import org.indexfs.server.FaultPoints;
+import org.indexfs.server.local.LocalCluster;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Bulk insertion into a directory that has split across slots (GIGA+), on four slots: the
+ * localization is known on every slot holding a partition (others' mutations there are refused),
+ * a publish is split by partition and ingested by every partition's slot at once, two-phase, and a
+ * participant or the home stopped between the phases ends all or nothing.
+ */
+class BulkSplitPublishTest {
+  private static final int SLOTS = 4;
+  private static final int FILES = 300;
+
+  @TempDir
+  static Path workDir;
+  static LocalCluster cluster;
+  static IndexFsClient admin;
+  static IndexFsClient reader;
+
+  @BeforeAll
+  static void start() throws IOException {
+    cluster = LocalCluster.builder(workDir).clusterName("bulksplitpub").servers(SLOTS)
+        .set(IndexFsConfig.SPLIT_THRESHOLD.name(), "40")
+        .set(IndexFsConfig.LOCALIZE_LEASE_MS.name(), "60000").start();
+    admin = BulkPublishTest.client(cluster, TestData.USER, "admin");
+    reader = BulkPublishTest.client(cluster, "reader", "reader");
+    reader.waitForLocalized(0);
+  }
+
+  @AfterAll
+  static void stop() {
+    reader.close();
+    admin.close();
+    cluster.close();
+  }
+
+  @AfterEach
+  void noHook() {
+    FaultPoints.install(null);
+  }
+
+  /** Makes {@code dir} with 200 files and waits until it has split over at least two slots and settled. */
+  static FileStatus splitDirectory(String dir) throws Exception {
+    admin.mkdirs(dir, 0777);
+    for (int i = 0; i < 200; i++) {
+      TestData.createClosed(admin, dir + "/pre-" + i);
+    }
+    FileStatus s = reader.getFileStatus(dir);
+    long deadline = System.currentTimeMillis() + 60_000;
+    String last = "";
+    for (int stable = 0; stable < 10; ) {
+      assertTrue(System.currentTimeMillis() < deadline, dir + " splits and settles: " + last);
+      StringBuilder now = new StringBuilder();
+      int holding = 0;
+      long total = 0;
+      for (int slot = 0; slot < SLOTS; slot++) {
+        long n = Slots.entriesOn(cluster, slot, s.getInodeId());
+        holding += n > 0 ? 1 : 0;
+        total += n;
+        now.append(n).append(' ');
+      }
+      stable = holding > 1 && total == 200 && now.toString().equals(last) ? stable + 1 : 0;
+      last = now.toString();
+      Thread.sleep(100);
+    }
+    return s;
+  }
+
+  static BulkInsertion bulk(IndexFsClient c) {
+    return new BulkInsertion(c, new DirectoryShipper(cluster.dataUri()), "buffer", workDir.resolve("scratch"),
+        100_000, 1L << 30);
+  }
+
+  static Set<String> made(LocalSubtree t, String dir, String prefix, int n) throws IOException {
+    Set<String> out = new TreeSet<>();
+    for (int i = 0; i < n; i++) {
+      String name = prefix + i;
+      t.complete(t.create(dir + "/" + name, 0644, false, 1, 1 << 20).status().getInodeId(), 1, new byte[] {7}, null);
+      out.add(name);
+    }
+    return out;
+  }
+
+  static Set<String> pre() {
+    Set<String> out = new TreeSet<>();
+    for (int i = 0; i < 200; i++) {
+      out.add("pre-" + i);
+    }
+    return out;
+  }
+
+  /** Every name once, in HDFS order (bytes compared signed), as another client lists it. */
+  static List<String> listed(String dir) throws IOException {
+    List<String> names = reader.listAll(dir).stream().map(FileStatus::getName).collect(Collectors.toList());
+    List<String> sorted = new ArrayList<>(names);
+    sorted.sort((x, y) -> java.util.Arrays.compare(x.getBytes(StandardCharsets.UTF_8), y.getBytes(StandardCharsets.UTF_8)));
+    assertEquals(sorted, names, "listed in HDFS order");
+    assertEquals(new HashSet<>(names).size(), names.size(), "each name once");
+    return names;
+  }
+
+  static Set<Integer> slotsHolding(long dirId) {
+    Set<Integer> out = new TreeSet<>();
+    for (int slot = 0; slot < SLOTS; slot++) {
+      if (Slots.entriesOn(cluster, slot, dirId) > 0) {
+        out.add(slot);
+      }
+    }
+    return out;
+  }
+
+  static long entriesEverywhere(long dirId) {
+    long n = 0;
+    for (int slot = 0; slot < SLOTS; slot++) {
+      n += Slots.entriesOn(cluster, slot, dirId);
+    }
+    return n;
+  }
+
+  @Test
+  @Timeout(value = 3, unit = TimeUnit.MINUTES)
+  void aSplitDirectoryIsLocalizedAndItsPublishAppearsOnEveryPartitionAtOnce() throws Exception {
+    FileStatus dir = splitDirectory("/wide");
+    Set<Integer> before = slotsHolding(dir.getInodeId());
+    try (IndexFsClient holder = BulkPublishTest.client(cluster, TestData.USER, "holder-wide")) {
+      BulkInsertion bulk = bulk(holder);
+      LocalSubtree t = bulk.localize("/wide", 0777, false);
+      Set<String> expected = new TreeSet<>(pre());
+      expected.addAll(made(t, "/wide", "new-", FILES));
+      t.mkdirs("/wide/sub", 0755);
+      expected.add("sub");
+      Set<String> inSub = made(t, "/wide/sub", "s", 5);
+
+      // Another client: sees the last publish only, and may change nothing in any partition.
+      assertEquals(pre(), new TreeSet<>(listed("/wide")));
+      int refused = 0;
+      for (int i = 0; i < 16; i++) {
+        String path = "/wide/other-" + i;
+        IndexFsException e = assertThrows(IndexFsException.class, () -> TestData.createClosed(reader, path));
+        assertEquals(Code.SUBTREE_LOCALIZED, e.code(), path + ": " + e.getMessage());
+        refused++;
+      }
+      assertEquals(16, refused);
+      // A client that waits for the subtree (the default) gets its create in once it is published.
+      java.util.concurrent.CompletableFuture<Void> waiter = java.util.concurrent.CompletableFuture.runAsync(() -> {
+        try (IndexFsClient patient = BulkPublishTest.client(cluster, "reader", "patient")) {
+          TestData.createClosed(patient, "/wide/waiter");
+        } catch (IOException e) {
+          throw new java.io.UncheckedIOException(e);
+        }
+      });
+      Thread.sleep(500);
+      assertFalse(waiter.isDone(), "held off while localized");
+
+      PublishResult r = bulk.publish("/wide", true);
+      assertEquals(0, r.getRejectedCount(), r.toString());
+      assertEquals(FILES + 1 + 5, r.getIngested());
+      waiter.get(30, TimeUnit.SECONDS);
+      expected.add("waiter");
+      assertEquals(expected, new TreeSet<>(listed("/wide")));
+      assertEquals(inSub, new TreeSet<>(listed("/wide/sub")));
+      assertEquals(200 + FILES + 2, entriesEverywhere(dir.getInodeId()), "every entry once, on the slots");
+      assertEquals(before, slotsHolding(dir.getInodeId()), "the partitions took their shares; none moved");
+      for (int i = 0; i < FILES; i += 29) {
+        assertEquals(1, reader.getFileStatus("/wide/new-" + i).getLength());
+      }
+    }
+    // Released: an ordinary directory again on every slot.
+    TestData.createClosed(reader, "/wide/after");
+  }
+
+  @Test
+  @Timeout(value = 3, unit = TimeUnit.MINUTES)
+  void sharedConflictsOnASplitDirectoryAreReportedByNameAndResolvedOnce() throws Exception {
+    splitDirectory("/shared");
+    try (IndexFsClient a = BulkPublishTest.client(cluster, TestData.USER, "holder-a");
+        IndexFsClient b = BulkPublishTest.client(cluster, TestData.USER, "holder-b")) {
+      BulkInsertion bulkA = bulk(a);
+      BulkInsertion bulkB = bulk(b);
+      LocalSubtree ta = bulkA.localize("/shared", 0777, true);
+      LocalSubtree tb = bulkB.localize("/shared", 0777, true);
+      Set<String> dup = made(ta, "/shared", "dup-", 60);
+      made(tb, "/shared", "dup-", 60);
+      Set<String> onlyB = made(tb, "/shared", "b-", 40);
+      // Directories of one name from both: b's merges into a's where a's is in the home's partition;
+      // elsewhere b's is refused with what it holds (no merge across slots), reported.
+      for (int d = 0; d < 12; d++) {
+        ta.mkdirs("/shared/dir-" + d, 0755);
+        tb.mkdirs("/shared/dir-" + d, 0755);
+        made(tb, "/shared/dir-" + d, "in-b-", 3);
+      }
+      assertEquals(0, bulkA.publish("/shared", false).getRejectedCount());
+      PublishResult rb = bulkB.publish("/shared", true);
+      bulkA.publish("/shared", true);
+
+      Set<String> rejected = rb.getRejectedList().stream().filter(x -> x.getCode() != Code.OK)
+          .map(Rejection::getPath).collect(Collectors.toSet());
+      for (String name : dup) {
+        assertTrue(rejected.contains("/shared/" + name), name + " (client holder-a wins) is reported: " + rb);
+      }
+      for (Rejection x : rb.getRejectedList()) {
+        if (x.getPath().startsWith("/shared/dup-")) {
+          assertTrue(x.getReason().contains("lowest client id wins"), x.toString());
+        }
+      }
+      Set<String> expected = new TreeSet<>(pre());
+      expected.addAll(dup);
+      expected.addAll(onlyB);
+      for (int d = 0; d < 12; d++) {
+        expected.add("dir-" + d);
+        Set<String> inside = new TreeSet<>(listed("/shared/dir-" + d));
+        boolean merged = !inside.isEmpty();
+        for (int i = 0; i < 3; i++) {
+          String path = "/shared/dir-" + d + "/in-b-" + i;
+          assertTrue(merged != rejected.contains(path), path + ": merged or reported, never both nor neither");
+        }
+      }
+      assertEquals(expected, new TreeSet<>(listed("/shared")));
+      for (String name : dup) {
+        assertEquals(1, reader.getFileStatus("/shared/" + name).getLength());
+      }
+    }
+  }
+
+  @Test
+  @Timeout(value = 3, unit = TimeUnit.MINUTES)
+  void aParticipantRestartedBetweenPrepareAndCommitIngestsItsShare() throws Exception {
+    FileStatus dir = splitDirectory("/restart-part");
+    int home = dir.getZerothSlot();
+    int participant = slotsHolding(dir.getInodeId()).stream().filter(s -> s != home).findFirst().orElseThrow();
+    try (IndexFsClient holder = BulkPublishTest.client(cluster, TestData.USER, "holder-rp")) {
+      BulkInsertion bulk = bulk(holder);
+      LocalSubtree t = bulk.localize("/restart-part", 0777, false);
+      Set<String> expected = new TreeSet<>(pre());
+      expected.addAll(made(t, "/restart-part", "new-", FILES));
+      AtomicBoolean fired = new AtomicBoolean();
+      FaultPoints.install(p -> {
+        if (p.equals("publish.prepared") && fired.compareAndSet(false, true)) {
+          try {
+            // Every share is staged; the participant goes down and comes back on its disk.
+            cluster.restartServer(participant);
+          } catch (IOException e) {
+            throw new IllegalStateException(e);
+          }
+        }
+      });
+      PublishResult r = bulk.publish("/restart-part", true);
+      assertTrue(fired.get());
+      assertEquals(FILES, r.getIngested(), r.toString());
+      assertEquals(expected, new TreeSet<>(listed("/restart-part")));
+      assertEquals(200 + FILES, entriesEverywhere(dir.getInodeId()));
+    }
+  }
+
+  @Test
+  @Timeout(value = 3, unit = TimeUnit.MINUTES)
+  void aHomeStoppedBeforeItsDecisionPublishesNothingAndTheRetryLandsOnce() throws Exception {
+    FileStatus dir = splitDirectory("/undecided");
+    int home = dir.getZerothSlot();
+    try (IndexFsClient holder = BulkPublishTest.client(cluster, TestData.USER, "holder-ud")) {
+      BulkInsertion bulk = bulk(holder);
+      LocalSubtree t = bulk.localize("/undecided", 0777, false);
+      Set<String> expected = new TreeSet<>(pre());
+      expected.addAll(made(t, "/undecided", "new-", FILES));
+      AtomicBoolean fired = new AtomicBoolean();
+      FaultPoints.install(p -> {
+        if (p.equals("publish.prepared") && fired.compareAndSet(false, true)) {
+          throw new IllegalStateException("injected stop at " + p);
+        }
+      });
+      assertThrows(IOException.class, () -> t.publish(false));
+      FaultPoints.install(null);
+      cluster.restartServer(home);
+      // Every participant drops its staged share (the home aborts what it never decided).
+      awaitNoPendingShares(dir.getInodeId());
+      assertEquals(pre(), new TreeSet<>(listed("/undecided")));
+      assertEquals(200, entriesEverywhere(dir.getInodeId()));
+
+      PublishResult r = retry(t);
+      assertEquals(0, r.getRejectedCount(), r.toString());
+      assertEquals(expected, new TreeSet<>(listed("/undecided")));
+      assertEquals(200 + FILES, entriesEverywhere(dir.getInodeId()));
+    }
+  }
+
+  @Test
+  @Timeout(value = 3, unit = TimeUnit.MINUTES)
+  void aHomeStoppedAfterItsDecisionPublishesEverythingOnceRestarted() throws Exception {
+    FileStatus dir = splitDirectory("/decided");
+    int home = dir.getZerothSlot();
+    try (IndexFsClient holder = BulkPublishTest.client(cluster, TestData.USER, "holder-d")) {
+      BulkInsertion bulk = bulk(holder);
+      LocalSubtree t = bulk.localize("/decided", 0777, false);
+      Set<String> expected = new TreeSet<>(pre());
+      expected.addAll(made(t, "/decided", "new-", FILES));
+      AtomicBoolean fired = new AtomicBoolean();
+      FaultPoints.install(p -> {
+        if (p.equals("publish.staged") && fired.compareAndSet(false, true)) {
+          throw new IllegalStateException("injected stop at " + p);
+        }
+      });
+      assertThrows(IOException.class, () -> t.publish(false));
+      FaultPoints.install(null);
+      cluster.restartServer(home);
+      // The restarted home ingests its part and tells the participants to ingest theirs.
+      awaitNoPendingShares(dir.getInodeId());
+      assertEquals(expected, new TreeSet<>(listed("/decided")));
+      assertEquals(200 + FILES, entriesEverywhere(dir.getInodeId()));
+      PublishResult r = retry(t);
+      assertEquals(expected, new TreeSet<>(listed("/decided")), "the retry lands nothing twice: " + r);
+      assertEquals(200 + FILES, entriesEverywhere(dir.getInodeId()));
+    }
+  }
+
+  /** The holder's publish again (with release), while the directory is still held by a settling publish. */
+  private static PublishResult retry(LocalSubtree t) throws Exception {
+    long deadline = System.currentTimeMillis() + 60_000;
+    while (true) {
+      try {
+        return t.publish(true);
+      } catch (IndexFsException e) {
+        if (e.code() != Code.STALE_RESOLUTION || System.currentTimeMillis() > deadline) {
+          throw e;
+        }
+        Thread.sleep(200);
+      }
+    }
+  }
+
+  /** Waits until no slot holds a staged share or an undecided publish of {@code dirId}: another client may create there. */
+  private static void awaitNoPendingShares(long dirId) throws Exception {
+    long deadline = System.currentTimeMillis() + 60_000;
+    while (!settled()) {
+      assertTrue(System.currentTimeMillis() < deadline, "the split publish settles");
+      Thread.sleep(200);
+    }
+  }
+
+  private static boolean settled() {
+    for (int slot = 0; slot < SLOTS; slot++) {
+      org.indexfs.server.store.MetadataStore store = cluster.server(slot).namespace().store();
+      for (String prefix : new String[] {"bulk.tx/", "bulk.part/"}) {
+        byte[] p = prefix.getBytes(StandardCharsets.UTF_8);
+        try (org.rocksdb.RocksIterator it = store.iterator(store.meta(), null)) {
+          it.seek(p);
+          if (it.isValid() && org.indexfs.common.schema.Bytes.startsWith(it.key(), p)) {
+            return false;
+          }
+        }
+      }
+    }
+    return true;
+  }
+}

@@ -1,0 +1,77 @@
+package org.indexfs.server.bulk;
+
+import com.google.protobuf.ByteString;
+import java.io.IOException;
+import org.indexfs.common.IndexFsException;
+import org.indexfs.common.InodeIds;
+import org.indexfs.proto.Code;
+import org.indexfs.proto.LocalizeGrant;
+import org.indexfs.proto.LocalizeRequest;
+import org.indexfs.proto.Request;
+import org.indexfs.proto.Response;
+import org.indexfs.server.op.OpContext;
+import org.indexfs.server.op.Operation;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Between servers ({@link Mirrors}): MIRROR stores the home's localization record of a split
+ * directory on a slot holding a partition of it (durable and journaled, as on the home) and
+ * answers with this slot's bitmap of the directory; UNMIRROR ends it here (the partition may split
+ * again); CONTEND, on the home, marks the directory asked for.
+ */
+final class MirrorOp implements Operation {
+  private static final Logger LOG = LoggerFactory.getLogger(MirrorOp.class);
+
+  private final OpContext ctx;
+  private final Localizer localizer;
+
+  MirrorOp(OpContext ctx, Localizer localizer) {
+    this.ctx = ctx;
+    this.localizer = localizer;
+  }
+
+  @Override
+  public Response.Builder apply(Request request) throws IOException {
+    if (!ctx.access().isSuperuser(request.getCaller())) {
+      throw new IndexFsException(Code.ACCESS_DENIED, "Only servers may mirror localizations");
+    }
+    LocalizeRequest req = request.getLocalize();
+    long dirId = req.getDirId();
+    Localizations table = localizer.table();
+    switch (req.getAction()) {
+      case MIRROR -> {
+        Localization l = Localization.decode(req.getRecord().toByteArray());
+        Localization before = table.get(dirId);
+        ctx.ns().mutate(batch -> {
+          table.put(batch, l);
+          return null;
+        });
+        if (before == null) {
+          LOG.info("Directory {}, split across slots, is localized: this slot's partition holds off other clients "
+              + "and takes no split until its home ends it", InodeIds.format(dirId));
+        }
+      }
+      case UNMIRROR -> {
+        boolean had = table.get(dirId) != null;
+        ctx.ns().mutate(batch -> {
+          if (table.get(dirId) != null) {
+            table.remove(batch, dirId);
+          }
+          return null;
+        });
+        if (had) {
+          LOG.info("The localization of directory {} ended; this slot's partition is an ordinary one again",
+              InodeIds.format(dirId));
+          for (long dir : localizer.ingest().ended(dirId)) {
+            ctx.splits().consider(dir);
+          }
+        }
+      }
+      case CONTEND -> table.contend(dirId);
+      default -> throw IndexFsException.invalidArgument("Not a mirror action: " + req.getAction());
+    }
+    return Response.newBuilder().setLocalizeGrant(LocalizeGrant.newBuilder().setDirId(dirId)
+        .setBitmap(ByteString.copyFrom(ctx.ns().bitmap(dirId).toBytes())));
+  }
+}

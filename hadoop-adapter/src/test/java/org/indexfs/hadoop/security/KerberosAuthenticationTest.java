@@ -184,6 +184,27 @@ class KerberosAuthenticationTest {
       Response partition = call(c, Request.newBuilder().setCaller(Caller.newBuilder().setUser("alice"))
           .setPartition(PartitionRequest.newBuilder().setAction(PartitionRequest.Action.DROP).setDirId(1)));
       assertEquals(Code.NOT_AUTHORIZED, partition.getCode());
+      // The server-side forms of client requests: a snapshot's barrier and scans, a split publish's
+      // phases, a localization's mirrors.
+      for (Request.Builder serverForm : java.util.List.of(
+          Request.newBuilder().setSnapshot(org.indexfs.proto.SnapshotRequest.newBuilder()
+              .setAction(org.indexfs.proto.SnapshotRequest.Action.HOLD).setToken(7)),
+          Request.newBuilder().setSnapshot(org.indexfs.proto.SnapshotRequest.newBuilder()
+              .setAction(org.indexfs.proto.SnapshotRequest.Action.SCAN).setToken(7).setDirId(1)),
+          Request.newBuilder().setSnapshot(org.indexfs.proto.SnapshotRequest.newBuilder()
+              .setAction(org.indexfs.proto.SnapshotRequest.Action.LIST_DIRS).setOn(true)),
+          Request.newBuilder().setPublish(org.indexfs.proto.PublishRequest.newBuilder()
+              .setPhase(org.indexfs.proto.PublishRequest.Phase.COMMIT).setTxid("t")),
+          Request.newBuilder().setLocalize(org.indexfs.proto.LocalizeRequest.newBuilder()
+              .setAction(org.indexfs.proto.LocalizeRequest.Action.MIRROR).setDirId(1)))) {
+        Response refused = call(c, serverForm.setCaller(Caller.newBuilder().setUser("alice")));
+        assertEquals(Code.NOT_AUTHORIZED, refused.getCode(), serverForm.getOpCase() + ": " + refused.getMessage());
+      }
+      // Their client forms are served.
+      Response listing = call(c, Request.newBuilder().setCaller(Caller.newBuilder().setUser("alice"))
+          .setSnapshot(org.indexfs.proto.SnapshotRequest.newBuilder()
+              .setAction(org.indexfs.proto.SnapshotRequest.Action.LIST_DIRS)));
+      assertEquals(Code.OK, listing.getCode(), listing.getMessage());
     }
   }
 

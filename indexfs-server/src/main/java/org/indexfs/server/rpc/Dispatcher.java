@@ -123,15 +123,30 @@ public final class Dispatcher implements AutoCloseable {
     }
   }
 
+  /**
+   * Requests whose other forms are clients': a snapshot's barrier and scans, a split publish's
+   * phases, a localization's mirrors. A client sending one could hold every slot's gate, read entries
+   * past their permissions, or stage and commit entries as another holder.
+   */
+  static boolean betweenServers(Request r) {
+    return switch (r.getOpCase()) {
+      case SNAPSHOT -> org.indexfs.server.snapshot.SnapshotOp.betweenServers(r.getSnapshot());
+      case PUBLISH -> r.getPublish().getPhase() != org.indexfs.proto.PublishRequest.Phase.CLIENT;
+      case LOCALIZE -> switch (r.getLocalize().getAction()) {
+        case MIRROR, UNMIRROR, CONTEND -> true;
+        default -> false;
+      };
+      default -> false;
+    };
+  }
+
   private void execute(Operation op, Request claimed, SocketAddress remote, ConnectionUser authenticated,
       Consumer<Response> reply, long queued) {
     // Who the call is from is decided here, once, before any operation sees it (DESIGN §14).
     Request request;
     try {
       request = claimed.toBuilder().setCaller(identity.admit(claimed.getCaller(), authenticated, remote)).build();
-      if (SERVER_ONLY.contains(claimed.getOpCase())
-          || (claimed.getOpCase() == Request.OpCase.SNAPSHOT
-              && org.indexfs.server.snapshot.SnapshotOp.betweenServers(claimed.getSnapshot()))) {
+      if (SERVER_ONLY.contains(claimed.getOpCase()) || betweenServers(claimed)) {
         identity.requireServer(request.getCaller(), authenticated);
       }
     } catch (IndexFsException refused) {

@@ -1,7 +1,6 @@
 package org.indexfs.client;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
@@ -117,14 +116,7 @@ class BulkSplitFailoverTest {
       Set<String> expected = new TreeSet<>(BulkSplitPublishTest.pre());
       expected.addAll(BulkSplitPublishTest.made(t, "/fo-home", "new-", FILES));
       awaitCaughtUp(home, standby);
-      AtomicBoolean fired = new AtomicBoolean();
-      FaultPoints.install(p -> {
-        if (p.equals("publish.staged") && fired.compareAndSet(false, true)) {
-          throw new IllegalStateException("injected stop at " + p);
-        }
-      });
-      assertThrows(IOException.class, () -> t.publish(false));
-      FaultPoints.install(null);
+      BulkSplitPublishTest.publishStoppedAt(t, "publish.staged");
       System.out.printf("home slot %d: the standby serves %.1f s after its active stopped%n", home,
           StandbyCatchUpTest.failOver(cluster, home, standby));
       long deadline = System.currentTimeMillis() + 60_000;

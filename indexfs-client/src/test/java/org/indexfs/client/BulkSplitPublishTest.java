@@ -295,14 +295,7 @@ class BulkSplitPublishTest {
       LocalSubtree t = bulk.localize("/undecided", 0777, false);
       Set<String> expected = new TreeSet<>(pre());
       expected.addAll(made(t, "/undecided", "new-", FILES));
-      AtomicBoolean fired = new AtomicBoolean();
-      FaultPoints.install(p -> {
-        if (p.equals("publish.prepared") && fired.compareAndSet(false, true)) {
-          throw new IllegalStateException("injected stop at " + p);
-        }
-      });
-      assertThrows(IOException.class, () -> t.publish(false));
-      FaultPoints.install(null);
+      publishStoppedAt(t, "publish.prepared");
       cluster.restartServer(home);
       // Every participant drops its staged share (the home aborts what it never decided).
       awaitNoPendingShares(dir.getInodeId());
@@ -326,14 +319,7 @@ class BulkSplitPublishTest {
       LocalSubtree t = bulk.localize("/decided", 0777, false);
       Set<String> expected = new TreeSet<>(pre());
       expected.addAll(made(t, "/decided", "new-", FILES));
-      AtomicBoolean fired = new AtomicBoolean();
-      FaultPoints.install(p -> {
-        if (p.equals("publish.staged") && fired.compareAndSet(false, true)) {
-          throw new IllegalStateException("injected stop at " + p);
-        }
-      });
-      assertThrows(IOException.class, () -> t.publish(false));
-      FaultPoints.install(null);
+      publishStoppedAt(t, "publish.staged");
       cluster.restartServer(home);
       // The restarted home ingests its part and tells the participants to ingest theirs.
       awaitNoPendingShares(dir.getInodeId());
@@ -383,5 +369,21 @@ class BulkSplitPublishTest {
       }
     }
     return true;
+  }
+
+  /** A publish that an injected failure stops once at {@code point}: it fails, and the fault is removed. */
+  static void publishStoppedAt(LocalSubtree t, String point) {
+    AtomicBoolean fired = new AtomicBoolean();
+    FaultPoints.install(p -> {
+      if (p.equals(point) && fired.compareAndSet(false, true)) {
+        throw new IllegalStateException("injected stop at " + p);
+      }
+    });
+    try {
+      assertThrows(IOException.class, () -> t.publish(false));
+    } finally {
+      FaultPoints.install(null);
+    }
+    assertTrue(fired.get(), "the publish reached " + point);
   }
 }

@@ -100,6 +100,21 @@ public final class CrossSlotRename {
     return !leaving.isEmpty() && leaving.contains(new Moving(dirId, NameHash.of(name)));
   }
 
+  /**
+   * True when an open rename record of this slot names an entry of directory {@code dirId} that a
+   * split to partition {@code child} would move: the rename's last phase removes it here, so the
+   * split waits ({@link org.indexfs.server.split.SplitManager#pinWhile}). Records are read from the
+   * store, so one left by a crash or an unreachable destination pins as well as a running one.
+   */
+  public boolean pins(long dirId, int child) throws IOException {
+    for (Outgoing o : intents.outgoing()) {
+      if (o.parentId() == dirId && GigaIndex.movesTo(NameHash.of(o.name()), child)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   Response.Builder run(Request request, Resolution dstKnown) throws IOException {
     RenameRequest req = request.getRename();
     // A directory rename waits for the cluster's rename lock before it claims its source entry,
@@ -413,6 +428,7 @@ public final class CrossSlotRename {
       return null;
     });
     touches.send(ctx);
+    ctx.splits().consider(out.parentId()); // a split it held off may go ahead
   }
 
   private void touchSourceDirectory(org.rocksdb.WriteBatch batch, Outgoing out, Request request,
@@ -437,6 +453,7 @@ public final class CrossSlotRename {
       settled.settled(batch, out.txid(), false);
       return null;
     });
+    ctx.splits().consider(out.parentId()); // a split it held off may go ahead
   }
 
   /** Settles every record left by a crash (or an unreachable destination); renames in progress here are left alone. */

@@ -123,6 +123,23 @@ public final class SplitManager implements AutoCloseable {
   }
 
   private volatile java.util.function.LongPredicate held = id -> false;
+  private volatile Pinned pinned = (dirId, child) -> false;
+
+  /** Says whether some entry of directory {@code dirId} moving to partition {@code child} must stay here for now. */
+  @FunctionalInterface
+  public interface Pinned {
+    boolean test(long dirId, int child) throws IOException;
+  }
+
+  /**
+   * While {@code pinned} says so, the directory does not split: an entry a cross-slot rename is
+   * moving away (an open {@code rename.out} record) is removed here by the rename's last phase, so
+   * it must not move to another partition first — it would survive there (DESIGN §7). The rename
+   * {@link #consider}s the directory again once it settled.
+   */
+  public void pinWhile(Pinned pinned) {
+    this.pinned = pinned;
+  }
   private volatile org.indexfs.server.snapshot.SnapshotGate gate;
 
   /** A split moves entries between slots: it runs only through the snapshot gate's open door. */
@@ -170,7 +187,7 @@ public final class SplitManager implements AutoCloseable {
     int mine = partitions.myIndex(record.zerothSlot);
     PartitionBitmap bitmap = ns.bitmap(dirId).copy();
     int child = GigaIndex.nextChild(mine, bitmap, n);
-    if (child < 0 || countUpTo(dirId, threshold + 1) <= threshold) {
+    if (child < 0 || countUpTo(dirId, threshold + 1) <= threshold || pinned.test(dirId, child)) {
       return false;
     }
     org.indexfs.server.snapshot.SnapshotGate g = gate;
@@ -179,14 +196,13 @@ public final class SplitManager implements AutoCloseable {
     }
     running.add(dirId);
     try {
-      split(record, bitmap, child);
+      return split(record, bitmap, child);
     } finally {
       running.remove(dirId);
       if (g != null) {
         g.exit();
       }
     }
-    return true;
   }
 
   private long countUpTo(long dirId, long limit) {
@@ -200,7 +216,8 @@ public final class SplitManager implements AutoCloseable {
     return count;
   }
 
-  private void split(Inode dir, PartitionBitmap bitmap, int child) throws IOException {
+  /** False when an entry of the moving range turned out to be pinned (nothing moved; a later look splits). */
+  private boolean split(Inode dir, PartitionBitmap bitmap, int child) throws IOException {
     long dirId = dir.inodeId;
     long startNanos = System.nanoTime();
     int receiver = GigaIndex.slotOf(dir.zerothSlot, child, partitions.slotCount());
@@ -214,6 +231,12 @@ public final class SplitManager implements AutoCloseable {
     });
     FaultPoints.at("split.recorded");
     Snapshot snapshot = freeze(dirId, child);
+    if (snapshot == null) {
+      forget(dirId);
+      LOG.info("Split of directory {} on slot {} deferred: an entry of partition {} is being renamed to another slot",
+          Long.toUnsignedString(dirId), ns.slot(), child);
+      return false;
+    }
     String shipped = null;
     String shippedAttrs = null;
     String shippedNames = null;
@@ -263,6 +286,7 @@ public final class SplitManager implements AutoCloseable {
           (System.nanoTime() - startNanos) / 1_000_000));
       LOG.info("Split directory {}: partition {} moved {} entries from slot {} to slot {}",
           Long.toUnsignedString(dirId), child, moved, ns.slot(), receiver);
+      return true;
     } finally {
       if (!receiverAsked) {
         frozen.remove(dirId);
@@ -350,10 +374,17 @@ public final class SplitManager implements AutoCloseable {
     return out;
   }
 
-  /** Under the write lock: from here on, mutations of moving names wait; the snapshot sees every earlier one. */
+  /**
+   * Under the write lock: from here on, mutations of moving names wait; the snapshot sees every
+   * earlier one. Null (nothing frozen) when a moving entry is pinned: checked here, where no rename
+   * can record its intent meanwhile (that takes the same lock, and afterwards finds the name frozen).
+   */
   private Snapshot freeze(long dirId, int child) throws IOException {
     Snapshot[] taken = {null};
     ns.exclusively(() -> {
+      if (pinned.test(dirId, child)) {
+        return;
+      }
       frozen.put(dirId, child);
       taken[0] = ns.store().snapshot();
     });
@@ -418,6 +449,12 @@ public final class SplitManager implements AutoCloseable {
       finish(dirId, child);
       return;
     }
+    forget(dirId);
+    frozen.remove(dirId);
+  }
+
+  /** Drops the split record of {@code dirId}: nothing of it happened. */
+  private void forget(long dirId) throws IOException {
     ns.mutate(batch -> {
       try {
         batch.delete(ns.store().meta(), intentKey(dirId));
@@ -426,7 +463,6 @@ public final class SplitManager implements AutoCloseable {
       }
       return null;
     });
-    frozen.remove(dirId);
   }
 
   /** Splits recorded here and not yet finished (a running one, or one a restart must settle). */

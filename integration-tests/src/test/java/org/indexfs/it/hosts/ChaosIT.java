@@ -68,6 +68,14 @@ class ChaosIT {
       }
       System.out.println(round.summary(result) + "; GIGA+ splits during the round: " + splits);
       System.out.println("History: " + work.resolve("history.tsv"));
+      if (!result.clean()) {
+        // CI keeps only this output: what the history and the servers said around each finding.
+        try {
+          ChaosDiagnosis.print(history, cluster, result.examples());
+        } catch (RuntimeException e) {
+          System.out.println("Chaos diagnosis failed: " + e); // never in the way of the finding itself
+        }
+      }
       assertTrue(result.clean(), result.toString());
       assertEquals(List.of(), round.unexplainedErrors(), "errors reached the application: " + result);
       assertEquals(List.of(), round.findings);

@@ -47,6 +47,15 @@ final class HistoryChecker {
               + first(corrupt) + ", phantoms " + first(phantoms) + ", anomalies " + first(anomalies));
     }
 
+    /** A few paths of each kind of finding. */
+    List<String> examples() {
+      List<String> all = new ArrayList<>();
+      for (List<String> l : List.of(lost, appliedTwice, corrupt, phantoms)) {
+        all.addAll(first(l));
+      }
+      return all;
+    }
+
     private static List<String> first(List<String> l) {
       return l.subList(0, Math.min(5, l.size()));
     }

@@ -182,7 +182,14 @@ final class JournalCursor {
   private int readSegment(Handler handler) throws IOException {
     int applied = 0;
     try (FSDataInputStream raw = layout.fs().open(segment)) {
-      raw.seek(offset);
+      try {
+        raw.seek(offset);
+      } catch (java.io.EOFException shorter) {
+        // The segment looks shorter than what this cursor already read: an open segment's visible
+        // length comes from one of its replicas, and another may lag behind for a moment (a standby
+        // stepping down met this in the chaos round and exited). Nothing new yet: read on next time.
+        return 0;
+      }
       DataInputStream in = new DataInputStream(new java.io.BufferedInputStream(raw, 1 << 16));
       while (next <= limit) {
         JournalRecord.Read r = JournalRecord.read(in);

@@ -428,7 +428,7 @@ public final class CrossSlotRename {
       return null;
     });
     touches.send(ctx);
-    ctx.splits().consider(out.parentId()); // a split it held off may go ahead
+    ctx.splits().unpinned(out.parentId()); // a split it held off goes ahead
   }
 
   private void touchSourceDirectory(org.rocksdb.WriteBatch batch, Outgoing out, Request request,
@@ -453,7 +453,7 @@ public final class CrossSlotRename {
       settled.settled(batch, out.txid(), false);
       return null;
     });
-    ctx.splits().consider(out.parentId()); // a split it held off may go ahead
+    ctx.splits().unpinned(out.parentId()); // a split it held off goes ahead
   }
 
   /** Settles every record left by a crash (or an unreachable destination); renames in progress here are left alone. */

@@ -124,6 +124,8 @@ public final class SplitManager implements AutoCloseable {
 
   private volatile java.util.function.LongPredicate held = id -> false;
   private volatile Pinned pinned = (dirId, child) -> false;
+  /** Directories whose split a pinned entry held off: looked at again when {@link #unpinned}. */
+  private final Set<Long> deferred = ConcurrentHashMap.newKeySet();
 
   /** Says whether some entry of directory {@code dirId} moving to partition {@code child} must stay here for now. */
   @FunctionalInterface
@@ -135,10 +137,29 @@ public final class SplitManager implements AutoCloseable {
    * While {@code pinned} says so, the directory does not split: an entry a cross-slot rename is
    * moving away (an open {@code rename.out} record) is removed here by the rename's last phase, so
    * it must not move to another partition first — it would survive there (DESIGN §7). The rename
-   * {@link #consider}s the directory again once it settled.
+   * says {@link #unpinned} once it settled.
    */
   public void pinWhile(Pinned pinned) {
     this.pinned = pinned;
+  }
+
+  /** An entry of {@code dirId} is no longer pinned: a split it held off goes ahead. */
+  public void unpinned(long dirId) {
+    if (deferred.remove(dirId)) {
+      consider(dirId);
+    }
+  }
+
+  private boolean pinned(long dirId, int child) throws IOException {
+    // Marked before asking: a rename that settles meanwhile drops its record first, then finds the mark.
+    boolean marked = deferred.add(dirId);
+    if (pinned.test(dirId, child)) {
+      return true;
+    }
+    if (marked) {
+      deferred.remove(dirId);
+    }
+    return false;
   }
   private volatile org.indexfs.server.snapshot.SnapshotGate gate;
 
@@ -187,7 +208,7 @@ public final class SplitManager implements AutoCloseable {
     int mine = partitions.myIndex(record.zerothSlot);
     PartitionBitmap bitmap = ns.bitmap(dirId).copy();
     int child = GigaIndex.nextChild(mine, bitmap, n);
-    if (child < 0 || countUpTo(dirId, threshold + 1) <= threshold || pinned.test(dirId, child)) {
+    if (child < 0 || countUpTo(dirId, threshold + 1) <= threshold || pinned(dirId, child)) {
       return false;
     }
     org.indexfs.server.snapshot.SnapshotGate g = gate;
@@ -382,7 +403,7 @@ public final class SplitManager implements AutoCloseable {
   private Snapshot freeze(long dirId, int child) throws IOException {
     Snapshot[] taken = {null};
     ns.exclusively(() -> {
-      if (pinned.test(dirId, child)) {
+      if (pinned(dirId, child)) {
         return;
       }
       frozen.put(dirId, child);

@@ -17,11 +17,9 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.framework.recipes.cache.ChildData;
 import org.apache.curator.framework.recipes.cache.CuratorCache;
 import org.apache.curator.framework.recipes.cache.CuratorCacheListener;
-import org.apache.curator.retry.ExponentialBackoffRetry;
 import org.indexfs.client.cache.ResolutionCache;
 import org.indexfs.common.ClusterPaths;
 import org.indexfs.common.IndexFsConfig;
@@ -45,7 +43,7 @@ public final class ClusterConnection implements AutoCloseable {
 
   private final String key;
   private final String cluster;
-  private final CuratorFramework curator;
+  private final ZooKeeperSession session;
   private final EventLoopGroup group;
   private final int maxFrameBytes;
   private final int connectTimeoutMs;
@@ -54,7 +52,7 @@ public final class ClusterConnection implements AutoCloseable {
   private final Map<Integer, RpcConnection> connections = new ConcurrentHashMap<>();
   private final ResolutionCache resolutions;
   private final SlotDirectory directory;
-  private final CuratorCache slotWatch;
+  private volatile CuratorCache slotWatch;
   /** Names this connection's calls for the servers' retry caches (Hadoop's RPC clientId). */
   private final ByteString rpcClientId = randomId();
   private int references;
@@ -68,25 +66,19 @@ public final class ClusterConnection implements AutoCloseable {
     this.maxFrameBytes = maxFrameBytes;
     this.connectTimeoutMs = connectTimeoutMs;
     this.resolutions = new ResolutionCache(cacheEntries, System::nanoTime);
-    curator = CuratorFrameworkFactory.builder()
-        .connectString(zkQuorum)
-        // The connect string as configured is the one to keep: Curator's ensemble tracker would replace
-        // it with the servers' own names from /zookeeper/config, which a client elsewhere may not resolve
-        // (clients then lost ZooKeeper for good after the next ZooKeeper node restart; ChaosIT).
-        .ensembleTracker(false)
-        .sessionTimeoutMs(30_000)
-        .connectionTimeoutMs(connectTimeoutMs)
-        .retryPolicy(new ExponentialBackoffRetry(200, 5))
-        .threadFactory(new DefaultThreadFactory("indexfs-client-zk", true))
-        .build();
-    curator.start();
-    directory = new SlotDirectory(curator, zkQuorum, cluster, connectTimeoutMs);
     group = new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory("indexfs-client", true),
         NioIoHandler.newFactory());
+    // The session comes up on a thread of its own, so its set-up does not delay the first call.
     // Slot ownership changes (a server restarted, or another took the slot over): drop the old
     // connection at once, so the next call to that slot finds the new owner.
-    slotWatch = CuratorCache.build(curator, ClusterPaths.slots(cluster));
-    slotWatch.listenable().addListener(CuratorCacheListener.builder()
+    session = new ZooKeeperSession(zkQuorum, connectTimeoutMs, this::watchSlots);
+    directory = new SlotDirectory(session, zkQuorum, cluster, connectTimeoutMs);
+    session.start();
+  }
+
+  private void watchSlots(CuratorFramework curator) {
+    CuratorCache watch = CuratorCache.build(curator, ClusterPaths.slots(cluster));
+    watch.listenable().addListener(CuratorCacheListener.builder()
         .forCreates(node -> learn(node, node.getData()))
         .forChanges((before, after) -> {
           learn(after, after.getData());
@@ -97,7 +89,8 @@ public final class ClusterConnection implements AutoCloseable {
           forget(node);
         })
         .build());
-    slotWatch.start();
+    watch.start();
+    slotWatch = watch;
   }
 
   private static int slotOf(ChildData node) {
@@ -306,6 +299,7 @@ public final class ClusterConnection implements AutoCloseable {
   /** The {@code host:port} the owner of {@code slot} registered, or null while nobody serves it (admin). */
   public String owner(int slot) throws IOException {
     try {
+      CuratorFramework curator = session.get();
       curator.blockUntilConnected(connectTimeoutMs, TimeUnit.MILLISECONDS);
       return new String(curator.getData().forPath(ClusterPaths.slot(cluster, slot)), java.nio.charset.StandardCharsets.UTF_8);
     } catch (org.apache.zookeeper.KeeperException.NoNodeException e) {
@@ -397,15 +391,11 @@ public final class ClusterConnection implements AutoCloseable {
     // Nothing here is worth waiting for: the threads are daemons, and the ZooKeeper session ends
     // by itself if its goodbye is cut short.
     group.shutdownGracefully(0, 2, TimeUnit.SECONDS);
-    Thread closer = new Thread(() -> {
-      try {
-        slotWatch.close();
-        curator.close();
-      } catch (RuntimeException e) {
-        LOG.debug("Closing the ZooKeeper session of cluster {} failed: {}", cluster, e.toString());
+    session.closeLater(() -> {
+      CuratorCache watch = slotWatch;
+      if (watch != null) {
+        watch.close();
       }
-    }, "indexfs-client-zk-close");
-    closer.setDaemon(true);
-    closer.start();
+    });
   }
 }

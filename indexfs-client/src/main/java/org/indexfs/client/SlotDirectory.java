@@ -32,15 +32,15 @@ import org.slf4j.LoggerFactory;
 final class SlotDirectory {
   private static final Logger LOG = LoggerFactory.getLogger(SlotDirectory.class);
 
-  private final CuratorFramework curator;
+  private final ZooKeeperSession session;
   private final String cluster;
   private final long waitMs;
   private final Path cacheFile;
   private final Map<Integer, InetSocketAddress> addresses = new ConcurrentHashMap<>();
   private volatile int slots;
 
-  SlotDirectory(CuratorFramework curator, String zkQuorum, String cluster, long waitMs) {
-    this.curator = curator;
+  SlotDirectory(ZooKeeperSession session, String zkQuorum, String cluster, long waitMs) {
+    this.session = session;
     this.cluster = cluster;
     this.waitMs = waitMs;
     this.cacheFile = cacheFileOf(zkQuorum, cluster);
@@ -97,6 +97,7 @@ final class SlotDirectory {
 
   private byte[] read(String path) throws IOException, KeeperException.NoNodeException {
     try {
+      CuratorFramework curator = session.get();
       if (!curator.blockUntilConnected((int) waitMs, TimeUnit.MILLISECONDS)) {
         throw new IOException("Cannot reach ZooKeeper for IndexFS cluster " + cluster + " within " + waitMs + " ms");
       }

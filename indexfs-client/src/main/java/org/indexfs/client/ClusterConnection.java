@@ -38,6 +38,15 @@ import org.slf4j.LoggerFactory;
  * ({@link SlotDirectory}). Closing it does not wait either.
  */
 public final class ClusterConnection implements AutoCloseable {
+  static {
+    // Netty 4.2 registers JFR events for its buffer allocator at the first allocation: JFR's
+    // metadata repository then costs a fresh client 60-70 ms before its first call (profiled, wall
+    // clock). Nobody here reads those events; an explicit -Dio.netty.jfr.enabled=true still wins.
+    if (System.getProperty("io.netty.jfr.enabled") == null) {
+      System.setProperty("io.netty.jfr.enabled", "false");
+    }
+  }
+
   private static final Map<String, ClusterConnection> SHARED = new HashMap<>();
   private static final Logger LOG = LoggerFactory.getLogger(ClusterConnection.class);
 

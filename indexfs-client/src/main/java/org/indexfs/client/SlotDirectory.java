@@ -140,26 +140,28 @@ final class SlotDirectory {
       try (var in = Files.newInputStream(cacheFile)) {
         p.load(in);
       }
-      int n = Integer.parseInt(p.getProperty("slots", "0"));
-      for (int k = 0; k < n; k++) {
-        String hostPort = p.getProperty(String.valueOf(k));
-        if (hostPort != null) {
-          addresses.put(k, ClusterPaths.address(hostPort.getBytes(StandardCharsets.UTF_8)));
+      for (String name : p.stringPropertyNames()) {
+        if (!name.isEmpty() && name.chars().allMatch(Character::isDigit)) {
+          addresses.put(Integer.parseInt(name), ClusterPaths.address(p.getProperty(name).getBytes(StandardCharsets.UTF_8)));
         }
       }
-      slots = n;
+      slots = Integer.parseInt(p.getProperty("slots", "0"));
     } catch (IOException | RuntimeException e) {
       LOG.debug("Ignoring the slot map cache {}: {}", cacheFile, e.toString());
     }
   }
 
   private synchronized void save() {
+    // Saved as soon as anything is known: a client whose first call needs only one slot's address
+    // (no slot count) must leave the next one a map too, or every fresh client waits for ZooKeeper.
     int n = slots;
-    if (n <= 0) {
+    if (n <= 0 && addresses.isEmpty()) {
       return;
     }
     Properties p = new Properties();
-    p.setProperty("slots", String.valueOf(n));
+    if (n > 0) {
+      p.setProperty("slots", String.valueOf(n));
+    }
     addresses.forEach((k, a) -> p.setProperty(String.valueOf(k), a.getHostString() + ":" + a.getPort()));
     try {
       Path dir = cacheFile.getParent();

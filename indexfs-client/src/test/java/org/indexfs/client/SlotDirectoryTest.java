@@ -1,0 +1,43 @@
+package org.indexfs.client;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The remembered slot map (DESIGN §10, fast first call): what one client learned of where a slot is
+ * served, the next client of the same user uses without waiting for ZooKeeper — also when the first
+ * learned only an address and never the slot count (a {@code hadoop fs -ls /} needs slot 0 alone;
+ * such a client used to leave no map behind, so every fresh client waited for its ZooKeeper session).
+ */
+class SlotDirectoryTest {
+  /** A ZooKeeper nobody answers at: any read through it fails after {@code WAIT_MS}. */
+  private static final String NOBODY = "127.0.0.1:1";
+  private static final long WAIT_MS = 300;
+
+  @Test
+  void anAddressLearnedAloneIsRememberedForTheNextClient() throws Exception {
+    String cluster = "remembered-" + UUID.randomUUID();
+    ZooKeeperSession first = new ZooKeeperSession(NOBODY, 300, c -> {});
+    ZooKeeperSession second = new ZooKeeperSession(NOBODY, 300, c -> {});
+    first.start();
+    second.start();
+    try {
+      SlotDirectory seen = new SlotDirectory(first, NOBODY, cluster, WAIT_MS);
+      assertThrows(IOException.class, () -> seen.address(0), "nothing known yet: ZooKeeper is asked");
+      seen.update(0, "10.1.2.3:4567".getBytes(StandardCharsets.UTF_8)); // as the slot watch tells it
+
+      SlotDirectory next = new SlotDirectory(second, NOBODY, cluster, WAIT_MS);
+      assertEquals(new InetSocketAddress("10.1.2.3", 4567), next.address(0), "no ZooKeeper needed");
+      assertThrows(IOException.class, () -> next.address(1), "a slot never seen is still asked for");
+    } finally {
+      first.closeLater(() -> {});
+      second.closeLater(() -> {});
+    }
+  }
+}

@@ -11,6 +11,7 @@ import org.indexfs.common.IndexFsException;
 import org.indexfs.common.schema.Bytes;
 import org.indexfs.common.schema.EntryKey;
 import org.indexfs.common.schema.Inode;
+import org.indexfs.proto.AttrRow;
 import org.indexfs.proto.Code;
 import org.indexfs.proto.FileType;
 import org.indexfs.proto.OpenResult;
@@ -18,6 +19,7 @@ import org.indexfs.proto.Request;
 import org.indexfs.proto.SnapshotPage;
 import org.indexfs.proto.SnapshotRequest;
 import org.indexfs.server.op.OpContext;
+import org.indexfs.server.store.AttrTable;
 import org.indexfs.server.store.PrefixIterator;
 import org.rocksdb.RocksIterator;
 import org.rocksdb.Snapshot;
@@ -49,8 +51,11 @@ final class SnapshotTaker {
     return "indexfs-" + Long.toHexString(id);
   }
 
-  /** Copies {@code dir}'s subtree as of one instant; returns the number of entries copied. */
-  long take(Inode dir, String name, OpenResult root, long createdMs) throws IOException {
+  /**
+   * Copies {@code dir}'s subtree as of one instant; returns the number of entries copied.
+   * {@code entrySlot}: the slot holding the directory's own entry (and so its xattr and ACL rows).
+   */
+  long take(Inode dir, int entrySlot, String name, OpenResult root, long createdMs) throws IOException {
     long id = ctx.ns().newInodeId();
     long token = ThreadLocalRandom.current().nextLong(1, Long.MAX_VALUE);
     int slots = ctx.peers().slotCount();
@@ -61,7 +66,7 @@ final class SnapshotTaker {
     long copied = 0;
     boolean done = false;
     try {
-      copied = copy(token, id, dir, dataSnapshot);
+      copied = copy(token, id, dir, entrySlot, dataSnapshot);
       ctx.ns().mutateLocked(m -> {
         table.putSnapshot(m.batch(), dir.inodeId, new SnapshotTable.Snap(name, id, createdMs, root));
         return null;
@@ -154,7 +159,15 @@ final class SnapshotTaker {
   private record Task(long dirId, int slot) {}
 
   /** Walks the subtree slot by slot, page by page, as of the barrier, writing each page here. */
-  private long copy(long token, long id, Inode dir, String dataSnapshot) throws IOException {
+  private long copy(long token, long id, Inode dir, int entrySlot, String dataSnapshot) throws IOException {
+    // The directory's own rows, from its entry's slot: its copy here (the partition record) does not
+    // say whether it has xattrs, so they are always asked for (one call per snapshot).
+    SnapshotPage own = ask(entrySlot, SnapshotRequest.newBuilder().setAction(SnapshotRequest.Action.ROWS)
+        .setToken(token).setDirId(dir.inodeId).build());
+    ctx.ns().mutateLocked(m -> {
+      table.putAttrRows(m.batch(), id, own.getAttrRowsList());
+      return null;
+    });
     Deque<Task> queue = new ArrayDeque<>();
     Set<Task> seen = new HashSet<>();
     Task first = new Task(dir.inodeId, dir.zerothSlot);
@@ -177,6 +190,7 @@ final class SnapshotTaker {
             for (OpenResult e : page.getEntriesList()) {
               table.putEntry(m.batch(), id, t.dirId(), readable(e, dataSnapshot));
             }
+            table.putAttrRows(m.batch(), id, page.getAttrRowsList());
             return null;
           });
           copied += page.getEntriesCount();
@@ -209,12 +223,29 @@ final class SnapshotTaker {
   }
 
   private SnapshotPage scan(int slot, long token, long dirId, com.google.protobuf.ByteString after) throws IOException {
-    SnapshotRequest.Builder r = SnapshotRequest.newBuilder().setAction(SnapshotRequest.Action.SCAN).setToken(token)
-        .setDirId(dirId).setStartAfter(after).setLimit(PAGE);
+    return ask(slot, SnapshotRequest.newBuilder().setAction(SnapshotRequest.Action.SCAN).setToken(token)
+        .setDirId(dirId).setStartAfter(after).setLimit(PAGE).build());
+  }
+
+  private SnapshotPage ask(int slot, SnapshotRequest r) throws IOException {
     if (slot == ctx.ns().slot()) {
-      return scanHere(ctx, gate, r.build());
+      return r.getAction() == SnapshotRequest.Action.ROWS ? rowsHere(ctx, gate, r) : scanHere(ctx, gate, r);
     }
     return ctx.peers().call(slot, Request.newBuilder().setSnapshot(r)).getSnapshotPage();
+  }
+
+  /** Directory {@code dir_id}'s own xattr and ACL rows on this slot (its entry's) as of the barrier. */
+  static SnapshotPage rowsHere(OpContext ctx, SnapshotGate gate, SnapshotRequest r) throws IOException {
+    SnapshotPage.Builder page = SnapshotPage.newBuilder();
+    addRows(ctx, r.getDirId(), gate.snapshot(r.getToken()), page);
+    return page.build();
+  }
+
+  private static void addRows(OpContext ctx, long inodeId, Snapshot at, SnapshotPage.Builder page) {
+    for (AttrTable.Row row : ctx.ns().attrs().rows(inodeId, at)) {
+      page.addAttrRows(AttrRow.newBuilder().setKey(com.google.protobuf.ByteString.copyFrom(row.key()))
+          .setValue(com.google.protobuf.ByteString.copyFrom(row.value())));
+    }
   }
 
   private void action(int slot, SnapshotRequest.Action action, long token) throws IOException {
@@ -270,6 +301,9 @@ final class SnapshotTaker {
           e.setInlineData(com.google.protobuf.ByteString.copyFrom(inode.inlineData));
         }
         page.addEntries(e);
+        if (AttrTable.hasRows(inode)) {
+          addRows(ctx, inode.inodeId, at, page); // only entries flagged as having some: no read for the others
+        }
       }
     }
     if (last != null) {

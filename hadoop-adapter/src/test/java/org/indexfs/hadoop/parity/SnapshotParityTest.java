@@ -417,4 +417,43 @@ class SnapshotParityTest {
       t.step("xattrs after the snapshot's deletion", () -> fs.getXAttrs(new Path(snap, "f")));
     });
   }
+
+  /**
+   * Renames and snapshottable directories, as HDFS (FSDirRenameOp.validateRenameSource): a directory
+   * with snapshots cannot be moved, nor any directory above it, in HDFS's words; once its snapshots
+   * are gone it moves, and its snapshots are then taken, listed, read and refused at its new path.
+   */
+  @Test
+  void renamesAndSnapshottableDirectories() throws Exception {
+    clusters.compare("snapshotMoved", (side, base, t) -> {
+      FileSystem fs = side.fs();
+      Path d = new Path(base, "p/d");
+      fs.mkdirs(new Path(d, "sub"));
+      fs.mkdirs(new Path(base, "other"));
+      write(fs, new Path(d, "sub/f"), "then".getBytes());
+      admin(side, t, "-allowSnapshot", d.toString());
+      fs.createSnapshot(d, "s0");
+      write(fs, new Path(d, "sub/f"), "now".getBytes());
+      t.step("rename the directory", () -> fs.rename(d, new Path(base, "p/e")));
+      t.step("rename its parent", () -> fs.rename(new Path(base, "p"), new Path(base, "q")));
+      t.step("rename its parent into another directory", () -> fs.rename(new Path(base, "p"), new Path(base, "other")));
+      t.step("rename something inside it", () -> fs.rename(new Path(d, "sub"), new Path(d, "sub2")));
+      fs(side, t, null, "-mv", d.toString(), base + "/moved");
+      fs(side, t, null, "-cat", d + "/.snapshot/s0/sub2/f");
+      fs(side, t, null, "-cat", d + "/.snapshot/s0/sub/f");
+      fs.deleteSnapshot(d, "s0");
+      t.step("rename the directory without snapshots", () -> fs.rename(d, new Path(base, "p/e")));
+      t.step("rename its parent", () -> fs.rename(new Path(base, "p"), new Path(base, "q")));
+      Path moved = new Path(base, "q/e");
+      t.step("create a snapshot at the new path", () -> fs.createSnapshot(moved, "s1").getName());
+      fs(side, t, null, "-ls", "-R", moved + "/.snapshot");
+      fs(side, t, null, "-cat", moved + "/.snapshot/s1/sub2/f");
+      lsSnapshottable(side, t, null);
+      t.step("rename its new parent", () -> fs.rename(new Path(base, "q"), new Path(base, "r")));
+      fs(side, t, null, "-rm", "-r", "-skipTrash", base + "/q");
+      fs(side, t, null, "-deleteSnapshot", moved.toString(), "s1");
+      t.step("moves again", () -> fs.rename(new Path(base, "q"), new Path(base, "r")));
+      admin(side, t, "-disallowSnapshot", base + "/r/e");
+    });
+  }
 }

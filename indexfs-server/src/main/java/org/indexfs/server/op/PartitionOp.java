@@ -119,7 +119,6 @@ public final class PartitionOp implements Operation {
     }
   }
 
-
   /** Downloads a shipped split file and ingests it into {@code cf}; nothing when none was shipped. */
   private void ingestFile(String shipped, org.rocksdb.ColumnFamilyHandle cf,
       org.indexfs.server.split.PrincipalTranslation owners) throws IOException {

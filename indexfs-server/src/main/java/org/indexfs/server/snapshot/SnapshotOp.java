@@ -43,6 +43,37 @@ public final class SnapshotOp implements Operation {
     this.table = new SnapshotTable(ctx.ns());
     this.taker = new SnapshotTaker(ctx, gate, table);
     this.attrs = new SnapshotAttrs(table, xattrRules, acls);
+    gate.pinned().useHomes(new PinnedPaths.Homes() {
+      @Override
+      public List<PinnedPaths.Pinned> all() throws IOException {
+        return withSnapshots();
+      }
+
+      @Override
+      public boolean hasSnapshots(PinnedPaths.Pinned p) throws IOException {
+        return p.home() == ctx.ns().slot() ? !table.snapshots(p.dirId()).isEmpty()
+            : ctx.peers().call(p.home(), Request.newBuilder().setSnapshot(SnapshotRequest.newBuilder()
+                .setAction(SnapshotRequest.Action.COUNT).setDirId(p.dirId()))).getSnapshotPage().getCount() > 0;
+      }
+    });
+  }
+
+  /** Every slot's snapshottable directories that have snapshots (a slot learning them at its start). */
+  private List<PinnedPaths.Pinned> withSnapshots() throws IOException {
+    List<PinnedPaths.Pinned> out = new java.util.ArrayList<>();
+    for (int s = 0; s < ctx.peers().slotCount(); s++) {
+      SnapshotPage.Builder page = SnapshotPage.newBuilder();
+      if (s == ctx.ns().slot()) {
+        listDirs(Caller.getDefaultInstance(), true, page);
+      } else {
+        page.mergeFrom(ctx.peers().call(s, Request.newBuilder().setSnapshot(SnapshotRequest.newBuilder()
+            .setAction(SnapshotRequest.Action.LIST_DIRS).setOn(true))).getSnapshotPage());
+      }
+      for (int i = 0; i < page.getPathsCount(); i++) {
+        out.add(new PinnedPaths.Pinned(page.getPaths(i), page.getDirIds(i), s));
+      }
+    }
+    return out;
   }
 
   @Override
@@ -63,7 +94,8 @@ public final class SnapshotOp implements Operation {
       case REGISTERED -> table.registered().forEach(d -> page.addPaths(d[1]));
       case COUNT -> page.setCount(table.snapshots(r.getDirId()).size());
       case REGISTER -> register(r.getDirId(), r.getPath(), r.getOn());
-      case HOLD, TAKE, OPEN_GATE, RELEASE -> SnapshotTaker.peerAction(gate, r.getAction(), r.getToken());
+      case HOLD, TAKE, OPEN_GATE, RELEASE -> SnapshotTaker.peerAction(gate, r);
+      case FORGET -> gate.pinned().remove(r.getDirId());
       case SCAN -> {
         return Response.newBuilder().setSnapshotPage(SnapshotTaker.scanHere(ctx, gate, r));
       }
@@ -82,7 +114,7 @@ public final class SnapshotOp implements Operation {
    */
   public static boolean betweenServers(SnapshotRequest r) {
     return switch (r.getAction()) {
-      case COUNT, HOLD, TAKE, OPEN_GATE, RELEASE, SCAN, ROWS, REGISTER, REGISTERED -> true;
+      case COUNT, HOLD, TAKE, OPEN_GATE, RELEASE, SCAN, ROWS, REGISTER, REGISTERED, FORGET -> true;
       case LIST_DIRS -> r.getOn();
       default -> false;
     };
@@ -270,7 +302,13 @@ public final class SnapshotOp implements Operation {
       }
       long now = System.currentTimeMillis();
       FileStatus root = ctx.ns().toStatus(name, dir).toBuilder().setMtime(now).build();
-      taker.take(dir, DirectoryMtime.entrySlot(ctx, p), name, OpenResult.newBuilder().setStatus(root).build(), now);
+      // The path the directory has now (it may have moved while it had no snapshot): listings and the
+      // delete and rename checks find it there, and it cannot move while it has snapshots.
+      if (!r.getPath().equals(table.registeredPath(dir.inodeId))) {
+        register(dir.inodeId, r.getPath(), true);
+      }
+      taker.take(dir, r.getPath(), DirectoryMtime.entrySlot(ctx, p), name,
+          OpenResult.newBuilder().setStatus(root).build(), now);
       // As HDFS (DirectorySnapshottableFeature.addSnapshot): the directory's mtime is its snapshot's.
       DirectoryMtime.raise(ctx, p, now);
     }
@@ -330,10 +368,30 @@ public final class SnapshotOp implements Operation {
         table.deleteSnapshot(m.batch(), dir, r.getName());
         return null;
       });
+      if (table.snapshots(dir).isEmpty()) {
+        forget(dir);
+      }
     }
     // As HDFS (DirectorySnapshottableFeature.removeSnapshot): a deletion changes the directory's mtime.
     DirectoryMtime.raise(ctx, p, System.currentTimeMillis());
     taker.discard(s.id(), SnapshotTaker.dataSnapshotName(s.id()));
+  }
+
+  /** Every slot unpins a directory whose last snapshot was deleted; one not told confirms with us before refusing. */
+  private void forget(long dir) {
+    for (int s = 0; s < ctx.peers().slotCount(); s++) {
+      try {
+        if (s == ctx.ns().slot()) {
+          gate.pinned().remove(dir);
+        } else {
+          ctx.peers().call(s, Request.newBuilder().setSnapshot(SnapshotRequest.newBuilder()
+              .setAction(SnapshotRequest.Action.FORGET).setDirId(dir)));
+        }
+      } catch (IOException e) {
+        org.slf4j.LoggerFactory.getLogger(SnapshotOp.class).warn("Slot {} not told that directory {} has no"
+            + " snapshot left (it asks before refusing a rename): {}", s, dir, e.toString());
+      }
+    }
   }
 
   /** {@code <path>/.snapshot} itself: HDFS answers an empty directory status. */

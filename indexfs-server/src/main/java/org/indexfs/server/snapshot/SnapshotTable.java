@@ -191,7 +191,13 @@ final class SnapshotTable {
     }
   }
 
-  /** The snapshottable directories homed here: id → path as of allowSnapshot. */
+  /** The path {@code dir} is recorded at (null: not registered here). */
+  String registeredPath(long dir) throws IOException {
+    byte[] v = store().get(store().meta(), dirKey(dir));
+    return v == null ? null : new String(v, StandardCharsets.UTF_8);
+  }
+
+  /** The snapshottable directories homed here: id → path as of allowSnapshot (or their last snapshot). */
   List<String[]> registered() {
     List<String[]> out = new ArrayList<>();
     try (PrefixIterator bounded = store().prefixIterator(store().meta(), DIRS)) {

@@ -55,13 +55,14 @@ final class SnapshotTaker {
    * Copies {@code dir}'s subtree as of one instant; returns the number of entries copied.
    * {@code entrySlot}: the slot holding the directory's own entry (and so its xattr and ACL rows).
    */
-  long take(Inode dir, int entrySlot, String name, OpenResult root, long createdMs) throws IOException {
+  long take(Inode dir, String path, int entrySlot, String name, OpenResult root, long createdMs) throws IOException {
     long id = ctx.ns().newInodeId();
     long token = ThreadLocalRandom.current().nextLong(1, Long.MAX_VALUE);
     int slots = ctx.peers().slotCount();
     String dataSnapshot = dataSnapshotName(id);
     long started = System.nanoTime();
-    barrier(token, slots, dataSnapshot);
+    barrier(token, slots, dataSnapshot, SnapshotRequest.newBuilder().setAction(SnapshotRequest.Action.HOLD)
+        .setToken(token).setPath(path).setDirId(dir.inodeId).setHomeSlot(ctx.ns().slot()).build());
     long barrierMs = (System.nanoTime() - started) / 1_000_000;
     long copied = 0;
     boolean done = false;
@@ -109,12 +110,12 @@ final class SnapshotTaker {
    * every slot's RocksDB snapshot, every gate reopened. Two coordinators racing: the later is refused
    * by a slot the earlier holds, reopens what it closed, and tries again.
    */
-  private void barrier(long token, int slots, String dataSnapshot) throws IOException {
+  private void barrier(long token, int slots, String dataSnapshot, SnapshotRequest hold) throws IOException {
     for (int attempt = 0; ; attempt++) {
       int closed = 0;
       try {
         for (; closed < slots; closed++) {
-          action(closed, SnapshotRequest.Action.HOLD, token);
+          action(closed, hold);
         }
         if (ctx.data().configured()) {
           ctx.data().snapshot(dataSnapshot);
@@ -249,16 +250,30 @@ final class SnapshotTaker {
   }
 
   private void action(int slot, SnapshotRequest.Action action, long token) throws IOException {
+    action(slot, SnapshotRequest.newBuilder().setAction(action).setToken(token).build());
+  }
+
+  private void action(int slot, SnapshotRequest r) throws IOException {
     if (slot == ctx.ns().slot()) {
-      peerAction(gate, action, token);
+      peerAction(gate, r);
     } else {
-      ctx.peers().call(slot, Request.newBuilder().setSnapshot(SnapshotRequest.newBuilder().setAction(action)
-          .setToken(token)));
+      ctx.peers().call(slot, Request.newBuilder().setSnapshot(r));
     }
   }
 
-  /** This slot's part of a barrier. */
-  static void peerAction(SnapshotGate gate, SnapshotRequest.Action action, long token) throws IOException {
+  /**
+   * This slot's part of a barrier. Holding for a directory's snapshot also pins its path here
+   * ({@link PinnedPaths}): no rename runs while the gate is closed, so none that starts after it
+   * reopens can move the directory.
+   */
+  static void peerAction(SnapshotGate gate, SnapshotRequest r) throws IOException {
+    SnapshotRequest.Action action = r.getAction();
+    long token = r.getToken();
+    if (action == SnapshotRequest.Action.HOLD && !r.getPath().isEmpty()) {
+      peerAction(gate, SnapshotRequest.newBuilder(r).clearPath().build());
+      gate.pinned().add(new PinnedPaths.Pinned(r.getPath(), r.getDirId(), r.getHomeSlot()));
+      return;
+    }
     switch (action) {
       case HOLD -> {
         try {

@@ -14,8 +14,8 @@ import org.slf4j.LoggerFactory;
  * (FSDirRenameOp.validateRenameSource → FSDirSnapshotOp.checkSnapshot), so their paths never change
  * while they have snapshots. Every slot learns one when a snapshot of it is taken (the barrier's HOLD
  * carries it, while no mutation runs there) and forgets it when its last snapshot is deleted; a slot
- * that starts asks every home, at its first rename (one rename at a time asks, at most every
- * {@link #RETRY_MS} while a home does not answer; the others go on with what is known). With none
+ * that starts asks every home, from its first rename, on a thread of its own (again at most every
+ * {@link #RETRY_MS} while a home does not answer; renames go on with what is known). With none
  * known a rename pays two volatile reads; a refusal is first confirmed with the directory's home (a
  * forgotten one is dropped).
  */
@@ -93,25 +93,36 @@ public final class PinnedPaths {
     }
   }
 
+  /**
+   * Asks every home, off the rename's thread (a home may be down or restarting: a rename never waits
+   * for it); renames go on meanwhile with what this slot knows (learned at HOLD).
+   */
   private void load() {
     Homes h = homes;
     if (h == null || System.currentTimeMillis() - lastTry < RETRY_MS || !loading.tryLock()) {
       return;
     }
     try {
-      if (loaded) {
+      if (loaded || System.currentTimeMillis() - lastTry < RETRY_MS) {
         return;
       }
       lastTry = System.currentTimeMillis();
+      Thread asker = new Thread(() -> ask(h), "pinned-paths-load");
+      asker.setDaemon(true);
+      asker.start();
+    } finally {
+      loading.unlock();
+    }
+  }
+
+  private void ask(Homes h) {
+    try {
       for (Pinned p : h.all()) {
         add(p);
       }
       loaded = true;
     } catch (IOException | RuntimeException e) {
-      // A home did not answer: renames go on with what this slot knows (learned at HOLD); asked again later.
-      LOG.warn("Could not learn the directories with snapshots from every slot: {}", e.toString());
-    } finally {
-      loading.unlock();
+      LOG.warn("Could not learn the directories with snapshots from every slot (asked again later): {}", e.toString());
     }
   }
 }

@@ -75,9 +75,35 @@ abstract class ExtendedNamespace extends StoragePolicies {
     return out;
   }
 
+  /** A path through {@code <dir>/.snapshot}, read from the snapshot's copy; null for any other path. */
+  private Snapshots.At inSnapshot(Path path) throws IOException {
+    return Snapshots.parse(pathOf(path));
+  }
+
+  private List<org.indexfs.proto.XAttr> xattrs(Path path, List<org.indexfs.proto.XAttr> wanted, boolean namesOnly)
+      throws IOException {
+    Snapshots.At at = inSnapshot(path);
+    if (at != null) {
+      return read(() -> new Snapshots(client()).xattrs(at, wanted, namesOnly));
+    }
+    return read(() -> namesOnly ? client().listXAttrs(pathOf(path)) : client().getXAttrs(pathOf(path), wanted));
+  }
+
+  /** Changes below a snapshottable directory's {@code .snapshot} are refused as HDFS refuses them. */
+  private void refuseInSnapshot(Path path) throws IOException {
+    Snapshots.At at = inSnapshot(path);
+    if (at != null) {
+      read(() -> {
+        new Snapshots(client()).refuseChange(at);
+        return null;
+      });
+    }
+  }
+
   @Override
   public void setXAttr(Path path, String name, byte[] value, EnumSet<XAttrSetFlag> flag) throws IOException {
     XAttr x = XAttrHelper.buildXAttr(name, value);
+    refuseInSnapshot(path);
     boolean create = flag != null && flag.contains(XAttrSetFlag.CREATE);
     boolean replace = flag != null && flag.contains(XAttrSetFlag.REPLACE);
     writeVoid(() -> client().setXAttr(pathOf(path), toProto(x), create, replace));
@@ -86,30 +112,30 @@ abstract class ExtendedNamespace extends StoragePolicies {
   @Override
   public byte[] getXAttr(Path path, String name) throws IOException {
     List<XAttr> wanted = XAttrHelper.buildXAttrAsList(name);
-    return XAttrHelper.getFirstXAttrValue(
-        fromProto(read(() -> client().getXAttrs(pathOf(path), toProto(wanted)))));
+    return XAttrHelper.getFirstXAttrValue(fromProto(xattrs(path, toProto(wanted), false)));
   }
 
   @Override
   public Map<String, byte[]> getXAttrs(Path path) throws IOException {
-    return XAttrHelper.buildXAttrMap(fromProto(read(() -> client().getXAttrs(pathOf(path), List.of()))));
+    return XAttrHelper.buildXAttrMap(fromProto(xattrs(path, List.of(), false)));
   }
 
   @Override
   public Map<String, byte[]> getXAttrs(Path path, List<String> names) throws IOException {
     List<XAttr> wanted = XAttrHelper.buildXAttrs(names);
-    return XAttrHelper.buildXAttrMap(fromProto(read(() -> client().getXAttrs(pathOf(path), toProto(wanted)))));
+    return XAttrHelper.buildXAttrMap(fromProto(xattrs(path, toProto(wanted), false)));
   }
 
   @Override
   public List<String> listXAttrs(Path path) throws IOException {
-    Map<String, byte[]> names = XAttrHelper.buildXAttrMap(fromProto(read(() -> client().listXAttrs(pathOf(path)))));
+    Map<String, byte[]> names = XAttrHelper.buildXAttrMap(fromProto(xattrs(path, List.of(), true)));
     return new ArrayList<>(names.keySet());
   }
 
   @Override
   public void removeXAttr(Path path, String name) throws IOException {
     XAttr x = XAttrHelper.buildXAttr(name);
+    refuseInSnapshot(path);
     writeVoid(() -> client().removeXAttr(pathOf(path), toProto(x)));
   }
 
@@ -125,6 +151,7 @@ abstract class ExtendedNamespace extends StoragePolicies {
       }
       entries.add(b.build());
     }
+    refuseInSnapshot(path);
     writeVoid(() -> client().editAcl(pathOf(path), action, entries));
   }
 
@@ -155,7 +182,14 @@ abstract class ExtendedNamespace extends StoragePolicies {
 
   @Override
   public AclStatus getAclStatus(Path path) throws IOException {
-    org.indexfs.proto.AclStatus s = read(() -> client().getAclStatus(pathOf(path)));
+    Snapshots.At at = inSnapshot(path);
+    if (at != null) {
+      return read(() -> new Snapshots(client()).aclStatus(at));
+    }
+    return fromProto(read(() -> client().getAclStatus(pathOf(path))));
+  }
+
+  static AclStatus fromProto(org.indexfs.proto.AclStatus s) {
     AclStatus.Builder b = new AclStatus.Builder().owner(s.getOwner()).group(s.getGroup()).stickyBit(s.getSticky())
         .setPermission(new FsPermission((short) s.getPermission()));
     for (org.indexfs.proto.AclEntry e : s.getEntriesList()) {

@@ -96,6 +96,40 @@ final class Snapshots {
     };
   }
 
+  /**
+   * getAclStatus in a snapshot: the entry's ACL as it was. For {@code .snapshot} itself HDFS answers
+   * an AclStatus with no owner, group or permission (its status is the placeholder directory's).
+   */
+  org.apache.hadoop.fs.permission.AclStatus aclStatus(At at) throws IOException {
+    if (at.name().isEmpty()) {
+      status(at);
+      return new org.apache.hadoop.fs.permission.AclStatus.Builder().owner("").group("").build();
+    }
+    return ExtendedNamespace.fromProto(client.snapshot(request(Action.ACL, at)).getAclStatus());
+  }
+
+  /** getXAttrs / listXAttrs in a snapshot: the entry's attributes as they were ({@code wanted} empty: all). */
+  List<org.indexfs.proto.XAttr> xattrs(At at, List<org.indexfs.proto.XAttr> wanted, boolean namesOnly)
+      throws IOException {
+    return client.snapshot(request(Action.XATTRS, at).addAllXattrNames(wanted).setNamesOnly(namesOnly))
+        .getXattrsList();
+  }
+
+  /**
+   * HDFS refuses any change below {@code <dir>/.snapshot} of a snapshottable directory
+   * (SnapshotAccessControlException) before looking for the entry; elsewhere the path is an
+   * ordinary one and the call goes on to be refused as usual.
+   */
+  void refuseChange(At at) throws IOException {
+    try {
+      status(new At(at.dir(), "", ""));
+    } catch (org.indexfs.common.IndexFsException notSnapshottable) {
+      return; // not below a snapshottable directory (or not reachable): the call itself says what it meets
+    }
+    throw new org.apache.hadoop.hdfs.protocol.SnapshotAccessControlException(
+        "Modification on a read-only snapshot is disallowed");
+  }
+
   String create(String dir, String name) throws IOException {
     return client.snapshot(SnapshotRequest.newBuilder().setAction(Action.CREATE).setPath(dir)
         .setName(name == null ? "" : name)).getPaths(0);

@@ -283,7 +283,10 @@ public final class IndexFsServer implements AutoCloseable {
       AdminOps.install(ops, admin);
       // Snapshots (issue 17): client mutations pass a gate a snapshot's barrier closes for moments.
       org.indexfs.server.snapshot.SnapshotGate snapshotGate = new org.indexfs.server.snapshot.SnapshotGate(ns);
-      ops.put(OpCase.SNAPSHOT, new org.indexfs.server.snapshot.SnapshotOp(ctx, snapshotGate));
+      ops.put(OpCase.SNAPSHOT, new org.indexfs.server.snapshot.SnapshotOp(ctx, snapshotGate,
+          new org.indexfs.server.xattr.XAttrRules(IndexFsConfig.XATTRS_ENABLED.get(conf),
+              IndexFsConfig.MAX_XATTRS_PER_INODE.get(conf), IndexFsConfig.MAX_XATTR_SIZE.get(conf)),
+          new org.indexfs.server.acl.AclSwitch(IndexFsConfig.ACLS_ENABLED.get(conf))));
       splits.useGate(snapshotGate);
       // Bulk insertion (DESIGN §12): leases on subtrees and the publishes that end them.
       ops.put(OpCase.LOCALIZE, new org.indexfs.server.bulk.LocalizeOp(ctx, localizer));

@@ -1,6 +1,7 @@
 package org.indexfs.hadoop.parity;
 
 import java.security.MessageDigest;
+import java.util.EnumSet;
 import java.util.HexFormat;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
@@ -30,7 +31,7 @@ class SnapshotParityTest {
   @BeforeAll
   static void start() throws Exception {
     clusters = new SideBySideClusters("snap", Map.of("dfs.blocksize", "1048576",
-        "dfs.namenode.fs-limits.min-block-size", "0"), Map.of(), 1, 4);
+        "dfs.namenode.fs-limits.min-block-size", "0", "dfs.namenode.acls.enabled", "true"), Map.of(), 1, 4);
   }
 
   @AfterAll
@@ -248,6 +249,211 @@ class SnapshotParityTest {
       admin(side, t, "-disallowSnapshot", mine.toString());
       admin(side, t, "-disallowSnapshot", hers.toString());
       lsSnapshottable(side, t, ALICE);
+    });
+  }
+
+  private static long mtime(FileSystem fs, Path p) throws Exception {
+    return fs.getFileStatus(p).getModificationTime();
+  }
+
+  /**
+   * The snapshottable directory's own modification time at allowSnapshot, createSnapshot,
+   * renameSnapshot and deleteSnapshot, and the snapshot root's, told as comparisons (the two
+   * clocks differ): whatever HDFS moves, IndexFS must move the same way.
+   */
+  @Test
+  void snapshotRootTimes() throws Exception {
+    clusters.compare("snapshotTimes", (side, base, t) -> {
+      FileSystem fs = side.fs();
+      Path d = new Path(base, "timed");
+      fs.mkdirs(d);
+      write(fs, new Path(d, "f"), "x".getBytes());
+      long[] m = {mtime(fs, d)};
+      java.util.function.Function<String, String> moved = what -> {
+        try {
+          Thread.sleep(20);
+          long before = m[0];
+          m[0] = mtime(fs, d);
+          return what + ": mtime " + (m[0] > before ? "raised" : m[0] == before ? "unchanged" : "lowered");
+        } catch (Exception e) {
+          throw new IllegalStateException(e);
+        }
+      };
+      Thread.sleep(20);
+      admin(side, t, "-allowSnapshot", d.toString());
+      t.note(moved.apply("allowSnapshot"));
+      fs.createSnapshot(d, "s1");
+      t.note(moved.apply("createSnapshot"));
+      long atCreate = m[0];
+      t.step("s1's root mtime is the directory's then", () -> mtime(fs, new Path(d, ".snapshot/s1")) == atCreate);
+      t.step("listed the same", () -> fs.listStatus(new Path(d, ".snapshot"))[0].getModificationTime() == atCreate);
+      Thread.sleep(20);
+      write(fs, new Path(d, "g"), "y".getBytes());
+      t.note(moved.apply("a create in it"));
+      t.step("s1's root mtime stays", () -> mtime(fs, new Path(d, ".snapshot/s1")) == atCreate);
+      fs.createSnapshot(d, "s2");
+      t.note(moved.apply("second createSnapshot"));
+      long atSecond = m[0];
+      fs.renameSnapshot(d, "s1", "r1");
+      t.note(moved.apply("renameSnapshot"));
+      long afterRename = m[0];
+      t.step("r1's root mtime vs its creation", () -> Long.compare(mtime(fs, new Path(d, ".snapshot/r1")), atCreate));
+      t.step("r1's root mtime vs the rename", () -> Long.compare(mtime(fs, new Path(d, ".snapshot/r1")), afterRename));
+      t.step("s2's root mtime is the directory's then", () -> mtime(fs, new Path(d, ".snapshot/s2")) == atSecond);
+      t.step("r1's root mtime vs s2's (taken before the rename)",
+          () -> Long.compare(mtime(fs, new Path(d, ".snapshot/r1")), mtime(fs, new Path(d, ".snapshot/s2"))));
+      fs.deleteSnapshot(d, "r1");
+      t.note(moved.apply("deleteSnapshot"));
+      fs.createSnapshot(d, "s3");
+      t.note(moved.apply("third createSnapshot"));
+      t.step("s3 vs s2 diff", () -> diff(fs, d, "s2", "s3"));
+      t.step("s3 vs now diff", () -> diff(fs, d, "s3", ""));
+      fs.deleteSnapshot(d, "s2");
+      fs.deleteSnapshot(d, "s3");
+      t.note(moved.apply("two more deleteSnapshot"));
+      admin(side, t, "-disallowSnapshot", d.toString());
+      t.note(moved.apply("disallowSnapshot"));
+    });
+  }
+
+  private static final UserGroupInformation BRUCE = UserGroupInformation.createUserForTesting("bruce", new String[] {});
+
+  private static java.util.List<org.apache.hadoop.fs.permission.AclEntry> acl(String spec) {
+    return org.apache.hadoop.fs.permission.AclEntry.parseAclSpec(spec, true);
+  }
+
+  /**
+   * Extended ACLs and xattrs in a snapshot stay as they were when it was taken, whatever happens to
+   * the live entries' afterwards: getAclStatus, getXAttrs, getXAttr, listXAttrs, FsShell's getfacl,
+   * getfattr and ls (its "+"), traversal by a user an ACL lets in; changes there refused.
+   */
+  @Test
+  void aclsAndXAttrsStayAsTheyWere() throws Exception {
+    clusters.compare("snapshotAttrs", (side, base, t) -> {
+      FileSystem fs = side.fs();
+      Path d = new Path(base, "attrs");
+      Path sub = new Path(d, "sub");
+      Path f = new Path(d, "f");
+      Path g = new Path(sub, "g");
+      Path plain = new Path(d, "plain");
+      fs.mkdirs(sub);
+      for (Path p : new Path[] {f, g, plain}) {
+        write(fs, p, "x".getBytes());
+      }
+      fs.setPermission(sub, new org.apache.hadoop.fs.permission.FsPermission((short) 0700));
+      fs.modifyAclEntries(f, acl("user:bruce:rw-,group::r--"));
+      fs.modifyAclEntries(sub, acl("user:bruce:r-x,default:user:bruce:rwx"));
+      fs.modifyAclEntries(d, acl("user:bruce:rwx"));
+      fs.setXAttr(f, "user.a1", "one".getBytes());
+      fs.setXAttr(f, "user.a2", "two".getBytes());
+      fs.setXAttr(f, "trusted.t", "tee".getBytes());
+      fs.setXAttr(sub, "user.s", "sub".getBytes());
+      fs.setXAttr(g, "user.g", null);
+      fs.setXAttr(d, "user.root", "root".getBytes());
+      admin(side, t, "-allowSnapshot", d.toString());
+      fs.createSnapshot(d, "s");
+      fs.removeAcl(f);
+      fs.modifyAclEntries(sub, acl("user:bruce:---"));
+      fs.setXAttr(f, "user.a1", "ONE".getBytes(), EnumSet.of(org.apache.hadoop.fs.XAttrSetFlag.REPLACE));
+      fs.removeXAttr(f, "user.a2");
+      fs.setXAttr(f, "user.a3", "three".getBytes());
+      fs.modifyAclEntries(plain, acl("user:bruce:r--"));
+      fs.setXAttr(plain, "user.p", "p".getBytes());
+      fs.removeXAttr(d, "user.root");
+      fs.removeAcl(d);
+      fs.removeXAttr(sub, "user.s");
+      fs.delete(g, false);
+      Path snap = new Path(d, ".snapshot/s");
+      for (String rel : new String[] {"", "f", "sub", "sub/g", "plain"}) {
+        Path in = rel.isEmpty() ? snap : new Path(snap, rel);
+        Path live = rel.isEmpty() ? d : new Path(d, rel);
+        t.step("acl in snapshot " + rel, () -> fs.getAclStatus(in));
+        t.step("acl live " + rel, () -> fs.exists(live) ? fs.getAclStatus(live) : "absent");
+        t.step("xattrs in snapshot " + rel, () -> fs.getXAttrs(in));
+        t.step("xattr names in snapshot " + rel, () -> new java.util.TreeSet<>(fs.listXAttrs(in)));
+        t.step("status in snapshot " + rel, () -> fs.getFileStatus(in));
+      }
+      t.step("getXAttr a1", () -> fs.getXAttr(new Path(snap, "f"), "user.a1"));
+      t.step("getXAttr a3", () -> fs.getXAttr(new Path(snap, "f"), "user.a3"));
+      t.step("getXAttrs a1 a2", () -> fs.getXAttrs(new Path(snap, "f"), java.util.List.of("user.a1", "user.a2")));
+      t.step("getXAttrs bad namespace", () -> fs.getXAttrs(new Path(snap, "f"), java.util.List.of("bad.a1")));
+      t.step("acl of a missing entry", () -> fs.getAclStatus(new Path(snap, "nosuch")));
+      t.step("xattrs of a missing entry", () -> fs.getXAttrs(new Path(snap, "nosuch")));
+      t.step("xattrs of a missing snapshot", () -> fs.getXAttrs(new Path(d, ".snapshot/nosuch/f")));
+      t.step("acl of .snapshot", () -> fs.getAclStatus(new Path(d, ".snapshot")));
+      t.step("xattrs of .snapshot", () -> fs.getXAttrs(new Path(d, ".snapshot")));
+      fs(side, t, null, "-ls", snap.toString());
+      fs(side, t, null, "-ls", "-R", snap.toString());
+      fs(side, t, null, "-getfacl", "-R", snap.toString());
+      fs(side, t, null, "-getfattr", "-R", "-d", snap.toString());
+      fs(side, t, null, "-getfattr", "-n", "user.a1", snap + "/f");
+      fs(side, t, BRUCE, "-ls", snap + "/sub");
+      fs(side, t, BRUCE, "-cat", snap + "/f");
+      fs(side, t, BRUCE, "-ls", d + "/sub");
+      t.step("setAcl in a snapshot", () -> {
+        fs.setAcl(new Path(snap, "f"), acl("user::rwx,group::r--,other::---"));
+        return "done";
+      });
+      t.step("modifyAclEntries in a snapshot", () -> {
+        fs.modifyAclEntries(new Path(snap, "f"), acl("user:bruce:rwx"));
+        return "done";
+      });
+      t.step("removeAcl in a snapshot", () -> {
+        fs.removeAcl(new Path(snap, "f"));
+        return "done";
+      });
+      t.step("setXAttr in a snapshot", () -> {
+        fs.setXAttr(new Path(snap, "f"), "user.new", "v".getBytes());
+        return "done";
+      });
+      t.step("removeXAttr in a snapshot", () -> {
+        fs.removeXAttr(new Path(snap, "f"), "user.a1");
+        return "done";
+      });
+      fs(side, t, null, "-setfacl", "-m", "user:bruce:rwx", snap + "/f");
+      fs(side, t, null, "-setfattr", "-n", "user.x", "-v", "1", snap + "/f");
+      fs.deleteSnapshot(d, "s");
+      t.step("acl after the snapshot's deletion", () -> fs.getAclStatus(new Path(snap, "f")));
+      t.step("xattrs after the snapshot's deletion", () -> fs.getXAttrs(new Path(snap, "f")));
+    });
+  }
+
+  /**
+   * Renames and snapshottable directories, as HDFS (FSDirRenameOp.validateRenameSource): a directory
+   * with snapshots cannot be moved, nor any directory above it, in HDFS's words; once its snapshots
+   * are gone it moves, and its snapshots are then taken, listed, read and refused at its new path.
+   */
+  @Test
+  void renamesAndSnapshottableDirectories() throws Exception {
+    clusters.compare("snapshotMoved", (side, base, t) -> {
+      FileSystem fs = side.fs();
+      Path d = new Path(base, "p/d");
+      fs.mkdirs(new Path(d, "sub"));
+      fs.mkdirs(new Path(base, "other"));
+      write(fs, new Path(d, "sub/f"), "then".getBytes());
+      admin(side, t, "-allowSnapshot", d.toString());
+      fs.createSnapshot(d, "s0");
+      write(fs, new Path(d, "sub/f"), "now".getBytes());
+      t.step("rename the directory", () -> fs.rename(d, new Path(base, "p/e")));
+      t.step("rename its parent", () -> fs.rename(new Path(base, "p"), new Path(base, "q")));
+      t.step("rename its parent into another directory", () -> fs.rename(new Path(base, "p"), new Path(base, "other")));
+      t.step("rename something inside it", () -> fs.rename(new Path(d, "sub"), new Path(d, "sub2")));
+      fs(side, t, null, "-mv", d.toString(), base + "/moved");
+      fs(side, t, null, "-cat", d + "/.snapshot/s0/sub2/f");
+      fs(side, t, null, "-cat", d + "/.snapshot/s0/sub/f");
+      fs.deleteSnapshot(d, "s0");
+      t.step("rename the directory without snapshots", () -> fs.rename(d, new Path(base, "p/e")));
+      t.step("rename its parent", () -> fs.rename(new Path(base, "p"), new Path(base, "q")));
+      Path moved = new Path(base, "q/e");
+      t.step("create a snapshot at the new path", () -> fs.createSnapshot(moved, "s1").getName());
+      fs(side, t, null, "-ls", "-R", moved + "/.snapshot");
+      fs(side, t, null, "-cat", moved + "/.snapshot/s1/sub2/f");
+      lsSnapshottable(side, t, null);
+      t.step("rename its new parent", () -> fs.rename(new Path(base, "q"), new Path(base, "r")));
+      fs(side, t, null, "-rm", "-r", "-skipTrash", base + "/q");
+      fs(side, t, null, "-deleteSnapshot", moved.toString(), "s1");
+      t.step("moves again", () -> fs.rename(new Path(base, "q"), new Path(base, "r")));
+      admin(side, t, "-disallowSnapshot", base + "/r/e");
     });
   }
 }

@@ -22,12 +22,29 @@ import org.junit.jupiter.api.Timeout;
 /**
  * Snapshots survive a failover (issue 14 × issue 17): a snapshot lives in its directory's home
  * slot's RocksDB, so the journal carries it; the standby that took the slot over lists and reads it
- * as the old active did (an object file's bytes from the data tier's snapshot), takes new ones and
+ * as the old active did (an object file's bytes from the data tier's snapshot, an entry's xattrs and
+ * ACL as they were), takes new ones and
  * deletes old ones.
  */
 class SnapshotFailoverTest {
   private static List<String> names(FileSystem fs, Path p) throws Exception {
     return Arrays.stream(fs.listStatus(p)).map(s -> s.getPath().getName()).toList();
+  }
+
+  /** Entry and xattr/ACL rows kept for snapshots ({@code snap.e/}, {@code snap.a/}) in the slot's store. */
+  private static int copiedRows(SlotRunner slot) {
+    org.indexfs.server.store.MetadataStore store = slot.current().namespace().store();
+    int n = 0;
+    for (String kind : new String[] {"snap.e/", "snap.a/"}) {
+      byte[] prefix = kind.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+      try (org.indexfs.server.store.PrefixIterator bounded = store.prefixIterator(store.meta(), prefix)) {
+        org.rocksdb.RocksIterator it = bounded.it();
+        for (it.seek(prefix); it.isValid() && org.indexfs.common.schema.Bytes.startsWith(it.key(), prefix); it.next()) {
+          n++;
+        }
+      }
+    }
+    return n;
   }
 
   @Test
@@ -47,8 +64,13 @@ class SnapshotFailoverTest {
       try (FSDataOutputStream out = fs.create(new Path(s, "big"))) {
         out.write(big);
       }
+      Path f0 = new Path(s, "sub/f0");
+      fs.setXAttr(f0, "user.kept", "then".getBytes());
+      fs.modifyAclEntries(f0, org.apache.hadoop.fs.permission.AclEntry.parseAclSpec("user:bruce:rw-", true));
       fs.allowSnapshot(s);
       fs.createSnapshot(s, "before");
+      fs.setXAttr(f0, "user.kept", "now".getBytes());
+      fs.removeAcl(f0);
       fs.delete(new Path(s, "sub/f1"), false);
       fs.delete(new Path(s, "big"), false);
       fs.create(new Path(s, "sub/later")).close();
@@ -72,11 +94,19 @@ class SnapshotFailoverTest {
         in.readFully(read);
       }
       assertThat(read).isEqualTo(big);
+      Path keptF0 = new Path(s, ".snapshot/before/sub/f0");
+      assertThat(fs.getXAttr(keptF0, "user.kept")).isEqualTo("then".getBytes());
+      assertThat(fs.getAclStatus(keptF0).getEntries()).hasSize(2); // user:bruce and the unnamed group
+      assertThat(fs.getAclStatus(f0).getEntries()).isEmpty();
       fs.createSnapshot(s, "after");
       assertThat(names(fs, new Path(s, ".snapshot/after/sub"))).containsExactly("f0", "f2", "later");
       fs.deleteSnapshot(s, "before");
       assertThrows(FileNotFoundException.class, () -> fs.getFileStatus(new Path(s, ".snapshot/before/sub/f1")));
       assertThat(names(fs, new Path(s, ".snapshot"))).containsExactly("after");
+      assertThat(fs.getXAttr(new Path(s, ".snapshot/after/sub/f0"), "user.kept")).isEqualTo("now".getBytes());
+      assertThat(copiedRows(standby)).as("the copies of both snapshots' entries and rows").isNotZero();
+      fs.deleteSnapshot(s, "after");
+      assertThat(copiedRows(standby)).as("a deleted snapshot leaves none of its entries or rows").isZero();
       fs.close();
     }
   }

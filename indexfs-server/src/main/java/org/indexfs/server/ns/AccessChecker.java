@@ -128,18 +128,25 @@ public final class AccessChecker {
   }
 
   /**
-   * {@code action} on an entry known only by its status (a snapshot's copy, issue 17): mode bits
-   * as HDFS checks them; an extended ACL is not kept in a snapshot (README).
+   * {@code action} on an entry known only by its status and stored ACL ({@code acl}, null: none) —
+   * a snapshot's copy (issue 17) — as HDFS checks an entry: its ACL when it has access entries, else
+   * its mode bits.
    */
-  public void checkStatus(Caller caller, String path, org.indexfs.proto.FileStatus status, int action)
+  public void checkStatus(Caller caller, String path, org.indexfs.proto.FileStatus status, byte[] acl, int action)
       throws IOException {
     if (skip(caller)) {
       return;
     }
     int p = status.getPermission();
-    int bits = status.getOwner().equals(caller.getUser()) ? Permission.ownerBits(p)
-        : caller.getGroupsList().contains(status.getGroup()) ? Permission.groupBits(p) : Permission.otherBits(p);
-    if ((bits & action) != action) {
+    boolean allowed;
+    if (acl != null && AclModel.hasAccessEntries(acl)) {
+      allowed = AclCheck.allows(caller, status.getOwner(), status.getGroup(), p, acl, action);
+    } else {
+      int bits = status.getOwner().equals(caller.getUser()) ? Permission.ownerBits(p)
+          : caller.getGroupsList().contains(status.getGroup()) ? Permission.groupBits(p) : Permission.otherBits(p);
+      allowed = (bits & action) == action;
+    }
+    if (!allowed) {
       throw new IndexFsException(Code.ACCESS_DENIED, "Permission denied: user=" + caller.getUser()
           + ", access=" + Permission.actionName(action) + ", inode=\"" + path + "\":" + status.getOwner() + ":"
           + status.getGroup() + ":" + Permission.symbolic(status.getType() == org.indexfs.proto.FileType.DIRECTORY, p));

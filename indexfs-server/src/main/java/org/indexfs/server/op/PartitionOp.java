@@ -83,7 +83,7 @@ public final class PartitionOp implements Operation {
         return Response.newBuilder().setSummary(summary);
       }
       case INGEST -> ingest(req);
-      case TOUCH -> touch(req);
+      case TOUCH -> DirectoryMtime.touch(ctx, req);
       case HAS_PARTITION -> {
         boolean held = ctx.ns().read(none -> ctx.ns().partition(dirId) != null);
         return Response.newBuilder().setBool(BoolResult.newBuilder().setValue(held));
@@ -118,53 +118,6 @@ public final class PartitionOp implements Operation {
       ctx.peers().call(slot, Request.newBuilder().setPartition(request.getPartition()));
     }
   }
-
-  /**
-   * Raises the mtime of a directory's entry stored here, after a change in the directory on
-   * another slot ({@link DirectoryTouches}). An entry that moved on (a split of its parent) is
-   * followed to the slot this one split it off to; one that is gone or was replaced is left alone.
-   */
-  private void touch(PartitionRequest req) throws IOException {
-    long hash = org.indexfs.common.schema.NameHash.of(req.getEntryName());
-    for (int attempt = 0; ; attempt++) {
-      Integer next = ctx.ns().mutate(batch -> {
-        Inode entry = ctx.ns().lookup(req.getEntryParent(), req.getEntryName());
-        if (entry == null) {
-          Inode parent = ctx.ns().partition(req.getEntryParent());
-          int owner = parent == null ? ctx.ns().slot() : ctx.partitions().ownerOf(parent, hash);
-          return owner == ctx.ns().slot() ? null : owner;
-        }
-        if (entry.inodeId != req.getDirId() || entry.mtime >= req.getMtime()) {
-          return null;
-        }
-        if (ctx.splits().isFrozen(req.getEntryParent(), hash)) {
-          return FROZEN; // a split is moving the entry: write it once it has landed
-        }
-        Inode updated = entry.copy();
-        updated.mtime = req.getMtime();
-        ctx.ns().putEntry(batch, req.getEntryParent(), req.getEntryName(), updated);
-        return null;
-      });
-      if (next == null) {
-        return;
-      }
-      if (next.intValue() != FROZEN) {
-        ctx.peers().call(next, Request.newBuilder().setPartition(req));
-        return;
-      }
-      if (attempt >= 100) {
-        throw new IOException("The entry of " + req.getPath() + " kept moving; its mtime stays");
-      }
-      try {
-        Thread.sleep(20);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new java.io.InterruptedIOException("Interrupted raising the mtime of " + req.getPath());
-      }
-    }
-  }
-
-  private static final int FROZEN = -1;
 
   /** Downloads a shipped split file and ingests it into {@code cf}; nothing when none was shipped. */
   private void ingestFile(String shipped, org.rocksdb.ColumnFamilyHandle cf,

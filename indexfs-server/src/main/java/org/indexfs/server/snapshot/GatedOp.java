@@ -51,6 +51,10 @@ public final class GatedOp implements Operation {
     }
     gate.enter();
     try {
+      if (request.getOpCase() == OpCase.RENAME) {
+        // Inside the gate: a snapshot's HOLD, which teaches this slot its directory, orders with it.
+        gate.pinned().checkRename(request.getRename().getSrc());
+      }
       return op.apply(request);
     } finally {
       gate.exit();

@@ -43,6 +43,13 @@ public final class SnapshotGate {
 
   private record Held(Snapshot snapshot, long takenAt) {}
 
+  /** The directories with snapshots, which renames may not move (learned at HOLD, while closed). */
+  private final PinnedPaths pinned = new PinnedPaths();
+
+  public PinnedPaths pinned() {
+    return pinned;
+  }
+
   public SnapshotGate(org.indexfs.server.ns.Namespace ns) {
     this.ns = ns;
   }

@@ -17,9 +17,12 @@ import org.indexfs.proto.Response;
 import org.indexfs.proto.SnapshotPage;
 import org.indexfs.proto.SnapshotRequest;
 import org.indexfs.server.op.DirectoryFlags;
+import org.indexfs.server.op.DirectoryMtime;
 import org.indexfs.server.op.OpContext;
 import org.indexfs.server.op.Operation;
+import org.indexfs.server.acl.AclSwitch;
 import org.indexfs.server.ns.ResolvedPath;
+import org.indexfs.server.xattr.XAttrRules;
 
 /**
  * Snapshots (issue 17) as HDFS's FSDirSnapshotOp: allow/disallow at the slot holding the
@@ -32,12 +35,45 @@ public final class SnapshotOp implements Operation {
   private final SnapshotGate gate;
   private final SnapshotTable table;
   private final SnapshotTaker taker;
+  private final SnapshotAttrs attrs;
 
-  public SnapshotOp(OpContext ctx, SnapshotGate gate) {
+  public SnapshotOp(OpContext ctx, SnapshotGate gate, XAttrRules xattrRules, AclSwitch acls) {
     this.ctx = ctx;
     this.gate = gate;
     this.table = new SnapshotTable(ctx.ns());
     this.taker = new SnapshotTaker(ctx, gate, table);
+    this.attrs = new SnapshotAttrs(table, xattrRules, acls);
+    gate.pinned().useHomes(new PinnedPaths.Homes() {
+      @Override
+      public List<PinnedPaths.Pinned> all() throws IOException {
+        return withSnapshots();
+      }
+
+      @Override
+      public boolean hasSnapshots(PinnedPaths.Pinned p) throws IOException {
+        return p.home() == ctx.ns().slot() ? !table.snapshots(p.dirId()).isEmpty()
+            : ctx.peers().call(p.home(), Request.newBuilder().setSnapshot(SnapshotRequest.newBuilder()
+                .setAction(SnapshotRequest.Action.COUNT).setDirId(p.dirId()))).getSnapshotPage().getCount() > 0;
+      }
+    });
+  }
+
+  /** Every slot's snapshottable directories that have snapshots (a slot learning them at its start). */
+  private List<PinnedPaths.Pinned> withSnapshots() throws IOException {
+    List<PinnedPaths.Pinned> out = new java.util.ArrayList<>();
+    for (int s = 0; s < ctx.peers().slotCount(); s++) {
+      SnapshotPage.Builder page = SnapshotPage.newBuilder();
+      if (s == ctx.ns().slot()) {
+        listDirs(Caller.getDefaultInstance(), true, page);
+      } else {
+        page.mergeFrom(ctx.peers().call(s, Request.newBuilder().setSnapshot(SnapshotRequest.newBuilder()
+            .setAction(SnapshotRequest.Action.LIST_DIRS).setOn(true))).getSnapshotPage());
+      }
+      for (int i = 0; i < page.getPathsCount(); i++) {
+        out.add(new PinnedPaths.Pinned(page.getPaths(i), page.getDirIds(i), s));
+      }
+    }
+    return out;
   }
 
   @Override
@@ -53,13 +89,18 @@ public final class SnapshotOp implements Operation {
       case STAT -> page.addEntries(read(request, r, false));
       case LIST -> list(request, r, page);
       case OPEN -> page.addEntries(read(request, r, true));
+      case ACL, XATTRS -> attrs(request, r, page);
       case LIST_DIRS -> listDirs(caller, r.getOn(), page);
       case REGISTERED -> table.registered().forEach(d -> page.addPaths(d[1]));
       case COUNT -> page.setCount(table.snapshots(r.getDirId()).size());
       case REGISTER -> register(r.getDirId(), r.getPath(), r.getOn());
-      case HOLD, TAKE, OPEN_GATE, RELEASE -> SnapshotTaker.peerAction(gate, r.getAction(), r.getToken());
+      case HOLD, TAKE, OPEN_GATE, RELEASE -> SnapshotTaker.peerAction(gate, r);
+      case FORGET -> gate.pinned().remove(r.getDirId());
       case SCAN -> {
         return Response.newBuilder().setSnapshotPage(SnapshotTaker.scanHere(ctx, gate, r));
+      }
+      case ROWS -> {
+        return Response.newBuilder().setSnapshotPage(SnapshotTaker.rowsHere(ctx, gate, r));
       }
       default -> throw new IndexFsException(Code.INVALID_ARGUMENT, "Unknown snapshot action " + r.getAction());
     }
@@ -73,7 +114,7 @@ public final class SnapshotOp implements Operation {
    */
   public static boolean betweenServers(SnapshotRequest r) {
     return switch (r.getAction()) {
-      case COUNT, HOLD, TAKE, OPEN_GATE, RELEASE, SCAN, REGISTER, REGISTERED -> true;
+      case COUNT, HOLD, TAKE, OPEN_GATE, RELEASE, SCAN, ROWS, REGISTER, REGISTERED, FORGET -> true;
       case LIST_DIRS -> r.getOn();
       default -> false;
     };
@@ -261,7 +302,15 @@ public final class SnapshotOp implements Operation {
       }
       long now = System.currentTimeMillis();
       FileStatus root = ctx.ns().toStatus(name, dir).toBuilder().setMtime(now).build();
-      taker.take(dir, name, OpenResult.newBuilder().setStatus(root).build(), now);
+      // The path the directory has now (it may have moved while it had no snapshot): listings and the
+      // delete and rename checks find it there, and it cannot move while it has snapshots.
+      if (!r.getPath().equals(table.registeredPath(dir.inodeId))) {
+        register(dir.inodeId, r.getPath(), true);
+      }
+      taker.take(dir, r.getPath(), DirectoryMtime.entrySlot(ctx, p), name,
+          OpenResult.newBuilder().setStatus(root).build(), now);
+      // As HDFS (DirectorySnapshottableFeature.addSnapshot): the directory's mtime is its snapshot's.
+      DirectoryMtime.raise(ctx, p, now);
     }
     return name;
   }
@@ -293,7 +342,9 @@ public final class SnapshotOp implements Operation {
         throw new IndexFsException(Code.SNAPSHOT, "The snapshot " + r.getNewName() + " already exists for directory "
             + r.getPath());
       }
-      FileStatus root = old.root().getStatus().toBuilder().setName(r.getNewName()).build();
+      // As HDFS (renameSnapshot): the snapshot's root takes the rename's time, the directory keeps its own.
+      FileStatus root = old.root().getStatus().toBuilder().setName(r.getNewName())
+          .setMtime(System.currentTimeMillis()).build();
       ctx.ns().mutateLocked(m -> {
         table.deleteSnapshot(m.batch(), dir, r.getName());
         table.putSnapshot(m.batch(), dir, new SnapshotTable.Snap(r.getNewName(), old.id(), old.createdMs(),
@@ -317,8 +368,30 @@ public final class SnapshotOp implements Operation {
         table.deleteSnapshot(m.batch(), dir, r.getName());
         return null;
       });
+      if (table.snapshots(dir).isEmpty()) {
+        forget(dir);
+      }
     }
+    // As HDFS (DirectorySnapshottableFeature.removeSnapshot): a deletion changes the directory's mtime.
+    DirectoryMtime.raise(ctx, p, System.currentTimeMillis());
     taker.discard(s.id(), SnapshotTaker.dataSnapshotName(s.id()));
+  }
+
+  /** Every slot unpins a directory whose last snapshot was deleted; one not told confirms with us before refusing. */
+  private void forget(long dir) {
+    for (int s = 0; s < ctx.peers().slotCount(); s++) {
+      try {
+        if (s == ctx.ns().slot()) {
+          gate.pinned().remove(dir);
+        } else {
+          ctx.peers().call(s, Request.newBuilder().setSnapshot(SnapshotRequest.newBuilder()
+              .setAction(SnapshotRequest.Action.FORGET).setDirId(dir)));
+        }
+      } catch (IOException e) {
+        org.slf4j.LoggerFactory.getLogger(SnapshotOp.class).warn("Slot {} not told that directory {} has no"
+            + " snapshot left (it asks before refusing a rename): {}", s, dir, e.toString());
+      }
+    }
   }
 
   /** {@code <path>/.snapshot} itself: HDFS answers an empty directory status. */
@@ -342,7 +415,8 @@ public final class SnapshotOp implements Operation {
       if (at.getStatus().getType() != FileType.DIRECTORY) {
         throw IndexFsException.notFound(r.getPath() + "/.snapshot/" + r.getName() + "/" + r.getRelPath());
       }
-      ctx.access().checkStatus(request.getCaller(), shown, at.getStatus(), Permission.EXECUTE);
+      ctx.access().checkStatus(request.getCaller(), shown, at.getStatus(), attrs.acl(s.id(), at.getStatus()),
+          Permission.EXECUTE);
       OpenResult child = table.entry(s.id(), parent, name);
       if (child == null) {
         throw IndexFsException.notFound(r.getPath() + "/.snapshot/" + r.getName() + "/" + r.getRelPath());
@@ -363,6 +437,45 @@ public final class SnapshotOp implements Operation {
     return s;
   }
 
+  /**
+   * getAclStatus and getXAttrs/listXAttrs below {@code .snapshot/<name>}: the entry's ACL and xattrs
+   * as the snapshot kept them, after the checks the live calls make in the same order (READ on the
+   * entry for xattrs); a missing entry or snapshot is HDFS's "cannot find".
+   */
+  private void attrs(Request request, SnapshotRequest r, SnapshotPage.Builder page) throws IOException {
+    boolean acl = r.getAction() == SnapshotRequest.Action.ACL;
+    boolean superuser = ctx.access().isSuperuser(request.getCaller());
+    if (acl) {
+      attrs.checkAcls();
+    } else {
+      attrs.checkXAttrs(superuser, r.getXattrNamesList());
+    }
+    String shown = r.getPath() + "/.snapshot" + (r.getName().isEmpty() ? "" : "/" + r.getName())
+        + (r.getRelPath().isEmpty() ? "" : "/" + r.getRelPath());
+    SnapshotTable.Snap s;
+    OpenResult e;
+    try {
+      ResolvedPath p = directory(request, r.getPath(), true);
+      if (r.getName().isEmpty()) {
+        throw IndexFsException.notFound(shown);
+      }
+      s = named(p.last().inodeId, r);
+      e = walk(request, r, p.last().inodeId, s);
+    } catch (IndexFsException x) {
+      if (x.code() != Code.FILE_NOT_FOUND) {
+        throw x;
+      }
+      throw new IndexFsException(Code.FILE_NOT_FOUND, "cannot find " + shown);
+    }
+    if (acl) {
+      page.setAclStatus(attrs.aclStatus(s.id(), e.getStatus()));
+      return;
+    }
+    ctx.access().checkStatus(request.getCaller(), shown, e.getStatus(), attrs.acl(s.id(), e.getStatus()),
+        Permission.READ);
+    page.addAllXattrs(attrs.xattrs(superuser, s.id(), e.getStatus(), r.getXattrNamesList(), r.getNamesOnly()));
+  }
+
   private OpenResult read(Request request, SnapshotRequest r, boolean open) throws IOException {
     ResolvedPath p = directory(request, r.getPath(), true);
     if (r.getName().isEmpty()) {
@@ -374,7 +487,8 @@ public final class SnapshotOp implements Operation {
       }
       return dotSnapshot();
     }
-    OpenResult e = walk(request, r, p.last().inodeId, named(p.last().inodeId, r));
+    SnapshotTable.Snap s = named(p.last().inodeId, r);
+    OpenResult e = walk(request, r, p.last().inodeId, s);
     if (!open) {
       return e.toBuilder().clearInlineData().build();
     }
@@ -382,7 +496,8 @@ public final class SnapshotOp implements Operation {
     if (e.getStatus().getType() == FileType.DIRECTORY) {
       throw new IndexFsException(Code.IS_DIRECTORY, "Path is not a file: " + shown);
     }
-    ctx.access().checkStatus(request.getCaller(), shown, e.getStatus(), Permission.READ);
+    ctx.access().checkStatus(request.getCaller(), shown, e.getStatus(), attrs.acl(s.id(), e.getStatus()),
+        Permission.READ);
     return e;
   }
 
@@ -402,14 +517,15 @@ public final class SnapshotOp implements Operation {
       }
       return;
     }
-    OpenResult e = walk(request, r, dirId, named(dirId, r));
+    SnapshotTable.Snap s = named(dirId, r);
+    OpenResult e = walk(request, r, dirId, s);
     if (e.getStatus().getType() != FileType.DIRECTORY) {
       page.addEntries(e.toBuilder().clearInlineData());
       return;
     }
     String shown = r.getPath() + "/.snapshot/" + r.getName() + (r.getRelPath().isEmpty() ? "" : "/" + r.getRelPath());
-    ctx.access().checkStatus(request.getCaller(), shown, e.getStatus(), Permission.READ_EXECUTE);
-    SnapshotTable.Snap s = named(dirId, r);
+    ctx.access().checkStatus(request.getCaller(), shown, e.getStatus(), attrs.acl(s.id(), e.getStatus()),
+        Permission.READ_EXECUTE);
     long parent = r.getRelPath().isEmpty() ? dirId : e.getStatus().getInodeId();
     List<OpenResult> entries = table.entries(s.id(), parent, r.getStartAfter().toByteArray(), limit + 1);
     for (int i = 0; i < Math.min(limit, entries.size()); i++) {

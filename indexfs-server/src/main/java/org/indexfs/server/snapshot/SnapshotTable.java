@@ -8,7 +8,9 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import org.indexfs.common.schema.Bytes;
+import org.indexfs.proto.AttrRow;
 import org.indexfs.proto.OpenResult;
+import org.indexfs.server.store.AttrTable;
 import org.indexfs.server.store.MetadataStore;
 import org.indexfs.server.store.PrefixIterator;
 import org.rocksdb.RocksIterator;
@@ -23,6 +25,8 @@ import org.rocksdb.WriteBatch;
  *   <li>{@code snap.e/<snapshot id><parent id><name>} → the status (and inline bytes) of every entry
  *       of the subtree then, the name's bytes with their top bit flipped so that keys sort as HDFS
  *       lists names (signed bytes: non-ASCII first);</li>
+ *   <li>{@code snap.a/<snapshot id><attrs row key>} → the xattr and ACL rows ({@link AttrTable}) of
+ *       the subtree's entries then, the directory's own included, as they were keyed (by inode id);</li>
  *   <li>{@code snap.d/<dir>} → the path of a snapshottable directory homed here, as of allowSnapshot.</li>
  * </ul>
  */
@@ -30,6 +34,7 @@ final class SnapshotTable {
   private static final byte[] META = "snap.m/".getBytes(StandardCharsets.UTF_8);
   private static final byte[] ENTRY = "snap.e/".getBytes(StandardCharsets.UTF_8);
   private static final byte[] DIRS = "snap.d/".getBytes(StandardCharsets.UTF_8);
+  private static final byte[] ATTRS = "snap.a/".getBytes(StandardCharsets.UTF_8);
 
   /** A snapshot of a directory: its id (an inode id of the home slot), when, and the directory then. */
   record Snap(String name, long id, long createdMs, OpenResult root) {}
@@ -112,15 +117,43 @@ final class SnapshotTable {
     }
   }
 
-  /** Removes every entry record of snapshot {@code id}. */
+  /** Removes every entry record of snapshot {@code id}, and their xattr and ACL rows. */
   void dropEntries(WriteBatch batch, long id) throws IOException {
-    byte[] from = ByteBuffer.allocate(ENTRY.length + 8).put(ENTRY).putLong(id).array();
-    byte[] to = ByteBuffer.allocate(ENTRY.length + 8).put(ENTRY).putLong(id + 1).array();
     try {
-      batch.deleteRange(store().meta(), from, to);
+      for (byte[] kind : new byte[][] {ENTRY, ATTRS}) {
+        byte[] from = ByteBuffer.allocate(kind.length + 8).put(kind).putLong(id).array();
+        byte[] to = ByteBuffer.allocate(kind.length + 8).put(kind).putLong(id + 1).array();
+        batch.deleteRange(store().meta(), from, to);
+      }
     } catch (org.rocksdb.RocksDBException e) {
       throw new IOException(e);
     }
+  }
+
+  private static byte[] attrsPrefix(long id, long inodeId) {
+    return ByteBuffer.allocate(ATTRS.length + 16).put(ATTRS).putLong(id).putLong(inodeId).array();
+  }
+
+  /** Keeps xattr and ACL rows (keyed by inode id, as the attrs table keys them) in snapshot {@code id}. */
+  void putAttrRows(WriteBatch batch, long id, List<AttrRow> rows) throws IOException {
+    byte[] head = ByteBuffer.allocate(ATTRS.length + 8).put(ATTRS).putLong(id).array();
+    for (AttrRow r : rows) {
+      put(batch, Bytes.concat(head, r.getKey().toByteArray()), r.getValue().toByteArray());
+    }
+  }
+
+  /** The xattr and ACL rows entry {@code inodeId} had in snapshot {@code id}, as the attrs table keys them. */
+  List<AttrTable.Row> attrRows(long id, long inodeId) {
+    byte[] prefix = attrsPrefix(id, inodeId);
+    int strip = ATTRS.length + 8;
+    List<AttrTable.Row> out = new ArrayList<>();
+    try (PrefixIterator bounded = store().prefixIterator(store().meta(), prefix)) {
+      RocksIterator it = bounded.it();
+      for (it.seek(prefix); it.isValid() && Bytes.startsWith(it.key(), prefix); it.next()) {
+        out.add(new AttrTable.Row(Arrays.copyOfRange(it.key(), strip, it.key().length), it.value()));
+      }
+    }
+    return out;
   }
 
   void putEntry(WriteBatch batch, long id, long parent, OpenResult entry) throws IOException {
@@ -158,7 +191,13 @@ final class SnapshotTable {
     }
   }
 
-  /** The snapshottable directories homed here: id → path as of allowSnapshot. */
+  /** The path {@code dir} is recorded at (null: not registered here). */
+  String registeredPath(long dir) throws IOException {
+    byte[] v = store().get(store().meta(), dirKey(dir));
+    return v == null ? null : new String(v, StandardCharsets.UTF_8);
+  }
+
+  /** The snapshottable directories homed here: id → path as of allowSnapshot (or their last snapshot). */
   List<String[]> registered() {
     List<String[]> out = new ArrayList<>();
     try (PrefixIterator bounded = store().prefixIterator(store().meta(), DIRS)) {

@@ -11,6 +11,7 @@ import org.indexfs.common.IndexFsException;
 import org.indexfs.common.schema.Bytes;
 import org.indexfs.common.schema.EntryKey;
 import org.indexfs.common.schema.Inode;
+import org.indexfs.proto.AttrRow;
 import org.indexfs.proto.Code;
 import org.indexfs.proto.FileType;
 import org.indexfs.proto.OpenResult;
@@ -18,6 +19,7 @@ import org.indexfs.proto.Request;
 import org.indexfs.proto.SnapshotPage;
 import org.indexfs.proto.SnapshotRequest;
 import org.indexfs.server.op.OpContext;
+import org.indexfs.server.store.AttrTable;
 import org.indexfs.server.store.PrefixIterator;
 import org.rocksdb.RocksIterator;
 import org.rocksdb.Snapshot;
@@ -49,19 +51,23 @@ final class SnapshotTaker {
     return "indexfs-" + Long.toHexString(id);
   }
 
-  /** Copies {@code dir}'s subtree as of one instant; returns the number of entries copied. */
-  long take(Inode dir, String name, OpenResult root, long createdMs) throws IOException {
+  /**
+   * Copies {@code dir}'s subtree as of one instant; returns the number of entries copied.
+   * {@code entrySlot}: the slot holding the directory's own entry (and so its xattr and ACL rows).
+   */
+  long take(Inode dir, String path, int entrySlot, String name, OpenResult root, long createdMs) throws IOException {
     long id = ctx.ns().newInodeId();
     long token = ThreadLocalRandom.current().nextLong(1, Long.MAX_VALUE);
     int slots = ctx.peers().slotCount();
     String dataSnapshot = dataSnapshotName(id);
     long started = System.nanoTime();
-    barrier(token, slots, dataSnapshot);
+    barrier(token, slots, dataSnapshot, SnapshotRequest.newBuilder().setAction(SnapshotRequest.Action.HOLD)
+        .setToken(token).setPath(path).setDirId(dir.inodeId).setHomeSlot(ctx.ns().slot()).build());
     long barrierMs = (System.nanoTime() - started) / 1_000_000;
     long copied = 0;
     boolean done = false;
     try {
-      copied = copy(token, id, dir, dataSnapshot);
+      copied = copy(token, id, dir, entrySlot, dataSnapshot);
       ctx.ns().mutateLocked(m -> {
         table.putSnapshot(m.batch(), dir.inodeId, new SnapshotTable.Snap(name, id, createdMs, root));
         return null;
@@ -104,12 +110,12 @@ final class SnapshotTaker {
    * every slot's RocksDB snapshot, every gate reopened. Two coordinators racing: the later is refused
    * by a slot the earlier holds, reopens what it closed, and tries again.
    */
-  private void barrier(long token, int slots, String dataSnapshot) throws IOException {
+  private void barrier(long token, int slots, String dataSnapshot, SnapshotRequest hold) throws IOException {
     for (int attempt = 0; ; attempt++) {
       int closed = 0;
       try {
         for (; closed < slots; closed++) {
-          action(closed, SnapshotRequest.Action.HOLD, token);
+          action(closed, hold);
         }
         if (ctx.data().configured()) {
           ctx.data().snapshot(dataSnapshot);
@@ -154,7 +160,15 @@ final class SnapshotTaker {
   private record Task(long dirId, int slot) {}
 
   /** Walks the subtree slot by slot, page by page, as of the barrier, writing each page here. */
-  private long copy(long token, long id, Inode dir, String dataSnapshot) throws IOException {
+  private long copy(long token, long id, Inode dir, int entrySlot, String dataSnapshot) throws IOException {
+    // The directory's own rows, from its entry's slot: its copy here (the partition record) does not
+    // say whether it has xattrs, so they are always asked for (one call per snapshot).
+    SnapshotPage own = ask(entrySlot, SnapshotRequest.newBuilder().setAction(SnapshotRequest.Action.ROWS)
+        .setToken(token).setDirId(dir.inodeId).build());
+    ctx.ns().mutateLocked(m -> {
+      table.putAttrRows(m.batch(), id, own.getAttrRowsList());
+      return null;
+    });
     Deque<Task> queue = new ArrayDeque<>();
     Set<Task> seen = new HashSet<>();
     Task first = new Task(dir.inodeId, dir.zerothSlot);
@@ -177,6 +191,7 @@ final class SnapshotTaker {
             for (OpenResult e : page.getEntriesList()) {
               table.putEntry(m.batch(), id, t.dirId(), readable(e, dataSnapshot));
             }
+            table.putAttrRows(m.batch(), id, page.getAttrRowsList());
             return null;
           });
           copied += page.getEntriesCount();
@@ -209,25 +224,56 @@ final class SnapshotTaker {
   }
 
   private SnapshotPage scan(int slot, long token, long dirId, com.google.protobuf.ByteString after) throws IOException {
-    SnapshotRequest.Builder r = SnapshotRequest.newBuilder().setAction(SnapshotRequest.Action.SCAN).setToken(token)
-        .setDirId(dirId).setStartAfter(after).setLimit(PAGE);
+    return ask(slot, SnapshotRequest.newBuilder().setAction(SnapshotRequest.Action.SCAN).setToken(token)
+        .setDirId(dirId).setStartAfter(after).setLimit(PAGE).build());
+  }
+
+  private SnapshotPage ask(int slot, SnapshotRequest r) throws IOException {
     if (slot == ctx.ns().slot()) {
-      return scanHere(ctx, gate, r.build());
+      return r.getAction() == SnapshotRequest.Action.ROWS ? rowsHere(ctx, gate, r) : scanHere(ctx, gate, r);
     }
     return ctx.peers().call(slot, Request.newBuilder().setSnapshot(r)).getSnapshotPage();
   }
 
-  private void action(int slot, SnapshotRequest.Action action, long token) throws IOException {
-    if (slot == ctx.ns().slot()) {
-      peerAction(gate, action, token);
-    } else {
-      ctx.peers().call(slot, Request.newBuilder().setSnapshot(SnapshotRequest.newBuilder().setAction(action)
-          .setToken(token)));
+  /** Directory {@code dir_id}'s own xattr and ACL rows on this slot (its entry's) as of the barrier. */
+  static SnapshotPage rowsHere(OpContext ctx, SnapshotGate gate, SnapshotRequest r) throws IOException {
+    SnapshotPage.Builder page = SnapshotPage.newBuilder();
+    addRows(ctx, r.getDirId(), gate.snapshot(r.getToken()), page);
+    return page.build();
+  }
+
+  private static void addRows(OpContext ctx, long inodeId, Snapshot at, SnapshotPage.Builder page) {
+    for (AttrTable.Row row : ctx.ns().attrs().rows(inodeId, at)) {
+      page.addAttrRows(AttrRow.newBuilder().setKey(com.google.protobuf.ByteString.copyFrom(row.key()))
+          .setValue(com.google.protobuf.ByteString.copyFrom(row.value())));
     }
   }
 
-  /** This slot's part of a barrier. */
-  static void peerAction(SnapshotGate gate, SnapshotRequest.Action action, long token) throws IOException {
+  private void action(int slot, SnapshotRequest.Action action, long token) throws IOException {
+    action(slot, SnapshotRequest.newBuilder().setAction(action).setToken(token).build());
+  }
+
+  private void action(int slot, SnapshotRequest r) throws IOException {
+    if (slot == ctx.ns().slot()) {
+      peerAction(gate, r);
+    } else {
+      ctx.peers().call(slot, Request.newBuilder().setSnapshot(r));
+    }
+  }
+
+  /**
+   * This slot's part of a barrier. Holding for a directory's snapshot also pins its path here
+   * ({@link PinnedPaths}): no rename runs while the gate is closed, so none that starts after it
+   * reopens can move the directory.
+   */
+  static void peerAction(SnapshotGate gate, SnapshotRequest r) throws IOException {
+    SnapshotRequest.Action action = r.getAction();
+    long token = r.getToken();
+    if (action == SnapshotRequest.Action.HOLD && !r.getPath().isEmpty()) {
+      peerAction(gate, SnapshotRequest.newBuilder(r).clearPath().build());
+      gate.pinned().add(new PinnedPaths.Pinned(r.getPath(), r.getDirId(), r.getHomeSlot()));
+      return;
+    }
     switch (action) {
       case HOLD -> {
         try {
@@ -270,6 +316,9 @@ final class SnapshotTaker {
           e.setInlineData(com.google.protobuf.ByteString.copyFrom(inode.inlineData));
         }
         page.addEntries(e);
+        if (AttrTable.hasRows(inode)) {
+          addRows(ctx, inode.inodeId, at, page); // only entries flagged as having some: no read for the others
+        }
       }
     }
     if (last != null) {

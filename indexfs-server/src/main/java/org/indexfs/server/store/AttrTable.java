@@ -94,11 +94,24 @@ public final class AttrTable {
     byte[] from = ByteBuffer.allocate(9).putLong(inodeId).put(XATTR).array();
     try (RocksIterator it = store.iterator(store.attrs(), null)) {
       for (it.seek(from); it.isValid() && Bytes.startsWith(it.key(), from); it.next()) {
-        byte[] key = it.key();
-        byte[] v = it.value();
-        out.add(new XAttrValue(new String(key, 9, key.length - 9, StandardCharsets.UTF_8),
-            v[0] == NO_VALUE ? null : Arrays.copyOfRange(v, VALUE_HEADER, v.length),
-            ByteBuffer.wrap(v, 1, 8).getLong()));
+        out.add(decodeXAttr(it.key(), it.value()));
+      }
+    }
+    out.sort(java.util.Comparator.comparingLong(XAttrValue::order).reversed());
+    return out;
+  }
+
+  private static XAttrValue decodeXAttr(byte[] key, byte[] v) {
+    return new XAttrValue(new String(key, 9, key.length - 9, StandardCharsets.UTF_8),
+        v[0] == NO_VALUE ? null : Arrays.copyOfRange(v, VALUE_HEADER, v.length), ByteBuffer.wrap(v, 1, 8).getLong());
+  }
+
+  /** The extended attributes among an entry's raw rows (a snapshot's copy), in HDFS's order as above. */
+  public static List<XAttrValue> xattrsOf(List<Row> rows) {
+    List<XAttrValue> out = new ArrayList<>();
+    for (Row r : rows) {
+      if (r.key().length > 9 && r.key()[8] == XATTR) {
+        out.add(decodeXAttr(r.key(), r.value()));
       }
     }
     out.sort(java.util.Comparator.comparingLong(XAttrValue::order).reversed());

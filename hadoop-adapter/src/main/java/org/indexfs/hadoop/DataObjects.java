@@ -11,6 +11,7 @@ import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.FsStatus;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.permission.FsPermission;
+import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.apache.hadoop.hdfs.client.HdfsDataInputStream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -66,7 +67,19 @@ final class DataObjects implements AutoCloseable {
 
   /** A new object; fails if the name exists (names are handed out once, see ObjectNames). */
   FSDataOutputStream create(String name, short replication, long blockSize) throws IOException {
+    return create(name, replication, blockSize, "");
+  }
+
+  /**
+   * A new object placed by {@code policy} (the data tier's name; empty: the data tier's default),
+   * given at creation as HDFS gives a new file its directory's policy before its first block.
+   */
+  FSDataOutputStream create(String name, short replication, long blockSize, String policy) throws IOException {
     FileSystem f = fs();
+    if (!policy.isEmpty() && f instanceof DistributedFileSystem dfs) {
+      return dfs.createFile(pathOf(name)).permission(OBJECT_PERMISSION).replication(replication).blockSize(blockSize)
+          .bufferSize(f.getConf().getInt("io.file.buffer.size", 4096)).storagePolicyName(policy).build();
+    }
     return f.create(pathOf(name), OBJECT_PERMISSION, false, f.getConf().getInt("io.file.buffer.size", 4096),
         replication, blockSize, null);
   }

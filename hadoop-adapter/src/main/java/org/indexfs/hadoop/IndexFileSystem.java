@@ -400,7 +400,8 @@ public class IndexFileSystem extends ExtendedNamespace implements LeaseRecoverab
     }
     org.indexfs.proto.FileStatus created = write(() -> client.create(path, permission.toShort(), unmasked(permission), overwrite, replication, blockSize, createParent));
     IndexOutputStream out = new IndexOutputStream(client, objects, renewer, path, created.getInodeId(), inlineMax,
-        replication, blockSize, created.getSpillObject(), IndexOutputStream.Start.empty());
+        replication, blockSize, created.getSpillObject(), created.getSpillPolicy(),
+        IndexOutputStream.Start.empty());
     return new FSDataOutputStream(out, statistics);
   }
 
@@ -423,7 +424,7 @@ public class IndexFileSystem extends ExtendedNamespace implements LeaseRecoverab
           status.getLength());
     }
     IndexOutputStream out = new IndexOutputStream(client, objects, renewer, path, status.getInodeId(), inlineMax,
-        (short) status.getReplication(), status.getBlockSize(), handle.getSpillObject(), start);
+        (short) status.getReplication(), status.getBlockSize(), handle.getSpillObject(), handle.getSpillPolicy(), start);
     return new FSDataOutputStream(out, statistics, status.getLength());
   }
 

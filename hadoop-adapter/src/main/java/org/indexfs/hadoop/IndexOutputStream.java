@@ -38,6 +38,8 @@ final class IndexOutputStream extends OutputStream implements Syncable, StreamCa
   private final short replication;
   private final long blockSize;
   private final String spillObject;
+  /** The storage policy the server said the spill object inherits ("": the data tier's default). */
+  private final String spillPolicy;
   private ByteArrayOutputStream inline;
   private FSDataOutputStream object;
   private String objectName;
@@ -54,7 +56,7 @@ final class IndexOutputStream extends OutputStream implements Syncable, StreamCa
   }
 
   IndexOutputStream(IndexFsClient client, DataObjects objects, LeaseRenewer renewer, String path, long inodeId,
-      int inlineMax, short replication, long blockSize, String spillObject, Start start) {
+      int inlineMax, short replication, long blockSize, String spillObject, String spillPolicy, Start start) {
     this.client = client;
     this.objects = objects;
     this.renewer = renewer;
@@ -64,6 +66,7 @@ final class IndexOutputStream extends OutputStream implements Syncable, StreamCa
     this.replication = replication;
     this.blockSize = blockSize;
     this.spillObject = spillObject;
+    this.spillPolicy = spillPolicy;
     this.length = start.length();
     if (start.object() != null) {
       object = start.object();
@@ -109,7 +112,7 @@ final class IndexOutputStream extends OutputStream implements Syncable, StreamCa
       throw new IOException("No data object was reserved for " + path + "; cannot grow it past "
           + inlineMax + " bytes");
     }
-    FSDataOutputStream out = objects.create(spillObject, replication, blockSize);
+    FSDataOutputStream out = objects.create(spillObject, replication, blockSize, spillPolicy);
     try {
       inline.writeTo(out);
       if (flushedLength >= 0) {

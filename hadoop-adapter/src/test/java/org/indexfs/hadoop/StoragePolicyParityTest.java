@@ -125,6 +125,51 @@ class StoragePolicyParityTest {
     });
   }
 
+  /**
+   * HDFS places a new file's blocks by its nearest ancestor's policy from the first block on; on
+   * IndexFS the file's data object is created with that policy. Nested directories spread over the
+   * slots on four, so the policy of an ancestor on another slot must reach the file's slot.
+   * (Policies whose blocks can be placed on the DataNodes' plain disks: COLD's cannot, on either.)
+   */
+  @Test
+  void newFilesTakeTheirAncestorsPolicy() throws Exception {
+    clusters.compare("inheritedByNewFiles", (side, base, t) -> {
+      FileSystem fs = side.fs();
+      Path top = new Path(base, "warm");
+      Path mid = new Path(top, "a");
+      Path deep = new Path(mid, "b/c");
+      fs.mkdirs(deep);
+      t.call("set WARM on the top directory", () -> fs.setStoragePolicy(top, "WARM"));
+      write(fs, new Path(deep, "big"), 300_000);
+      t.step("a new large file three levels down", () -> name(fs.getStoragePolicy(new Path(deep, "big"))));
+      t.step("its bytes", () -> bytesPolicy(side, fs, new Path(deep, "big")));
+      Path grows = new Path(mid, "grows");
+      write(fs, grows, 100);
+      try (FSDataOutputStream out = fs.append(grows)) {
+        out.write(new byte[300_000]);
+      }
+      t.step("the bytes of a small file that outgrew the inline limit", () -> bytesPolicy(side, fs, grows));
+      t.call("set ALL_SSD nearer", () -> fs.setStoragePolicy(mid, "ALL_SSD"));
+      write(fs, new Path(deep, "nearer"), 300_000);
+      t.step("the nearest ancestor's wins", () -> bytesPolicy(side, fs, new Path(deep, "nearer")));
+      // Reported as the new one; its object keeps the policy it was made with (README: HDFS would
+      // place the file's later blocks by the new one).
+      t.step("a file written before reports the nearer one", () -> name(fs.getStoragePolicy(new Path(deep, "big"))));
+      t.call("unset both", () -> {
+        fs.unsetStoragePolicy(mid);
+        fs.unsetStoragePolicy(top);
+      });
+      write(fs, new Path(deep, "after"), 300_000);
+      t.step("after unset: the default", () -> bytesPolicy(side, fs, new Path(deep, "after")));
+      Path renamed = new Path(base, "ssddir");
+      fs.mkdirs(renamed);
+      t.call("set ONE_SSD on another directory", () -> fs.setStoragePolicy(renamed, "ONE_SSD"));
+      t.call("move the tree under it", () -> fs.rename(mid, new Path(renamed, "a")));
+      write(fs, new Path(renamed, "a/b/c/moved"), 300_000);
+      t.step("a file made after the move", () -> bytesPolicy(side, fs, new Path(renamed, "a/b/c/moved")));
+    });
+  }
+
   @Test
   void permissions() throws Exception {
     clusters.compare("storagePolicyPermissions", (side, base, t) -> {

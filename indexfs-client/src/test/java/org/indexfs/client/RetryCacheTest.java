@@ -143,6 +143,8 @@ class RetryCacheTest {
     FileStatus retried = as(create, () -> client.create("/l/f", 0644, false, 1, 1 << 20, false));
     assertEquals(written.getInodeId(), retried.getInodeId(), "the file the first try created, not a new one");
     assertTrue(retried.getUnderConstruction());
+    // The writer must still be able to outgrow the inline limit: the object name reserved for it.
+    assertFalse(retried.getSpillObject().isEmpty(), "the retried create's answer names the reserved spill object");
 
     long mkdir = RpcConnection.newCallId();
     stopAfterApplying();

@@ -293,6 +293,10 @@ public final class PathResolver {
     if (acl != null) {
       a.setAcl(ByteString.copyFrom(acl));
     }
+    String policy = OwnStoragePolicy.name(ns.attrs(), dir);
+    if (policy != null) {
+      a.setStoragePolicy(policy);
+    }
     return a;
   }
 

@@ -12,6 +12,7 @@ import org.indexfs.proto.Response;
 import org.indexfs.proto.WriteHandle;
 import org.indexfs.server.filelease.FileLease;
 import org.indexfs.server.filelease.LeaseRecovery;
+import org.indexfs.server.ns.OwnStoragePolicy;
 import org.indexfs.server.ns.ResolvedPath;
 
 /**
@@ -64,6 +65,11 @@ public final class AppendOp implements Operation {
       WriteHandle.Builder handle = WriteHandle.newBuilder()
           .setStatus(ctx.ns().toStatus(p.lastName(), open))
           .setSpillObject(spill);
+      if (!spill.isEmpty()) {
+        // As at create: the ancestors' policy; the file's own reaches the object once it is recorded
+        // (ObjectAttributes), as an HDFS file's first block was placed before its own policy was set.
+        handle.setSpillPolicy(OwnStoragePolicy.inherited(ctx.ns().attrs(), p, request.getResolution().getAncestorsList()));
+      }
       if (open.inlineData != null) {
         handle.setInlineData(ByteString.copyFrom(open.inlineData));
       }

@@ -14,6 +14,7 @@ import org.indexfs.server.acl.CreateModes;
 import org.indexfs.server.filelease.FileLease;
 import org.indexfs.server.quota.QuotaRoot;
 import org.indexfs.server.quota.Usage;
+import org.indexfs.server.ns.OwnStoragePolicy;
 import org.indexfs.server.ns.ResolvedPath;
 import org.indexfs.server.rpc.CallerAddress;
 import org.rocksdb.WriteBatch;
@@ -59,7 +60,7 @@ public final class CreateOp implements Operation {
     String holder = Writers.holder(request.getCaller());
     long[] parentOf = {0};
     DirectoryTouches touches = new DirectoryTouches();
-    String[] spill = {""};
+    String[] spill = {"", ""};
     Writers.Outcome<Inode> outcome = ctx.ns().mutateLocked(m -> {
       WriteBatch batch = m.batch();
       ResolvedPath p = ctx.resolver().resolveForUpdate(m, request.getResolution(), req.getPath());
@@ -144,6 +145,8 @@ public final class CreateOp implements Operation {
       parentOf[0] = parent.inodeId;
       // The object this writer creates if the file outgrows the inline limit (ObjectNames).
       spill[0] = ObjectNames.fresh(ctx.ns().slot());
+      // ...with the policy HDFS would place the new file's blocks by (flag tests unless some has one).
+      spill[1] = OwnStoragePolicy.inherited(ctx.ns().attrs(), p, request.getResolution().getAncestorsList());
       ctx.leases().grant(batch, new FileLease(file.inodeId, holder, parent.inodeId, p.lastName(), spill[0],
           QuotaRoot.above(p, p.depth())));
       return Writers.Outcome.of(file);
@@ -155,7 +158,7 @@ public final class CreateOp implements Operation {
     touches.send(ctx);
     ctx.splits().noteInsert(parentOf[0]);
     return Response.newBuilder().setStatus(ctx.ns().toStatus(lastName(req.getPath()), created).toBuilder()
-        .setSpillObject(spill[0]));
+        .setSpillObject(spill[0]).setSpillPolicy(spill[1]));
   }
 
   /** A create that may not make parents needs its parent, a directory (HDFS FSDirectory.verifyParentDir). */

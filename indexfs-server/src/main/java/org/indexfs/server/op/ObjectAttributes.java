@@ -23,7 +23,7 @@ final class ObjectAttributes {
       ctx.data().followAcl(object, mode, AclModel.logical(file.permission, withAcl.acl));
     }
     // A policy set while the file was inline (or before its object was made) reaches the object now.
-    String policy = StoragePolicyOp.ownName(ctx, file);
+    String policy = org.indexfs.server.ns.OwnStoragePolicy.name(ctx.ns().attrs(), file);
     if (policy != null) {
       ctx.data().setStoragePolicy(object, policy);
     }

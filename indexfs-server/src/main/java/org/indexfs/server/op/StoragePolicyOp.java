@@ -1,7 +1,6 @@
 package org.indexfs.server.op;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.indexfs.common.IndexFsException;
 import org.indexfs.common.Permission;
@@ -12,6 +11,8 @@ import org.indexfs.proto.Request;
 import org.indexfs.proto.Response;
 import org.indexfs.proto.StoragePolicyRequest;
 import org.indexfs.proto.StoragePolicyResult;
+import org.indexfs.server.lease.EntryLeases;
+import org.indexfs.server.ns.OwnStoragePolicy;
 import org.indexfs.server.ns.ResolvedPath;
 import org.indexfs.server.store.AttrTable.XAttrValue;
 
@@ -25,8 +26,7 @@ import org.indexfs.server.store.AttrTable.XAttrValue;
  * policy applied to its object, so the data tier places its blocks accordingly.
  */
 public final class StoragePolicyOp implements Operation {
-  /** HDFS's own name for a directory's policy (BlockStoragePolicySuite.getStoragePolicyXAttrPrefixedName). */
-  public static final String XATTR = "system.hsm.block.storage.policy.id";
+  public static final String XATTR = OwnStoragePolicy.XATTR;
 
   private final OpContext ctx;
 
@@ -58,7 +58,7 @@ public final class StoragePolicyOp implements Operation {
       if (!req.getInherited()) {
         ctx.access().checkSelf(caller, p, Permission.READ);
       }
-      return own(entry);
+      return OwnStoragePolicy.id(ctx.ns().attrs(), entry);
     });
   }
 
@@ -66,6 +66,21 @@ public final class StoragePolicyOp implements Operation {
     Caller caller = request.getCaller();
     boolean unset = req.getAction() == StoragePolicyRequest.Action.UNSET;
     String[] object = new String[1];
+    // Clients cache a directory's policy with its entry (Ancestor.storage_policy, for the objects of
+    // files made below it): like chmod, wait out the leases on it first.
+    try (EntryLeases.Revocation revoked = DirectoryLeases.revoke(ctx, request.getResolution(), req.getPath())) {
+      apply(request, req, caller, unset, object);
+    }
+    if (object[0] != null) {
+      // After the entry: the object follows, as setReplication's does. Unset leaves the object's
+      // policy as it was (HDFS does not move blocks on unset either; the mover would).
+      ctx.data().setStoragePolicy(object[0], req.getPolicyName());
+    }
+    return 0;
+  }
+
+  private void apply(Request request, StoragePolicyRequest req, Caller caller, boolean unset, String[] object)
+      throws IOException {
     ctx.ns().mutateLocked(m -> {
       object[0] = null;
       ResolvedPath p = ctx.resolver().resolveForUpdate(m, request.getResolution(), req.getPath());
@@ -95,7 +110,7 @@ public final class StoragePolicyOp implements Operation {
         }
       } else {
         long order = existing.stream().mapToLong(XAttrValue::order).max().orElse(0) + 1;
-        ctx.ns().attrs().putXAttr(m.batch(), entry.inodeId, XATTR, encode(req.getPolicyId(), req.getPolicyName()), order);
+        ctx.ns().attrs().putXAttr(m.batch(), entry.inodeId, XATTR, OwnStoragePolicy.encode(req.getPolicyId(), req.getPolicyName()), order);
         updated.flags |= Inode.FLAG_XATTRS;
       }
       if (updated.flags != entry.flags) {
@@ -106,49 +121,6 @@ public final class StoragePolicyOp implements Operation {
       }
       return null;
     });
-    if (object[0] != null) {
-      // After the entry: the object follows, as setReplication's does. Unset leaves the object's
-      // policy as it was (HDFS does not move blocks on unset either; the mover would).
-      ctx.data().setStoragePolicy(object[0], req.getPolicyName());
-    }
-    return 0;
-  }
-
-  /**
-   * The row's value: the id (what HDFS stores), then the data tier's name for it, so an object made
-   * later for the file (an inline file that spills) can be given the policy without asking the
-   * data tier what the id means.
-   */
-  private static byte[] encode(int id, String name) {
-    byte[] n = name.getBytes(StandardCharsets.UTF_8);
-    byte[] v = new byte[1 + n.length];
-    v[0] = (byte) id;
-    System.arraycopy(n, 0, v, 1, n.length);
-    return v;
-  }
-
-  private static byte[] ownRow(OpContext ctx, Inode entry) {
-    if (!entry.has(Inode.FLAG_XATTRS)) {
-      return null;
-    }
-    for (XAttrValue x : ctx.ns().attrs().xattrs(entry.inodeId)) {
-      if (x.name().equals(XATTR) && x.value() != null && x.value().length >= 1) {
-        return x.value();
-      }
-    }
-    return null;
-  }
-
-  /** The entry's own policy id; 0 (HDFS's BLOCK_STORAGE_POLICY_ID_UNSPECIFIED) when it has none. */
-  private int own(Inode entry) {
-    byte[] row = ownRow(ctx, entry);
-    return row == null ? 0 : row[0] & 0xff;
-  }
-
-  /** The data tier's name of the file's own policy, or null when it has none. */
-  static String ownName(OpContext ctx, Inode file) {
-    byte[] row = ownRow(ctx, file);
-    return row == null || row.length < 2 ? null : new String(row, 1, row.length - 1, StandardCharsets.UTF_8);
   }
 
   private static IndexFsException notFound(String path) {

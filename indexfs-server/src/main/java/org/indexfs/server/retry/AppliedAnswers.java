@@ -9,6 +9,7 @@ import org.indexfs.proto.Response;
 import org.indexfs.proto.WriteHandle;
 import org.indexfs.server.filelease.FileLease;
 import org.indexfs.server.filelease.LeaseTable;
+import org.indexfs.server.ns.OwnStoragePolicy;
 import org.indexfs.server.ns.ResolvedPath;
 import org.indexfs.server.op.CrossSlotRename;
 import org.indexfs.server.op.OpContext;
@@ -38,9 +39,14 @@ public final class AppliedAnswers {
       }
       case DELETE -> last(request, request.getDelete().getPath()) == null ? bool(true) : null;
       case CREATE -> {
-        Inode file = last(request, request.getCreate().getPath());
+        ResolvedPath p = resolved(request, request.getCreate().getPath());
+        Inode file = p.last();
+        // The first answer's object name and policy, so the retried writer can still spill.
         yield writtenBy(file, holder)
-            ? Response.newBuilder().setStatus(ctx.ns().toStatus(name(request.getCreate().getPath()), file)) : null;
+            ? Response.newBuilder().setStatus(ctx.ns().toStatus(name(request.getCreate().getPath()), file).toBuilder()
+                .setSpillObject(ctx.leases().get(file.inodeId).spillObject())
+                .setSpillPolicy(OwnStoragePolicy.inherited(ctx.ns().attrs(), p, request.getResolution().getAncestorsList())))
+            : null;
       }
       case APPEND -> {
         Inode file = last(request, request.getAppend().getPath());
@@ -119,10 +125,11 @@ public final class AppliedAnswers {
   }
 
   private Inode last(Request request, String path) throws IOException {
-    return ctx.ns().read(none -> {
-      ResolvedPath p = ctx.resolver().resolve(request.getResolution(), path);
-      return p.last();
-    });
+    return resolved(request, path).last();
+  }
+
+  private ResolvedPath resolved(Request request, String path) throws IOException {
+    return ctx.ns().read(none -> ctx.resolver().resolve(request.getResolution(), path));
   }
 
   private static String name(String path) {

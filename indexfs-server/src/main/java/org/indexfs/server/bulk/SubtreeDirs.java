@@ -22,6 +22,12 @@ final class SubtreeDirs {
   record Place(long parentId, String name, String relPath) {}
 
   private final Map<Long, Place> dirs = new ConcurrentHashMap<>();
+  /**
+   * Directories of the subtree whose entries are here but which are homed on another slot (made
+   * before the localization, placed by load): their own entries, and any directory below them,
+   * are on that slot, which is told of the localization ({@link Mirrors#pushSubtree}).
+   */
+  private final Map<Long, Integer> elsewhere = new ConcurrentHashMap<>();
 
   private SubtreeDirs() {}
 
@@ -39,9 +45,12 @@ final class SubtreeDirs {
           // The type byte is at offset 1 of the value: no need to decode the rest.
           if (it.value()[1] == Inode.TYPE_DIRECTORY) {
             EntryKey k = EntryKey.decode(it.key());
-            long id = Inode.decode(it.value()).inodeId;
-            s.dirs.put(id, new Place(dir, k.name(), base + "/" + k.name()));
-            todo.add(id);
+            Inode d = Inode.decode(it.value());
+            s.dirs.put(d.inodeId, new Place(dir, k.name(), base + "/" + k.name()));
+            todo.add(d.inodeId);
+            if (d.zerothSlot != ns.slot()) {
+              s.elsewhere.put(d.inodeId, d.zerothSlot);
+            }
           }
         }
       }
@@ -54,6 +63,11 @@ final class SubtreeDirs {
     SubtreeDirs s = new SubtreeDirs();
     s.dirs.put(rootId, new Place(0, "", ""));
     return s;
+  }
+
+  /** Directories of the subtree found here but homed on another slot: id → that slot. */
+  Map<Long, Integer> elsewhere() {
+    return elsewhere;
   }
 
   Place get(long dirId) {

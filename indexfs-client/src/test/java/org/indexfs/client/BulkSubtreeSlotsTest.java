@@ -19,6 +19,8 @@ import org.indexfs.common.IndexFsConfig;
 import org.indexfs.common.IndexFsException;
 import org.indexfs.proto.Code;
 import org.indexfs.proto.FileStatus;
+import org.indexfs.proto.PublishResult;
+import org.indexfs.proto.Rejection;
 import org.indexfs.server.FaultPoints;
 import org.indexfs.server.local.LocalCluster;
 import org.junit.jupiter.api.AfterAll;
@@ -131,5 +133,92 @@ class BulkSubtreeSlotsTest {
       assertEquals(Set.of("pre", "late"), names(s0));
       assertTrue(names("/expiring").contains("late"));
     }
+  }
+
+  static void file(LocalSubtree t, String path) throws IOException {
+    t.complete(t.create(path, 0644, false, 1, 1 << 20).status().getInodeId(), 1, new byte[] {7}, null);
+  }
+
+  static boolean exists(String path) throws IOException {
+    try {
+      reader.getFileStatus(path);
+      return true;
+    } catch (IndexFsException e) {
+      assertEquals(Code.FILE_NOT_FOUND, e.code(), e.getMessage());
+      return false;
+    }
+  }
+
+  @Test
+  @Timeout(value = 2, unit = TimeUnit.MINUTES)
+  void aPublishIntoSubdirectoriesHomedElsewhereAppearsOnEverySlotAtOnce() throws Exception {
+    String s0 = subdirElsewhere("/pub");
+    int s0Slot = admin.getFileStatus(s0).getZerothSlot();
+    // Deeper: a directory of s0 homed on another slot than s0's (the root's or a third one).
+    FileStatus deep = Slots.dirNotOn(admin, s0, "t", s0Slot);
+    String t0 = s0 + "/" + deep.getName();
+    Set<String> before = names(s0); // "pre" and the t* directories placement made on the way
+    try (IndexFsClient holder = BulkPublishTest.client(cluster, TestData.USER, "holder-pub")) {
+      BulkInsertion bulk = bulk(holder);
+      LocalSubtree t = bulk.localize("/pub", 0777, false);
+      file(t, "/pub/top");
+      file(t, s0 + "/mine");
+      t.mkdirs(s0 + "/nd", 0755);
+      file(t, s0 + "/nd/f");
+      file(t, t0 + "/deep");
+      refused(t0 + "/other");
+
+      // Another client sees none of it before the publish, on any slot.
+      for (String p : new String[] {"/pub/top", s0 + "/mine", s0 + "/nd", t0 + "/deep"}) {
+        assertFalse(exists(p), p);
+      }
+      assertEquals(before, names(s0));
+      PublishResult r = t.publish(true);
+      assertEquals(0, r.getRejectedCount(), r.toString());
+      assertEquals(5, r.getIngested(), r.toString());
+    }
+    assertTrue(names("/pub").contains("top"));
+    Set<String> after = new TreeSet<>(before);
+    after.addAll(Set.of("mine", "nd"));
+    assertEquals(after, names(s0));
+    assertEquals(Set.of("f"), names(s0 + "/nd"));
+    assertEquals(Set.of("deep"), names(t0));
+    assertEquals(1, reader.getFileStatus(s0 + "/mine").getLength());
+    assertEquals(1, reader.getFileStatus(s0 + "/nd/f").getLength());
+    assertEquals(1, reader.getFileStatus(t0 + "/deep").getLength());
+    // Released everywhere: ordinary directories again.
+    TestData.createClosed(reader, s0 + "/after");
+    TestData.createClosed(reader, t0 + "/after");
+    TestData.createClosed(admin, s0 + "/nd/after");
+  }
+
+  @Test
+  @Timeout(value = 2, unit = TimeUnit.MINUTES)
+  void entriesASubdirectorysSlotRefusesAreReportedWithWhatTheyHold() throws Exception {
+    admin.mkdirs("/perm", 0777);
+    int home = admin.getFileStatus("/perm").getZerothSlot();
+    FileStatus ro = Slots.dirNotOn(admin, "/perm", "ro", home);
+    String s0 = "/perm/" + ro.getName();
+    admin.setPermission(s0, 0755); // the holder (another user) may not write there
+    Set<String> before = names("/perm");
+    try (IndexFsClient holder = BulkPublishTest.client(cluster, "bob", "holder-perm")) {
+      BulkInsertion bulk = bulk(holder);
+      LocalSubtree t = bulk.localize("/perm", 0777, false);
+      file(t, "/perm/ok");
+      file(t, s0 + "/mine");
+      t.mkdirs(s0 + "/nd", 0755);
+      long nd = t.getFileStatus(s0 + "/nd").getInodeId();
+      file(t, s0 + "/nd/f");
+      PublishResult r = t.publish(true);
+      Set<String> rejected = r.getRejectedList().stream().map(Rejection::getPath).collect(Collectors.toSet());
+      assertEquals(Set.of(s0 + "/mine", s0 + "/nd", s0 + "/nd/f"), rejected, r.toString());
+      assertEquals(1, r.getIngested(), r.toString());
+      for (int slot = 0; slot < SLOTS; slot++) {
+        assertEquals(0, Slots.entriesOn(cluster, slot, nd), "nothing of the refused directory on slot " + slot);
+      }
+    }
+    before.add("ok");
+    assertEquals(before, names("/perm"));
+    assertTrue(names(s0).isEmpty());
   }
 }

@@ -175,7 +175,7 @@ public final class BulkIngest {
       PublishPlan plan;
       List<Rejection> rejections;
       long accepted;
-      if (coordinator != null && coordinator.split(l.dirId())) {
+      if (coordinator != null && coordinator.spans(l.dirId(), subtree(l.dirId()))) {
         SplitPublish.Outcome o = coordinator.run(l, publisher, root, rootPath, fetched, staged, subtree(l.dirId()));
         plan = o.plan();
         rejections = o.rejections();

@@ -91,8 +91,12 @@ final class MirrorOp implements Operation {
     for (long d : req.getSubtreeDirsList()) {
       SubtreeDirs s = SubtreeDirs.scan(ctx.ns(), d);
       s.ids().forEach(walked::add);
-      s.elsewhere().forEach((id, slot) -> g.addFoundDirs(id).addFoundSlots(slot));
+      for (SubtreeDirs.Away a : s.elsewhere().values()) {
+        g.addFoundDirs(a.inode().inodeId).addFoundSlots(a.slot()).addFoundParents(a.parentId())
+            .addFoundNames(a.name()).addFoundInodes(ByteString.copyFrom(a.inode().encode()));
+      }
     }
+    g.putAllPrincipals(ctx.ns().principals().table());
     if (req.getAction() == LocalizeRequest.Action.MIRROR) {
       Localization l = Localization.decode(req.getRecord().toByteArray());
       boolean before = table.get(dirId) != null;

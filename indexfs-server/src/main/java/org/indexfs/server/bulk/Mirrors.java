@@ -23,6 +23,7 @@ import org.indexfs.proto.LocalizeGrant;
 import org.indexfs.proto.LocalizeRequest;
 import org.indexfs.proto.Request;
 import org.indexfs.proto.Response;
+import org.indexfs.server.split.PrincipalTranslation;
 import org.indexfs.server.op.OpContext;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -100,10 +101,12 @@ final class Mirrors implements AutoCloseable {
    * Tells every slot homing a directory of the subtree (made there before the localization) the
    * record {@code l}, so mutations inside those directories by other clients are refused there as
    * here; each such slot walks its part and names the directories below homed on yet another slot,
-   * until none is left. Returns every directory of the subtree homed elsewhere (id → slot); empty,
-   * with no call made, when all of them are homed here.
+   * until none is left. Returns every directory of the subtree met on the way whose entry is not in
+   * {@code here}'s walk, with its entry's owner and group ids as this slot interns them (those homed
+   * here too: their entries are elsewhere); empty, with no call made, when every directory of the
+   * subtree is homed here.
    */
-  Map<Long, Integer> pushSubtree(Localization l, SubtreeDirs here) throws IOException {
+  Map<Long, SubtreeDirs.Away> pushSubtree(Localization l, SubtreeDirs here) throws IOException {
     return visitSubtree(l.dirId(), here, LocalizeRequest.newBuilder().setAction(LocalizeRequest.Action.MIRROR)
         .setDirId(l.dirId()).setRecord(ByteString.copyFrom(l.encode())));
   }
@@ -113,9 +116,10 @@ final class Mirrors implements AutoCloseable {
     visitSubtree(dirId, here, LocalizeRequest.newBuilder().setAction(LocalizeRequest.Action.UNMIRROR).setDirId(dirId));
   }
 
-  private Map<Long, Integer> visitSubtree(long dirId, SubtreeDirs here, LocalizeRequest.Builder req) throws IOException {
+  private Map<Long, SubtreeDirs.Away> visitSubtree(long dirId, SubtreeDirs here, LocalizeRequest.Builder req)
+      throws IOException {
     int self = ctx.ns().slot();
-    Map<Long, Integer> found = new LinkedHashMap<>(here.elsewhere());
+    Map<Long, SubtreeDirs.Away> found = new LinkedHashMap<>(here.elsewhere());
     Deque<Long> todo = new ArrayDeque<>(found.keySet());
     Set<Long> walkedHere = new HashSet<>();
     while (!todo.isEmpty()) {
@@ -127,32 +131,35 @@ final class Mirrors implements AutoCloseable {
       Map<Integer, List<Long>> bySlot = new TreeMap<>();
       while (!todo.isEmpty()) {
         long d = todo.poll();
-        bySlot.computeIfAbsent(found.get(d), k -> new ArrayList<>()).add(d);
+        bySlot.computeIfAbsent(found.get(d).slot(), k -> new ArrayList<>()).add(d);
       }
       for (Map.Entry<Integer, List<Long>> e : bySlot.entrySet()) {
-        List<long[]> below = new ArrayList<>();
+        List<SubtreeDirs.Away> below = new ArrayList<>();
         if (e.getKey() == self) {
           // A directory homed here again, deeper (its entry on another slot): walk it here.
           for (long d : e.getValue()) {
             if (walkedHere.add(d)) {
-              SubtreeDirs.scan(ctx.ns(), d).elsewhere().forEach((id, slot) -> below.add(new long[] {id, slot}));
+              below.addAll(SubtreeDirs.scan(ctx.ns(), d).elsewhere().values());
             }
           }
         } else {
           LocalizeGrant g = ctx.peers().call(e.getKey(), Request.newBuilder().setLocalize(req.clone()
               .clearSubtreeDirs().addAllSubtreeDirs(e.getValue()).setHomeSlot(self))).getLocalizeGrant();
+          PrincipalTranslation ids = PrincipalTranslation.of(g.getPrincipalsMap(), ctx.ns().principals());
           for (int i = 0; i < g.getFoundDirsCount(); i++) {
-            below.add(new long[] {g.getFoundDirs(i), g.getFoundSlots(i)});
+            Inode inode = Inode.decode(g.getFoundInodes(i).toByteArray());
+            inode.ownerId = ids.map(inode.ownerId);
+            inode.groupId = ids.map(inode.groupId);
+            below.add(new SubtreeDirs.Away(g.getFoundSlots(i), g.getFoundParents(i), g.getFoundNames(i), inode));
           }
         }
-        for (long[] b : below) {
-          if (found.putIfAbsent(b[0], (int) b[1]) == null) {
-            todo.add(b[0]);
+        for (SubtreeDirs.Away b : below) {
+          if (found.putIfAbsent(b.inode().inodeId, b) == null) {
+            todo.add(b.inode().inodeId);
           }
         }
       }
     }
-    found.values().removeIf(slot -> slot == self);
     return found;
   }
 

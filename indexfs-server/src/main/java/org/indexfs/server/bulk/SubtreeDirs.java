@@ -21,13 +21,16 @@ final class SubtreeDirs {
   /** Where a directory is: its parent, name and path below the localized root ("" for the root). */
   record Place(long parentId, String name, String relPath) {}
 
+  /** A directory of the subtree homed on another slot: that slot, where its entry is, the entry. */
+  record Away(int slot, long parentId, String name, Inode inode) {}
+
   private final Map<Long, Place> dirs = new ConcurrentHashMap<>();
   /**
    * Directories of the subtree whose entries are here but which are homed on another slot (made
    * before the localization, placed by load): their own entries, and any directory below them,
    * are on that slot, which is told of the localization ({@link Mirrors#pushSubtree}).
    */
-  private final Map<Long, Integer> elsewhere = new ConcurrentHashMap<>();
+  private final Map<Long, Away> elsewhere = new ConcurrentHashMap<>();
 
   private SubtreeDirs() {}
 
@@ -49,7 +52,7 @@ final class SubtreeDirs {
             s.dirs.put(d.inodeId, new Place(dir, k.name(), base + "/" + k.name()));
             todo.add(d.inodeId);
             if (d.zerothSlot != ns.slot()) {
-              s.elsewhere.put(d.inodeId, d.zerothSlot);
+              s.elsewhere.put(d.inodeId, new Away(d.zerothSlot, dir, k.name(), d));
             }
           }
         }
@@ -65,8 +68,8 @@ final class SubtreeDirs {
     return s;
   }
 
-  /** Directories of the subtree found here but homed on another slot: id → that slot. */
-  Map<Long, Integer> elsewhere() {
+  /** Directories of the subtree found here but homed on another slot. */
+  Map<Long, Away> elsewhere() {
     return elsewhere;
   }
 

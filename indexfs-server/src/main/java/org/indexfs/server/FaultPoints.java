@@ -19,7 +19,8 @@ import java.util.function.Consumer;
  *   <li>Bulk ingest ({@code bulk/BulkIngest}): {@code publish.received}, {@code publish.staged},
  *       {@code publish.ingested}, {@code publish.recorded}; a publish into a directory split across
  *       slots ({@code bulk/SplitPublish}) adds, on its home, {@code publish.tx.recorded} (undecided
- *       record written, no share sent), {@code publish.prepared} (every share staged, nothing
+ *       record written, no share sent), {@code publish.aborted} (a participant did not prepare:
+ *       the publish is aborted, nothing decided), {@code publish.prepared} (every share staged, nothing
  *       decided) and {@code publish.committed} (home's part in, participants not told), and on a
  *       participant {@code publish.share.prepared} (share staged, no answer sent).</li>
  * </ul>

@@ -116,6 +116,19 @@ public final class BulkIngest {
     return subtrees.computeIfAbsent(rootId, id -> SubtreeDirs.scan(ctx.ns(), id));
   }
 
+  /**
+   * A slot homing directories inside subtree {@code rootId} localized on another slot: they take
+   * no split until it ends ({@link #ended}).
+   */
+  void holdMirrored(long rootId, List<Long> dirs) {
+    SubtreeDirs s = subtrees.computeIfAbsent(rootId, id -> SubtreeDirs.rootOnly(id));
+    for (long d : dirs) {
+      if (!s.contains(d)) {
+        s.add(d, new SubtreeDirs.Place(0, "", "/?"));
+      }
+    }
+  }
+
   /** True when directory {@code dirId} lies in a subtree localized here: it does not split until that ends. */
   public boolean inLocalizedSubtree(long dirId) {
     if (table.get(dirId) != null) {
@@ -162,7 +175,7 @@ public final class BulkIngest {
       PublishPlan plan;
       List<Rejection> rejections;
       long accepted;
-      if (coordinator != null && coordinator.split(l.dirId())) {
+      if (coordinator != null && coordinator.spans(l.dirId(), subtree(l.dirId()))) {
         SplitPublish.Outcome o = coordinator.run(l, publisher, root, rootPath, fetched, staged, subtree(l.dirId()));
         plan = o.plan();
         rejections = o.rejections();

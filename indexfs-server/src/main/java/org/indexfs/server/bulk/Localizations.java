@@ -40,6 +40,8 @@ import org.slf4j.LoggerFactory;
 public final class Localizations implements PathResolver.LocalizedSubtrees {
   private static final Logger LOG = LoggerFactory.getLogger(Localizations.class);
   private static final byte[] PREFIX = "localize/".getBytes(StandardCharsets.UTF_8);
+  /** A mirror for directories of the subtree homed here (not partitions of its root): its home slot. */
+  private static final byte[] FROM = "localize.from/".getBytes(StandardCharsets.UTF_8);
 
   private final Namespace ns;
   private final long leaseNanos;
@@ -47,6 +49,7 @@ public final class Localizations implements PathResolver.LocalizedSubtrees {
   private final Map<String, Long> expiry = new ConcurrentHashMap<>();
   private final Set<Long> contended = ConcurrentHashMap.newKeySet();
   private final Set<Long> publishing = ConcurrentHashMap.newKeySet();
+  private final Map<Long, Integer> homes = new ConcurrentHashMap<>();
   /** Told (directory, its home slot) when another client asks for a directory whose record is a mirror. */
   private volatile java.util.function.ObjLongConsumer<Integer> mirrorContended = (home, dirId) -> { };
 
@@ -54,6 +57,11 @@ public final class Localizations implements PathResolver.LocalizedSubtrees {
     this.ns = ns;
     this.leaseNanos = TimeUnit.MILLISECONDS.toNanos(leaseMs);
     long now = System.nanoTime();
+    try (RocksIterator it = ns.store().iterator(ns.store().meta(), null)) {
+      for (it.seek(FROM); it.isValid() && Bytes.startsWith(it.key(), FROM); it.next()) {
+        homes.put(ByteBuffer.wrap(it.key(), FROM.length, 8).getLong(), ByteBuffer.wrap(it.value()).getInt());
+      }
+    }
     for (Localization l : all(ns.store(), null)) {
       byDir.put(l.dirId(), l);
       for (Localization.Holder h : l.holders()) {
@@ -74,6 +82,10 @@ public final class Localizations implements PathResolver.LocalizedSubtrees {
    * the directory is homed here.
    */
   int mirrorOf(long dirId) {
+    Integer from = homes.get(dirId);
+    if (from != null) {
+      return from;
+    }
     try {
       Inode record = ns.partition(dirId);
       return record == null || record.zerothSlot == ns.slot() ? -1 : record.zerothSlot;
@@ -143,15 +155,28 @@ public final class Localizations implements PathResolver.LocalizedSubtrees {
     ns.afterWrite(() -> byDir.put(l.dirId(), l));
   }
 
+  /** Notes in the caller's batch that the record of {@code dirId} here mirrors the one on slot {@code home}. */
+  void putHome(WriteBatch batch, long dirId, int home) throws IOException {
+    try {
+      batch.put(ns.store().meta(), Bytes.concat(FROM, ByteBuffer.allocate(8).putLong(dirId).array()),
+          ByteBuffer.allocate(4).putInt(home).array());
+    } catch (RocksDBException e) {
+      throw new IOException(e);
+    }
+    ns.afterWrite(() -> homes.put(dirId, home));
+  }
+
   /** Ends the localization of {@code dirId} in the caller's batch. */
   void remove(WriteBatch batch, long dirId) throws IOException {
     try {
       batch.delete(ns.store().meta(), key(dirId));
+      batch.delete(ns.store().meta(), Bytes.concat(FROM, ByteBuffer.allocate(8).putLong(dirId).array()));
     } catch (RocksDBException e) {
       throw new IOException(e);
     }
     ns.afterWrite(() -> {
       byDir.remove(dirId);
+      homes.remove(dirId);
       contended.remove(dirId);
     });
   }

@@ -110,6 +110,20 @@ public final class Localizer implements AutoCloseable {
       // failure here is retried by the client's GRANT, which sends the record again).
       mirrors.push(after);
     }
+    if (!renew || block[1] > 0) {
+      // So does every slot homing a directory of the subtree made before (none: no call at all).
+      SubtreeDirs here = ingest.subtree(dir.inodeId);
+      if (!here.elsewhere().isEmpty()) {
+        try {
+          mirrors.pushSubtree(after, here);
+        } catch (IndexFsException e) {
+          if (e.code() == Code.UNSUPPORTED) {
+            release(dir.inodeId, client, "was refused (too many directories on other slots) and gave up");
+          }
+          throw e;
+        }
+      }
+    }
     if (!denied[0]) {
       table.extend(dir.inodeId, client);
     }
@@ -138,8 +152,8 @@ public final class Localizer implements AutoCloseable {
         return null;
       }
       Localization changed = l.with(h.releasedNow());
-      if (changed.hasLiveHolders() || mirrors.split(dirId)) {
-        // A split directory's record stays (no live holder) until its partitions' slots heard.
+      if (changed.hasLiveHolders() || mirrors.split(dirId) || mirroredSubtree(dirId)) {
+        // A mirrored record stays (no live holder) until the slots holding a mirror heard.
         table.put(batch, changed);
       } else {
         table.remove(batch, dirId);
@@ -157,12 +171,19 @@ public final class Localizer implements AutoCloseable {
 
   /** The last holder is gone: a split directory's partitions hear it first, then the record goes. */
   private void end(long dirId) throws IOException {
-    if (mirrors.split(dirId)) {
+    boolean split = mirrors.split(dirId);
+    boolean subtree = mirroredSubtree(dirId);
+    if (split || subtree) {
       try {
-        mirrors.end(dirId);
+        if (split) {
+          mirrors.end(dirId);
+        }
+        if (subtree) {
+          mirrors.endSubtree(dirId, ingest.subtree(dirId));
+        }
       } catch (IOException e) {
-        LOG.warn("The localization of directory {} ended, but not every slot holding a partition of it heard yet "
-            + "(retried): {}", InodeIds.format(dirId), e.toString());
+        LOG.warn("The localization of directory {} ended, but not every slot holding a partition of it or a "
+            + "directory of its subtree heard yet (retried): {}", InodeIds.format(dirId), e.toString());
         return;
       }
       ctx.ns().mutate(batch -> {
@@ -176,6 +197,11 @@ public final class Localizer implements AutoCloseable {
     for (long dir : ingest.ended(dirId)) {
       ctx.splits().consider(dir);
     }
+  }
+
+  /** True when directories of the subtree are homed on other slots, which hold a mirror of its record. */
+  private boolean mirroredSubtree(long dirId) {
+    return !ingest.subtree(dirId).elsewhere().isEmpty();
   }
 
   private void expire() throws IOException {

@@ -39,6 +39,9 @@ final class MirrorOp implements Operation {
     LocalizeRequest req = request.getLocalize();
     long dirId = req.getDirId();
     Localizations table = localizer.table();
+    if (req.getSubtreeDirsCount() > 0) {
+      return subtree(req, table);
+    }
     switch (req.getAction()) {
       case MIRROR -> {
         Localization l = Localization.decode(req.getRecord().toByteArray());
@@ -73,5 +76,63 @@ final class MirrorOp implements Operation {
     }
     return Response.newBuilder().setLocalizeGrant(LocalizeGrant.newBuilder().setDirId(dirId)
         .setBitmap(ByteString.copyFrom(ctx.ns().bitmap(dirId).toBytes())));
+  }
+
+  /**
+   * MIRROR / UNMIRROR on a slot homing directories inside the localized subtree: the record is
+   * kept (or dropped) as on a partition's slot, with its home noted when this slot holds no
+   * partition of the localized directory (so its expiry stays the home's business); the
+   * directories walked here take no split meanwhile. Answers with those found homed elsewhere.
+   */
+  private Response.Builder subtree(LocalizeRequest req, Localizations table) throws IOException {
+    long dirId = req.getDirId();
+    LocalizeGrant.Builder g = LocalizeGrant.newBuilder().setDirId(dirId);
+    java.util.List<Long> walked = new java.util.ArrayList<>();
+    for (long d : req.getSubtreeDirsList()) {
+      SubtreeDirs s = SubtreeDirs.scan(ctx.ns(), d);
+      s.ids().forEach(walked::add);
+      for (SubtreeDirs.Away a : s.elsewhere().values()) {
+        g.addFoundDirs(a.inode().inodeId).addFoundSlots(a.slot()).addFoundParents(a.parentId())
+            .addFoundNames(a.name()).addFoundInodes(ByteString.copyFrom(a.inode().encode()));
+      }
+    }
+    g.putAllPrincipals(ctx.ns().principals().table());
+    if (req.getAction() == LocalizeRequest.Action.MIRROR) {
+      Localization l = Localization.decode(req.getRecord().toByteArray());
+      boolean before = table.get(dirId) != null;
+      boolean partitionHere = ctx.ns().partition(dirId) != null;
+      ctx.ns().mutate(batch -> {
+        table.put(batch, l);
+        if (!partitionHere) {
+          table.putHome(batch, dirId, req.getHomeSlot());
+        }
+        return null;
+      });
+      localizer.ingest().holdMirrored(dirId, walked);
+      if (!before) {
+        LOG.info("Directory {} is localized on slot {}: {} of its directories homed here hold off other clients and "
+            + "take no split until it ends", InodeIds.format(dirId), req.getHomeSlot(), walked.size());
+      }
+    } else if (req.getAction() == LocalizeRequest.Action.UNMIRROR) {
+      boolean had = table.get(dirId) != null;
+      ctx.ns().mutate(batch -> {
+        if (table.get(dirId) != null) {
+          table.remove(batch, dirId);
+        }
+        return null;
+      });
+      for (long dir : localizer.ingest().ended(dirId)) {
+        if (had) {
+          ctx.splits().consider(dir);
+        }
+      }
+      if (had) {
+        LOG.info("The localization of directory {} ended; its directories homed here are ordinary ones again",
+            InodeIds.format(dirId));
+      }
+    } else {
+      throw IndexFsException.invalidArgument("Not a subtree mirror action: " + req.getAction());
+    }
+    return Response.newBuilder().setLocalizeGrant(g);
   }
 }

@@ -68,9 +68,18 @@ final class PublishPlan {
    * partitions refused ({@code refusedElsewhere}) are refused with their entries. On a partition's
    * slot the plan validates one share: new directories are homed on {@code homeSlot} (their
    * partition records are written there), and a name held by a directory is refused (no merge).
+   * {@code remote}: on the home, the directories of the subtree homed on other slots (made there
+   * before the localization); their entries go to their slot's share, which validates them there.
    */
   record Split(PartitionBitmap bitmap, int homeSlot, boolean participant, Map<Long, String> refusedElsewhere,
-      Path shareBase) {}
+      Path shareBase, Map<Long, Remote> remote) {}
+
+  /** A directory of the subtree homed on slot {@code slot}: its entry (this slot's ids) and place. */
+  record Remote(int slot, Inode dir, SubtreeDirs.Place place) {}
+
+  private Remote remote(long dirId) {
+    return split == null || split.participant() ? null : split.remote().get(dirId);
+  }
 
   /** Directories in the file: id → their key and value. */
   private final Map<Long, EntryKey> fileDirKeys = new HashMap<>();
@@ -231,7 +240,8 @@ final class PublishPlan {
     if (dir == null) {
       return "its directory is not inside the localized subtree";
     }
-    String denied = permitted.computeIfAbsent(parent, id -> {
+    // A directory homed on another slot: that slot checks, with its ACLs, when it prepares its share.
+    String denied = remote(parent) != null ? "" : permitted.computeIfAbsent(parent, id -> {
       try {
         ctx.access().checkSubtreeDirectory(publisherCaller, rootPath + relPath(id), dir, Permission.WRITE_EXECUTE);
         return "";
@@ -243,8 +253,8 @@ final class PublishPlan {
       return denied;
     }
     if (ownerOf(dir, parent, key.nameHash()) != ctx.ns().slot() && exportSlot(parent, key.nameHash()) < 0) {
-      return "its directory's partition for this name is on another slot (a subdirectory that split, or was made "
-          + "on another slot, before the localization: only the localized directory itself is published across slots)";
+      return "its directory's partition for this name is on another slot (a subdirectory that split before the "
+          + "localization: only the localized directory itself is published across partitions)";
     }
     int home = split == null ? ctx.ns().slot() : split.homeSlot();
     if (v.isDirectory()) {
@@ -291,6 +301,10 @@ final class PublishPlan {
 
   /** On a split root's home: the other slot an entry of the root goes to; -1 when it stays here. */
   private int exportSlot(long parent, long hash) throws IOException {
+    Remote r = remote(parent);
+    if (r != null) {
+      return r.slot();
+    }
     if (split == null || split.participant() || parent != root.inodeId) {
       return -1;
     }
@@ -311,19 +325,27 @@ final class PublishPlan {
     if (id == root.inodeId) {
       return root;
     }
+    Remote r = remote(id);
+    if (r != null) {
+      return r.dir();
+    }
     SubtreeDirs.Place place = subtree.get(id);
     if (place == null) {
       return null;
     }
     Inode here = ctx.ns().lookup(place.parentId(), place.name());
-    // A directory whose entry is in another slot's partition of a split root: its home's record.
-    return here != null || place.parentId() != root.inodeId ? here : ctx.ns().partition(id);
+    // A directory whose entry is on another slot (a split root's partition, or a directory homed
+    // here inside one homed elsewhere): its record here, as its home.
+    return here != null ? here : ctx.ns().partition(id);
   }
 
   private String relPath(long dirId) {
     SubtreeDirs.Place p = newPlaces.get(dirId);
     if (p == null) {
       p = subtree.get(dirId);
+    }
+    if (p == null && remote(dirId) != null) {
+      p = remote(dirId).place();
     }
     if (p != null) {
       return p.relPath();

@@ -11,6 +11,7 @@ import org.indexfs.proto.Code;
 import org.indexfs.proto.PublishRequest;
 import org.indexfs.proto.PublishResult;
 import org.indexfs.proto.Rejection;
+import org.indexfs.proto.SubtreeDir;
 import org.indexfs.server.FaultPoints;
 import org.indexfs.server.op.OpContext;
 import org.indexfs.server.split.PrincipalTranslation;
@@ -31,6 +32,8 @@ final class PublishShare {
   private final OpContext ctx;
   private final Localizations table;
   private final BulkIngest ingest;
+  /** Per prepared share: the directories it puts entries in (their cached entries go at commit). */
+  private final Map<String, Set<Long>> touched = new java.util.concurrent.ConcurrentHashMap<>();
 
   PublishShare(OpContext ctx, Localizations table, BulkIngest ingest) {
     this.ctx = ctx;
@@ -50,8 +53,22 @@ final class PublishShare {
           + req.getPath() + " on slot " + ctx.ns().slot());
     }
     Inode root = ctx.ns().partition(req.getDirId());
+    SubtreeDirs dirs = SubtreeDirs.rootOnly(req.getDirId());
+    for (SubtreeDir d : req.getSubtreeDirsList()) {
+      dirs.add(d.getId(), new SubtreeDirs.Place(d.getParentId(), d.getName(), d.getRelPath()));
+    }
+    int home = table.mirrorOf(req.getDirId());
+    if (root == null && req.getSubtreeDirsCount() > 0 && home >= 0) {
+      // No partition of the root here, only directories of its subtree: the share holds no entry
+      // of the root itself, which only names the localization and its home.
+      root = new Inode();
+      root.inodeId = req.getDirId();
+      root.type = Inode.TYPE_DIRECTORY;
+      root.zerothSlot = home;
+    }
     if (root == null) {
-      throw new IndexFsException(Code.STALE_RESOLUTION, "Slot " + ctx.ns().slot() + " holds no partition of " + req.getPath());
+      throw new IndexFsException(Code.STALE_RESOLUTION, "Slot " + ctx.ns().slot() + " holds no partition of "
+          + req.getPath() + " nor a directory of its subtree");
     }
     if (!table.beginPublish(req.getDirId())) {
       throw new IndexFsException(Code.STALE_RESOLUTION, "Another publish into " + req.getPath() + " is being ingested; retry");
@@ -63,8 +80,8 @@ final class PublishShare {
       ctx.data().download(req.getFile(), fetched);
       // Owner and group ids are interned per slot: the home's become this slot's (as a split's do).
       PrincipalTranslation.of(req.getPrincipalsMap(), ctx.ns().principals()).rewrite(fetched);
-      PublishPlan plan = new PublishPlan(ctx, l, holder, root, req.getPath(), SubtreeDirs.rootOnly(req.getDirId()),
-          new PublishPlan.Split(null, root.zerothSlot, true, Map.of(), null));
+      PublishPlan plan = new PublishPlan(ctx, l, holder, root, req.getPath(), dirs,
+          new PublishPlan.Split(null, root.zerothSlot, true, Map.of(), null, Map.of()));
       boolean any = plan.run(fetched, staged);
       BulkIngest.Intent intent = ingest.stage(any ? staged : null, plan);
       ingest.keepCopy(intent);
@@ -73,6 +90,7 @@ final class PublishShare {
         return null;
       });
       kept = true;
+      touched.put(txid, new java.util.HashSet<>(plan.touched));
       FaultPoints.at("publish.share.prepared");
       for (Rejection r : plan.rejections) {
         LOG.warn("Publish {} into {} by client {} ({}) refused {}: {}", txid, req.getPath(), holder.clientId(),
@@ -103,7 +121,10 @@ final class PublishShare {
     if (!here.file().isEmpty()) {
       Files.deleteIfExists(Path.of(here.file()));
     }
-    ctx.ns().forgetDirectories(Set.of(part.dirId()));
+    Set<Long> forget = new java.util.HashSet<>(touched.getOrDefault(txid, Set.of()));
+    forget.add(part.dirId());
+    touched.remove(txid);
+    ctx.ns().forgetDirectories(forget);
     table.endPublish(part.dirId());
     LOG.info("Ingested the share of publish {} into directory {}", txid, BulkIngest.format(part.dirId()));
   }
@@ -126,6 +147,7 @@ final class PublishShare {
           Files.deleteIfExists(Path.of(f));
         }
       }
+      touched.remove(txid);
       table.endPublish(part.dirId());
       LOG.info("Dropped the share of publish {} into directory {} (its home aborted it)", txid,
           BulkIngest.format(part.dirId()));

@@ -18,6 +18,7 @@ import org.indexfs.proto.PublishRequest;
 import org.indexfs.proto.PublishResult;
 import org.indexfs.proto.Rejection;
 import org.indexfs.proto.Request;
+import org.indexfs.proto.SubtreeDir;
 import org.indexfs.server.FaultPoints;
 import org.indexfs.server.op.OpContext;
 import org.slf4j.Logger;
@@ -42,7 +43,9 @@ import org.slf4j.LoggerFactory;
  * A failure before the commit point aborts every participant; after it, the publish is decided and
  * {@link #settleAll} (the localizer's monitor, and a restarted home) tells the participants that
  * have not heard. A restarted participant keeps its staged share and its directory held until its
- * home's word arrives. Fault points: {@code publish.tx.recorded}, {@code publish.prepared} (home),
+ * home's word arrives. Fault points: {@code publish.tx.recorded}, {@code publish.aborted} (home: a
+ * participant did not prepare, every participant told or left to {@link #settleAll}),
+ * {@code publish.prepared} (home),
  * {@code publish.share.prepared} (participant), then the home's ingest points, then
  * {@code publish.committed} (home: own part in, participants not told).
  */
@@ -64,17 +67,59 @@ final class SplitPublish {
 
   record Outcome(PublishPlan plan, List<Rejection> rejections, long accepted) {}
 
-  boolean split(long dirId) throws IOException {
-    return mirrors.split(dirId);
+  /** True when a publish into {@code dirId} may reach other slots: its root split, or its subtree has directories elsewhere. */
+  boolean spans(long dirId, SubtreeDirs subtree) throws IOException {
+    return mirrors.split(dirId) || !subtree.elsewhere().isEmpty();
+  }
+
+  /**
+   * The directories of the subtree homed on other slots, as the walk of {@link Mirrors#pushSubtree}
+   * finds them (it also refreshes the record there, with the holders' blocks); those homed here
+   * whose entries are elsewhere join {@code subtree}.
+   */
+  private Map<Long, PublishPlan.Remote> remoteDirs(Localization l, SubtreeDirs subtree) throws IOException {
+    Map<Long, PublishPlan.Remote> out = new HashMap<>();
+    if (subtree.elsewhere().isEmpty()) {
+      return out;
+    }
+    for (SubtreeDirs.Away a : mirrors.pushSubtree(l, subtree).values()) {
+      SubtreeDirs.Place parent = subtree.get(a.parentId());
+      if (parent == null && out.containsKey(a.parentId())) {
+        parent = out.get(a.parentId()).place();
+      }
+      if (parent == null) {
+        continue; // below a directory not reached (cannot happen: the walk goes parents first)
+      }
+      SubtreeDirs.Place place = new SubtreeDirs.Place(a.parentId(), a.name(), parent.relPath() + "/" + a.name());
+      if (a.slot() == ctx.ns().slot()) {
+        subtree.add(a.inode().inodeId, place);
+      } else {
+        out.put(a.inode().inodeId, new PublishPlan.Remote(a.slot(), a.inode(), place));
+      }
+    }
+    return out;
+  }
+
+  /** PREPARE's list for {@code slot}: the directories it homes that the share may put entries in. */
+  private static List<SubtreeDir> dirsOn(int slot, Map<Long, PublishPlan.Remote> remote) {
+    List<SubtreeDir> out = new ArrayList<>();
+    remote.forEach((id, r) -> {
+      if (r.slot() == slot) {
+        out.add(SubtreeDir.newBuilder().setId(id).setParentId(r.place().parentId()).setName(r.place().name())
+            .setRelPath(r.place().relPath()).build());
+      }
+    });
+    return out;
   }
 
   Outcome run(Localization l, Localization.Holder publisher, Inode root, String rootPath, Path fetched, Path staged,
       SubtreeDirs subtree) throws IOException {
     String txid = UUID.randomUUID().toString();
     PartitionBitmap bitmap = mirrors.push(l);
+    Map<Long, PublishPlan.Remote> remote = remoteDirs(l, subtree);
     Path shareBase = staged.resolveSibling(txid + ".share");
     PublishPlan plan = new PublishPlan(ctx, l, publisher, root, rootPath, subtree,
-        new PublishPlan.Split(bitmap, ctx.ns().slot(), false, Map.of(), shareBase));
+        new PublishPlan.Split(bitmap, ctx.ns().slot(), false, Map.of(), shareBase, remote));
     boolean any = plan.run(fetched, staged);
     Map<Integer, String> shipped = new HashMap<>();
     try {
@@ -96,7 +141,7 @@ final class SplitPublish {
       });
       inFlight.add(txid);
       try {
-        return decide(tx, plan, any, l, publisher, root, rootPath, fetched, staged, subtree, bitmap, shipped);
+        return decide(tx, plan, any, l, publisher, root, rootPath, fetched, staged, subtree, bitmap, shipped, remote);
       } finally {
         inFlight.remove(txid);
       }
@@ -116,7 +161,7 @@ final class SplitPublish {
 
   private Outcome decide(PublishTxns.Tx tx, PublishPlan first, boolean any, Localization l,
       Localization.Holder publisher, Inode root, String rootPath, Path fetched, Path staged, SubtreeDirs subtree,
-      PartitionBitmap bitmap, Map<Integer, String> shipped) throws IOException {
+      PartitionBitmap bitmap, Map<Integer, String> shipped, Map<Long, PublishPlan.Remote> remote) throws IOException {
     FaultPoints.at("publish.tx.recorded");
     List<Rejection> rejections = new ArrayList<>();
     Map<Long, String> refused = new HashMap<>();
@@ -125,7 +170,7 @@ final class SplitPublish {
       for (int slot : tx.participants()) {
         PublishResult r = ctx.peers().call(slot, Request.newBuilder().setPublish(PublishRequest.newBuilder()
             .setPhase(PublishRequest.Phase.PREPARE).setTxid(tx.txid()).setDirId(tx.dirId()).setPath(rootPath)
-            .setClientId(publisher.clientId()).setFile(shipped.get(slot))
+            .setClientId(publisher.clientId()).setFile(shipped.get(slot)).addAllSubtreeDirs(dirsOn(slot, remote))
             .putAllPrincipals(ctx.ns().principals().table()))).getPublishResult();
         accepted += r.getIngested();
         rejections.addAll(r.getRejectedList());
@@ -134,11 +179,12 @@ final class SplitPublish {
         }
       }
     } catch (IOException | RuntimeException e) {
-      LOG.warn("Publish {} into {} did not prepare on every slot holding a partition: aborted ({})", tx.txid(),
+      LOG.warn("Publish {} into {} did not prepare on every slot it reaches: aborted ({})", tx.txid(),
           rootPath, e.toString());
       settle(tx);
+      FaultPoints.at("publish.aborted");
       throw new IndexFsException(Code.SERVER_BUSY, "Publish into " + rootPath + " did not prepare on every slot "
-          + "holding a partition of it (" + e.getMessage() + "); nothing was published: retry");
+          + "it reaches (" + e.getMessage() + "); nothing was published: retry");
     }
     FaultPoints.at("publish.prepared");
     PublishPlan plan = first;
@@ -146,7 +192,7 @@ final class SplitPublish {
       // A new directory refused by its partition takes its entries (all staged here) with it.
       Files.deleteIfExists(staged);
       plan = new PublishPlan(ctx, l, publisher, root, rootPath, subtree, new PublishPlan.Split(bitmap,
-          ctx.ns().slot(), false, refused, staged.resolveSibling(tx.txid() + ".replan")));
+          ctx.ns().slot(), false, refused, staged.resolveSibling(tx.txid() + ".replan"), remote));
       any = plan.run(fetched, staged);
       for (Path f : plan.shares.values()) {
         Files.deleteIfExists(f);

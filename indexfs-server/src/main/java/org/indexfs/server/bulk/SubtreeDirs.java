@@ -21,7 +21,16 @@ final class SubtreeDirs {
   /** Where a directory is: its parent, name and path below the localized root ("" for the root). */
   record Place(long parentId, String name, String relPath) {}
 
+  /** A directory of the subtree homed on another slot: that slot, where its entry is, the entry. */
+  record Away(int slot, long parentId, String name, Inode inode) {}
+
   private final Map<Long, Place> dirs = new ConcurrentHashMap<>();
+  /**
+   * Directories of the subtree whose entries are here but which are homed on another slot (made
+   * before the localization, placed by load): their own entries, and any directory below them,
+   * are on that slot, which is told of the localization ({@link Mirrors#pushSubtree}).
+   */
+  private final Map<Long, Away> elsewhere = new ConcurrentHashMap<>();
 
   private SubtreeDirs() {}
 
@@ -39,9 +48,12 @@ final class SubtreeDirs {
           // The type byte is at offset 1 of the value: no need to decode the rest.
           if (it.value()[1] == Inode.TYPE_DIRECTORY) {
             EntryKey k = EntryKey.decode(it.key());
-            long id = Inode.decode(it.value()).inodeId;
-            s.dirs.put(id, new Place(dir, k.name(), base + "/" + k.name()));
-            todo.add(id);
+            Inode d = Inode.decode(it.value());
+            s.dirs.put(d.inodeId, new Place(dir, k.name(), base + "/" + k.name()));
+            todo.add(d.inodeId);
+            if (d.zerothSlot != ns.slot()) {
+              s.elsewhere.put(d.inodeId, new Away(d.zerothSlot, dir, k.name(), d));
+            }
           }
         }
       }
@@ -54,6 +66,11 @@ final class SubtreeDirs {
     SubtreeDirs s = new SubtreeDirs();
     s.dirs.put(rootId, new Place(0, "", ""));
     return s;
+  }
+
+  /** Directories of the subtree found here but homed on another slot. */
+  Map<Long, Away> elsewhere() {
+    return elsewhere;
   }
 
   Place get(long dirId) {

@@ -44,10 +44,8 @@ public final class DirectoryMtime {
   static void touch(OpContext ctx, PartitionRequest req) throws IOException {
     long hash = org.indexfs.common.schema.NameHash.of(req.getEntryName());
     for (int attempt = 0; ; attempt++) {
-      boolean root = req.getEntryParent() == org.indexfs.common.InodeIds.NO_PARENT;
       Integer next = ctx.ns().mutate(batch -> {
-        // The root's entry has no parent to be found under: slot 0 keeps it apart (a snapshot of "/").
-        Inode entry = root ? ctx.ns().root() : ctx.ns().lookup(req.getEntryParent(), req.getEntryName());
+        Inode entry = ctx.ns().lookup(req.getEntryParent(), req.getEntryName());
         if (entry == null) {
           Inode parent = ctx.ns().partition(req.getEntryParent());
           int owner = parent == null ? ctx.ns().slot() : ctx.partitions().ownerOf(parent, hash);
@@ -61,11 +59,7 @@ public final class DirectoryMtime {
         }
         Inode updated = entry.copy();
         updated.mtime = req.getMtime();
-        if (root) {
-          ctx.ns().putTimes(batch, req.getEntryParent(), req.getEntryName(), updated);
-        } else {
-          ctx.ns().putEntry(batch, req.getEntryParent(), req.getEntryName(), updated);
-        }
+        ctx.ns().putEntry(batch, req.getEntryParent(), req.getEntryName(), updated);
         return null;
       });
       if (next == null) {

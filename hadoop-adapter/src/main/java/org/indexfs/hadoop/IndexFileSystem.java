@@ -839,7 +839,7 @@ public class IndexFileSystem extends ExtendedNamespace implements LeaseRecoverab
 
   /**
    * As DistributedFileSystem#getSnapshottableDirListing: the snapshottable directories (the caller's
-   * own unless the caller is the superuser), by the path each had when it was allowed; null if none.
+   * own unless the caller is the superuser), at the path each has now; null if none.
    */
   public org.apache.hadoop.hdfs.protocol.SnapshottableDirectoryStatus[] getSnapshottableDirListing() throws IOException {
     List<org.apache.hadoop.hdfs.protocol.SnapshottableDirectoryStatus> all =

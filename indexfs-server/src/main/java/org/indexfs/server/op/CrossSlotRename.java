@@ -223,7 +223,8 @@ public final class CrossSlotRename {
       FaultPoints.at("out.recorded");
       InterProcessMutex lock = moving.isDirectory() && held == null ? lock() : null;
       try {
-        return result(land(request, dstKnown, out[0], moving, rows, srcRoots));
+        String[] to = {""};
+        return result(land(request, dstKnown, out[0], moving, rows, srcRoots, to), to[0]);
       } finally {
         if (lock != null) {
           release(lock);
@@ -239,7 +240,7 @@ public final class CrossSlotRename {
 
   /** Phase 2 (routed like a client, one hop per slot the destination path crosses) and phase 3. */
   private boolean land(Request request, Resolution dstKnown, Outgoing out, Inode moving, List<AttrRow> rows,
-      List<Long> srcRoots) throws IOException {
+      List<Long> srcRoots, String[] to) throws IOException {
     RenameRequest req = request.getRename();
     RenameInRequest.Builder in = RenameInRequest.newBuilder().addAllAttrs(rows).addAllSrcQuotaRoots(srcRoots)
         .setTxid(out.txid()).setSrc(req.getSrc())
@@ -273,6 +274,7 @@ public final class CrossSlotRename {
         case OK -> {
           FaultPoints.at("out.landed");
           if (answer.getBool().getValue()) {
+            to[0] = answer.getBool().getRenamedTo(); // where it landed, "into" a directory included
             finish(out, request);
             return true;
           }
@@ -496,6 +498,10 @@ public final class CrossSlotRename {
   }
 
   private static Response.Builder result(boolean renamed) {
-    return Response.newBuilder().setBool(BoolResult.newBuilder().setValue(renamed));
+    return result(renamed, "");
+  }
+
+  private static Response.Builder result(boolean renamed, String to) {
+    return Response.newBuilder().setBool(BoolResult.newBuilder().setValue(renamed).setRenamedTo(renamed ? to : ""));
   }
 }

@@ -40,6 +40,7 @@ public final class RenameInOp implements Operation {
     }
     RenameInRequest in = request.getRenameIn();
     boolean landed;
+    String[] to = {in.getDst()};
     if (in.getSettle()) {
       landed = ctx.ns().mutate(batch -> {
         if (intents.landed(in.getTxid())) {
@@ -54,18 +55,22 @@ public final class RenameInOp implements Operation {
       landed = ctx.ns().mutateLocked(m -> {
         m.exclusive();
         touches[0] = new DirectoryTouches();
-        return land(m, request, in, touches[0]);
+        return land(m, request, in, touches[0], to);
       });
       FaultPoints.at("in.landed");
       touches[0].send(ctx);
     }
-    return Response.newBuilder().setBool(BoolResult.newBuilder().setValue(landed));
+    // Where the entry landed ("into" included): the source's side tells snapshottable directories.
+    return Response.newBuilder().setBool(BoolResult.newBuilder().setValue(landed)
+        .setRenamedTo(landed && !in.getSettle() ? to[0] : ""));
   }
 
-  private boolean land(org.indexfs.server.ns.Mutation m, Request request, RenameInRequest in, DirectoryTouches touches)
-      throws IOException {
+  private boolean land(org.indexfs.server.ns.Mutation m, Request request, RenameInRequest in, DirectoryTouches touches,
+      String[] to) throws IOException {
     org.rocksdb.WriteBatch batch = m.batch();
+    to[0] = in.getDst(); // the work may run again
     if (intents.landed(in.getTxid())) {
+      to[0] = ""; // landed by an earlier try: where ("into" or not) is not known now
       return true;
     }
     if (intents.isVoid(in.getTxid())) {
@@ -83,6 +88,7 @@ public final class RenameInOp implements Operation {
       String into = (dst.isRoot() ? "" : PathNames.join(dst.names(), dst.depth())) + "/" + srcName;
       dst = ctx.resolver().resolveDestination(request.getDstResolution(), into);
       ctx.access().checkTraverse(caller, dst);
+      to[0] = into;
     }
     if (!dst.isRoot()) {
       ctx.access().checkAncestor(caller, dst, Permission.WRITE);
@@ -112,10 +118,15 @@ public final class RenameInOp implements Operation {
         throw new IndexFsException(Code.FILE_ALREADY_EXISTS, "rename destination " + in.getDst() + " already exists");
       }
       boolean whole = old.isDirectory() && ctx.partitions().holdsWhole(old);
+      if (old.isDirectory() && !whole) {
+        // Before the refusal below (README): HDFS's refusal of a directory with snapshots, asked of its home.
+        org.indexfs.server.snapshot.SnapshotOp.refuseReplacing(ctx, in.getDst(), old);
+      }
       if (old.isDirectory() && (!whole || !SubtreeWalk.isEmpty(ctx, old.inodeId))) {
         throw new IndexFsException(!whole ? Code.UNSUPPORTED : Code.RENAME_REFUSED,
             "rename destination directory cannot be replaced: " + in.getDst());
       }
+      org.indexfs.server.snapshot.SnapshotOp.refuseReplacing(ctx, in.getDst(), old);
     }
     if (dst.existingCount() < dst.depth() || dst.parent() == null) {
       if (dst.ancestorIsFile()) {

@@ -67,8 +67,9 @@ public final class RenameOp implements Operation {
     boolean renamed;
     long sealed = sealReplacedDirectory(request, req);
     DirectoryTouches touches = new DirectoryTouches();
+    String[] to = {req.getDst()};
     try {
-      renamed = renameCounting(request, req, caller, sealed, touches);
+      renamed = renameCounting(request, req, caller, sealed, touches, to);
     } catch (ResolveElsewhereException e) {
       if (!e.destination()) {
         throw e;
@@ -83,17 +84,18 @@ public final class RenameOp implements Operation {
     if (renamed) {
       ctx.reclaimer().wake();
     }
-    return Response.newBuilder().setBool(BoolResult.newBuilder().setValue(renamed));
+    // Where the source went ("into" an existing directory included): snapshottable directories follow it.
+    return Response.newBuilder().setBool(BoolResult.newBuilder().setValue(renamed).setRenamedTo(renamed ? to[0] : ""));
   }
 
   /** The rename, counting the moving directory first when it turns out to move between quotas. */
   private boolean renameCounting(Request request, RenameRequest req, Caller caller, long sealed,
-      DirectoryTouches touches) throws IOException {
+      DirectoryTouches touches, String[] to) throws IOException {
     try {
       for (int attempt = 0; ; attempt++) {
         try {
           return ctx.ns().mutateLocked(m -> req.getMode() == RenameRequest.Mode.EXACT
-              ? exact(m, caller, request, req, sealed, touches) : legacy(m, caller, request, req, touches));
+              ? exact(m, caller, request, req, sealed, touches) : legacy(m, caller, request, req, touches, to));
         } catch (CountsNeeded needed) {
           if (attempt > 3) {
             throw new IndexFsException(Code.STALE_RESOLUTION, req.getSrc() + " kept changing while being renamed");
@@ -119,7 +121,8 @@ public final class RenameOp implements Operation {
   }
 
   private boolean legacy(Mutation m, Caller caller, Request request, RenameRequest req,
-      DirectoryTouches touches) throws IOException {
+      DirectoryTouches touches, String[] to) throws IOException {
+    to[0] = req.getDst(); // the work may run again
     ResolvedPath src = source(m, request, req);
     ctx.access().checkTraverse(caller, src);
     ResolvedPath dst = ctx.resolver().resolveDestinationForUpdate(m, request.getDstResolution(), req.getDst());
@@ -128,6 +131,7 @@ public final class RenameOp implements Operation {
       String into = (dst.isRoot() ? "" : PathNames.join(dst.names(), dst.depth())) + "/" + src.lastName();
       dst = ctx.resolver().resolveDestinationForUpdate(m, request.getDstResolution(), into);
       ctx.access().checkTraverse(caller, dst);
+      to[0] = into;
     }
     checkAccess(caller, src, dst);
     if (src.last() == null || src.isRoot()) {
@@ -220,6 +224,7 @@ public final class RenameOp implements Operation {
       if (old.isDirectory() && ctx.partitions().holdsWhole(old) && !SubtreeWalk.isEmpty(ctx, old.inodeId)) {
         throw new IndexFsException(Code.RENAME_REFUSED, "rename destination directory is not empty: " + req.getDst());
       }
+      org.indexfs.server.snapshot.SnapshotOp.refuseReplacing(ctx, req.getDst(), old);
     }
     if (dst.existingCount() < dst.depth() || dst.parent() == null) {
       if (dst.ancestorIsFile()) {

@@ -51,11 +51,15 @@ public final class GatedOp implements Operation {
     }
     gate.enter();
     try {
-      if (request.getOpCase() == OpCase.RENAME) {
-        // Inside the gate: a snapshot's HOLD, which teaches this slot its directory, orders with it.
-        gate.pinned().checkRename(request.getRename().getSrc());
+      if (request.getOpCase() != OpCase.RENAME) {
+        return op.apply(request);
       }
-      return op.apply(request);
+      // Inside the gate: a snapshot's HOLD, which teaches this slot its directory, orders with it.
+      gate.pinned().checkRename(request.getRename().getSrc());
+      Response.Builder answer = op.apply(request);
+      // Still inside: no snapshot is taken before the slots have heard where a snapshottable directory went.
+      gate.pinned().followRename(request.getRename(), answer);
+      return answer;
     } finally {
       gate.exit();
     }

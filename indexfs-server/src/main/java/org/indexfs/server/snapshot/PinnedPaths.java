@@ -30,11 +30,23 @@ public final class PinnedPaths {
     List<Pinned> all() throws IOException;
 
     boolean hasSnapshots(Pinned p) throws IOException;
+
+    /** Every snapshottable directory of the cluster, snapshots or not. */
+    List<Pinned> snapshottable() throws IOException;
+
+    /** Tells every slot that {@code src} is now at {@code dst} (a MOVED request). */
+    void moved(String src, String dst);
   }
 
   private static final long RETRY_MS = 30_000;
 
   private volatile List<Pinned> pinned = List.of();
+  /**
+   * Every snapshottable directory (with snapshots or not): HDFS lets a rename move one without
+   * snapshots, and lists and checks it at its new path; a rename of it or above it tells every
+   * slot ({@link #followRename}). Learned at allowSnapshot (TRACK to every slot) and at start.
+   */
+  private volatile List<Pinned> snapshottable = List.of();
   private volatile boolean loaded;
   private final java.util.concurrent.locks.ReentrantLock loading = new java.util.concurrent.locks.ReentrantLock();
   private volatile long lastTry;
@@ -57,6 +69,66 @@ public final class PinnedPaths {
     List<Pinned> next = new ArrayList<>(pinned);
     if (next.removeIf(x -> x.dirId() == dirId)) {
       pinned = List.copyOf(next);
+    }
+  }
+
+  /** {@code p} became snapshottable ({@code on}) or no longer is; {@code ifAbsent}: only if not known yet. */
+  synchronized void track(Pinned p, boolean on, boolean ifAbsent) {
+    List<Pinned> next = new ArrayList<>(snapshottable);
+    if (ifAbsent && next.stream().anyMatch(x -> x.dirId() == p.dirId())) {
+      return;
+    }
+    next.removeIf(x -> x.dirId() == p.dirId());
+    if (on) {
+      next.add(p);
+    }
+    snapshottable = List.copyOf(next);
+  }
+
+  /** A rename moved {@code src} to {@code dst}: the snapshottable directories at or below it follow. */
+  synchronized void moved(String src, String dst) {
+    List<Pinned> next = new ArrayList<>();
+    for (Pinned p : snapshottable) {
+      String to = movedPath(p.path(), src, dst);
+      next.add(to == null ? p : new Pinned(to, p.dirId(), p.home()));
+    }
+    snapshottable = List.copyOf(next);
+  }
+
+  /** {@code path} after {@code src} moved to {@code dst}; null if it is neither {@code src} nor below it. */
+  static String movedPath(String path, String src, String dst) {
+    if (path.equals(src)) {
+      return dst;
+    }
+    return path.startsWith(src.equals("/") ? "/" : src + "/") ? dst + path.substring(src.length()) : null;
+  }
+
+  /**
+   * After a rename that succeeded: if it moved a snapshottable directory (itself or an ancestor),
+   * every slot is told where it went. With no snapshottable directory known, one volatile read.
+   */
+  public void followRename(org.indexfs.proto.RenameRequest req, org.indexfs.proto.Response.Builder answer) {
+    List<Pinned> now = snapshottable;
+    if (now.isEmpty() || !answer.hasBool() || !answer.getBool().getValue()) {
+      return;
+    }
+    String src = req.getSrc();
+    if (now.stream().noneMatch(p -> movedPath(p.path(), src, src) != null)) {
+      return;
+    }
+    String to = answer.getBool().getRenamedTo();
+    if (to.isEmpty() && req.getMode() == org.indexfs.proto.RenameRequest.Mode.EXACT) {
+      to = req.getDst();
+    }
+    Homes h = homes;
+    if (to.isEmpty() || h == null) {
+      // A two-phase rename whose landing answer was lost: "into" or not is not known here.
+      LOG.warn("Rename of {} moved a snapshottable directory to a path not known here: it is listed at its old"
+          + " path until its next snapshot", src);
+      return;
+    }
+    if (!to.equals(src)) {
+      h.moved(src, to);
     }
   }
 
@@ -119,6 +191,9 @@ public final class PinnedPaths {
     try {
       for (Pinned p : h.all()) {
         add(p);
+      }
+      for (Pinned p : h.snapshottable()) {
+        track(p, true, true); // a TRACK or MOVED heard meanwhile is newer than this answer
       }
       loaded = true;
     } catch (IOException | RuntimeException e) {

@@ -36,6 +36,7 @@ public final class SnapshotOp implements Operation {
   private final SnapshotTable table;
   private final SnapshotTaker taker;
   private final SnapshotAttrs attrs;
+  private final MovedDirectories moves;
 
   public SnapshotOp(OpContext ctx, SnapshotGate gate, XAttrRules xattrRules, AclSwitch acls) {
     this.ctx = ctx;
@@ -43,6 +44,7 @@ public final class SnapshotOp implements Operation {
     this.table = new SnapshotTable(ctx.ns());
     this.taker = new SnapshotTaker(ctx, gate, table);
     this.attrs = new SnapshotAttrs(table, xattrRules, acls);
+    this.moves = new MovedDirectories(ctx, gate, table);
     gate.pinned().useHomes(new PinnedPaths.Homes() {
       @Override
       public List<PinnedPaths.Pinned> all() throws IOException {
@@ -54,6 +56,16 @@ public final class SnapshotOp implements Operation {
         return p.home() == ctx.ns().slot() ? !table.snapshots(p.dirId()).isEmpty()
             : ctx.peers().call(p.home(), Request.newBuilder().setSnapshot(SnapshotRequest.newBuilder()
                 .setAction(SnapshotRequest.Action.COUNT).setDirId(p.dirId()))).getSnapshotPage().getCount() > 0;
+      }
+
+      @Override
+      public List<PinnedPaths.Pinned> snapshottable() throws IOException {
+        return moves.all();
+      }
+
+      @Override
+      public void moved(String src, String dst) {
+        moves.moved(src, dst);
       }
     });
   }
@@ -91,11 +103,13 @@ public final class SnapshotOp implements Operation {
       case OPEN -> page.addEntries(read(request, r, true));
       case ACL, XATTRS -> attrs(request, r, page);
       case LIST_DIRS -> listDirs(caller, r.getOn(), page);
-      case REGISTERED -> table.registered().forEach(d -> page.addPaths(d[1]));
+      case REGISTERED -> moves.registered(page);
       case COUNT -> page.setCount(table.snapshots(r.getDirId()).size());
       case REGISTER -> register(r.getDirId(), r.getPath(), r.getOn());
       case HOLD, TAKE, OPEN_GATE, RELEASE -> SnapshotTaker.peerAction(gate, r);
       case FORGET -> gate.pinned().remove(r.getDirId());
+      case TRACK -> gate.pinned().track(new PinnedPaths.Pinned(r.getPath(), r.getDirId(), r.getHomeSlot()), r.getOn(), false);
+      case MOVED -> moves.movedHere(r.getPath(), r.getNewName());
       case SCAN -> {
         return Response.newBuilder().setSnapshotPage(SnapshotTaker.scanHere(ctx, gate, r));
       }
@@ -114,7 +128,7 @@ public final class SnapshotOp implements Operation {
    */
   public static boolean betweenServers(SnapshotRequest r) {
     return switch (r.getAction()) {
-      case COUNT, HOLD, TAKE, OPEN_GATE, RELEASE, SCAN, ROWS, REGISTER, REGISTERED, FORGET -> true;
+      case COUNT, HOLD, TAKE, OPEN_GATE, RELEASE, SCAN, ROWS, REGISTER, REGISTERED, FORGET, TRACK, MOVED -> true;
       case LIST_DIRS -> r.getOn();
       default -> false;
     };
@@ -169,6 +183,8 @@ public final class SnapshotOp implements Operation {
     if (on != dir.has(Inode.FLAG_SNAPSHOTTABLE)) {
       DirectoryFlags.set(ctx, request.getResolution(), r.getPath(), Inode.FLAG_SNAPSHOTTABLE, on);
     }
+    // Every slot follows it through renames from now on (or stops).
+    moves.track(dir.inodeId, r.getPath(), dir.zerothSlot, on);
   }
 
   /**
@@ -178,7 +194,7 @@ public final class SnapshotOp implements Operation {
    */
   private void listDirs(Caller caller, boolean withSnapshots, SnapshotPage.Builder page) throws IOException {
     boolean all = withSnapshots || !ctx.access().enabled() || ctx.access().isSuperuser(caller);
-    for (String[] d : table.registered()) {
+    for (String[] d : moves.live()) {
       long id = Long.parseLong(d[0]);
       int n = table.snapshots(id).size();
       if (withSnapshots && n == 0) {
@@ -197,14 +213,14 @@ public final class SnapshotOp implements Operation {
   /**
    * HDFS does not nest snapshottable directories (SnapshotManager.checkNestedSnapshottable, in its
    * words): none above (the walk's directories carry the flag), none below (every slot's records,
-   * by the paths they were allowed at).
+   * by their current paths: renames rewrite them, {@link MovedDirectories}).
    */
   private void refuseNested(ResolvedPath p, String path) throws IOException {
     String below = path.equals("/") ? "/" : path + "/";
     for (int s = 0; s < ctx.peers().slotCount(); s++) {
       List<String> paths = new java.util.ArrayList<>();
       if (s == ctx.ns().slot()) {
-        table.registered().forEach(d -> paths.add(d[1]));
+        moves.live().forEach(d -> paths.add(d[1]));
       } else {
         paths.addAll(ctx.peers().call(s, Request.newBuilder().setSnapshot(SnapshotRequest.newBuilder()
             .setAction(SnapshotRequest.Action.REGISTERED))).getSnapshotPage().getPathsList());
@@ -235,8 +251,8 @@ public final class SnapshotOp implements Operation {
 
   /**
    * HDFS refuses to delete a directory above a snapshottable one that has snapshots. Every slot is
-   * asked for its snapshottable directories with snapshots (by the path recorded when each was
-   * allowed: one that was moved since is not found — README).
+   * asked for its snapshottable directories with snapshots (by the paths recorded; renames follow
+   * them, {@link MovedDirectories}, and none with snapshots can move).
    */
   public static void refuseDeleteAbove(OpContext ctx, String path) throws IOException {
     String prefix = path.equals("/") ? "/" : path + "/";
@@ -261,6 +277,19 @@ public final class SnapshotOp implements Operation {
               + " is snapshottable and already has snapshots");
         }
       }
+    }
+  }
+
+  /**
+   * HDFS refuses a rename with overwrite onto a snapshottable directory that has snapshots
+   * (FSDirRenameOp.unprotectedRenameTo → FSDirSnapshotOp.checkSnapshot, after the destination's own
+   * checks). Only a replaced directory flagged snapshottable is asked about (its home: local when
+   * the whole directory is here).
+   */
+  public static void refuseReplacing(OpContext ctx, String path, Inode replaced) throws IOException {
+    if (replaced != null && replaced.isDirectory() && replaced.has(Inode.FLAG_SNAPSHOTTABLE) && count(ctx, replaced) > 0) {
+      throw new IndexFsException(Code.SNAPSHOT, "The directory " + path + " cannot be deleted since " + path
+          + " is snapshottable and already has snapshots");
     }
   }
 
@@ -306,6 +335,7 @@ public final class SnapshotOp implements Operation {
       // delete and rename checks find it there, and it cannot move while it has snapshots.
       if (!r.getPath().equals(table.registeredPath(dir.inodeId))) {
         register(dir.inodeId, r.getPath(), true);
+        moves.track(dir.inodeId, r.getPath(), ctx.ns().slot(), true);
       }
       taker.take(dir, r.getPath(), DirectoryMtime.entrySlot(ctx, p), name,
           OpenResult.newBuilder().setStatus(root).build(), now);

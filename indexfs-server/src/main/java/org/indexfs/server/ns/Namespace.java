@@ -403,6 +403,35 @@ public final class Namespace implements AutoCloseable {
   }
 
   /**
+   * As {@link #mutate}, for a step that prepares a call's change but is not it (an intent written
+   * before asking another slot): the call's applied mark ({@link #markNextWrite}) stays for the
+   * batch that makes the change. Were the mark written here, a call that then answered "retry"
+   * (a routing answer) would find itself marked applied on its retry and be answered as done.
+   */
+  public <T> T prepare(Work<T> work) throws IOException {
+    return withoutCallMark(() -> mutate(work));
+  }
+
+  /** Runs {@code step} (bookkeeping beside a call, e.g. driving a home sync) without the call's applied mark. */
+  public <T> T withoutCallMark(Step<T> step) throws IOException {
+    byte[][] mark = callMark.get();
+    callMark.remove();
+    try {
+      return step.run();
+    } finally {
+      if (mark != null) {
+        callMark.set(mark);
+      }
+    }
+  }
+
+  /** A step of work outside any one batch. */
+  @FunctionalInterface
+  public interface Step<T> {
+    T run() throws IOException;
+  }
+
+  /**
    * A mutation that runs alone in the namespace (renames, directory permission changes, splits,
    * recovery): {@code work} adds its changes to the batch; an exception discards them. Waits until
    * the batch is durable before returning, so multi-step operations never run ahead of their log.

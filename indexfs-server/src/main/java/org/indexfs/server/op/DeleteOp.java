@@ -202,7 +202,7 @@ public final class DeleteOp implements Operation {
    */
   private Response.Builder deleteSealed(Request request, DeleteRequest req, Inode seen) throws IOException {
     Caller caller = request.getCaller();
-    ctx.ns().mutate(batch -> {
+    ctx.ns().prepare(batch -> {
       ResolvedPath p = ctx.resolver().resolve(request.getResolution(), req.getPath());
       if (p.last() == null || p.last().inodeId != seen.inodeId) {
         throw new IndexFsException(Code.STALE_RESOLUTION, req.getPath() + " changed while being deleted");

@@ -34,7 +34,11 @@ final class HomeChanges {
   static void drive(OpContext ctx, long dirId) throws IOException {
     if (dirId >= 0) {
       try {
-        ctx.homes().drive(dirId);
+        // Not the call's change: a failed call must not find itself marked applied by this write.
+        ctx.ns().withoutCallMark(() -> {
+          ctx.homes().drive(dirId);
+          return null;
+        });
       } catch (IndexFsException refused) {
         throw refused;
       } catch (IOException unreachable) {

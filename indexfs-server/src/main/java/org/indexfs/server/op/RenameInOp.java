@@ -110,9 +110,9 @@ public final class RenameInOp implements Operation {
     }
     if (old != null) {
       if (old.isDirectory() != moving.isDirectory()) {
-        throw new IndexFsException(Code.RENAME_REFUSED, old.isDirectory()
-            ? "Source " + in.getSrc() + " is not a directory, but destination " + in.getDst() + " is"
-            : "Source " + in.getSrc() + " is a directory, but destination " + in.getDst() + " is not");
+        // HDFS's words for either direction (FSDirRenameOp.validateOverwrite).
+        throw new IndexFsException(Code.RENAME_REFUSED,
+            "Source " + in.getSrc() + " and destination " + in.getDst() + " must both be directories");
       }
       if (!in.getOverwrite()) {
         throw new IndexFsException(Code.FILE_ALREADY_EXISTS, "rename destination " + in.getDst() + " already exists");

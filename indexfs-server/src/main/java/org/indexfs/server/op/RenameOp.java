@@ -168,7 +168,7 @@ public final class RenameOp implements Operation {
     if (old == null || !old.isDirectory() || ctx.partitions().holdsWhole(old) || !dst.entryIsLocal(dst.depth())) {
       return -1;
     }
-    ctx.ns().mutate(batch -> HomeChanges.record(ctx, batch, dst, dst.depth(), old));
+    ctx.ns().prepare(batch -> HomeChanges.record(ctx, batch, dst, dst.depth(), old));
     try {
       ctx.homes().seal(old.zerothSlot, old.inodeId, req.getDst());
     } catch (IndexFsException e) {
@@ -211,9 +211,9 @@ public final class RenameOp implements Operation {
     Inode old = dst.last();
     if (old != null) {
       if (old.isDirectory() != src.last().isDirectory()) {
-        throw new IndexFsException(Code.RENAME_REFUSED, old.isDirectory()
-            ? "Source " + req.getSrc() + " is not a directory, but destination " + req.getDst() + " is"
-            : "Source " + req.getSrc() + " is a directory, but destination " + req.getDst() + " is not");
+        // HDFS's words for either direction (FSDirRenameOp.validateOverwrite).
+        throw new IndexFsException(Code.RENAME_REFUSED,
+            "Source " + req.getSrc() + " and destination " + req.getDst() + " must both be directories");
       }
       if (!req.getOverwrite()) {
         throw new IndexFsException(Code.FILE_ALREADY_EXISTS, "rename destination " + req.getDst() + " already exists");

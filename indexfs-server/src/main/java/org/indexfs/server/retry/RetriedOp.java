@@ -84,6 +84,9 @@ public final class RetriedOp implements Operation {
       cache.release(key);
       throw moved;
     } catch (IndexFsException e) {
+      if (RetryCache.NOTHING_DONE.contains(e.code())) {
+        cache.unmark(key);
+      }
       cache.finish(key, Response.newBuilder().setCode(e.code()).setMessage(e.getMessage()).build());
       throw e;
     } catch (IOException | RuntimeException e) {

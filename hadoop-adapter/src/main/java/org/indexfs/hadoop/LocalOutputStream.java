@@ -60,7 +60,7 @@ final class LocalOutputStream extends OutputStream {
     }
     Objects.checkFromIndexSize(off, len, b.length);
     if (object == null && length + len > inlineMax) {
-      object = objects.create(subtree.objectName(inodeId), replication, blockSize);
+      object = objects.create(subtree.objectName(inodeId), replication, blockSize, subtree.objectPolicy());
       inline.writeTo(object);
       inline = null;
     }

@@ -99,6 +99,27 @@ class LocalizeFileSystemTest {
     }
   }
 
+  /**
+   * A file written in a localized subtree under a directory with a storage policy has its data
+   * object created with that policy, as a server-side create's object (and HDFS's first block) is.
+   */
+  @Test
+  void objectsWrittenInALocalizedSubtreeTakeTheInheritedStoragePolicy() throws Exception {
+    Path top = new Path("/bulk-policy");
+    Path root = new Path(top, "job");
+    fs.mkdirs(root);
+    fs.setStoragePolicy(top, "ALL_SSD");
+    fs.localize(root, false);
+    try (FSDataOutputStream out = fs.create(new Path(root, "part/large"))) {
+      out.write(new byte[300 * 1024]);
+    }
+    assertTrue(fs.publish(root).isEmpty());
+    String object = ((IndexFileStatus) reader.getFileStatus(new Path(root, "part/large"))).dataObject();
+    assertEquals("ALL_SSD", IndexFsTestCluster.hdfs().fileSystem()
+        .getStoragePolicy(TestData.objectPath(IndexFsTestCluster.get(), object)).getName());
+    assertEquals("ALL_SSD", reader.getStoragePolicy(new Path(root, "part/large")).getName());
+  }
+
   @Test
   void renamingADirectoryAboveALocalizedOnePublishesItFirst() throws Exception {
     fs.localize(new Path("/above/below"), false);

@@ -84,6 +84,8 @@ public final class LocalSubtree {
   private final int home;
   private final int inlineMax;
   private final String objectPrefix;
+  /** The storage policy its data objects are created with (the grant's; "": the data tier's default). */
+  private final String objectPolicy;
   private final LocalStore pending;
   private final SstShipper shipper;
   private final long bufferEntries;
@@ -118,6 +120,7 @@ public final class LocalSubtree {
     this.home = grant.getDirectory().getZerothSlot();
     this.inlineMax = grant.getInlineMaxBytes();
     this.objectPrefix = grant.getObjectPrefix();
+    this.objectPolicy = grant.getStoragePolicy();
     this.pending = pending;
     this.shipper = shipper;
     this.bufferEntries = bufferEntries;
@@ -359,6 +362,11 @@ public final class LocalSubtree {
   }
 
   /** The name a file's data object must have: this holder's secret prefix and the file's inode id. */
+  /** The storage policy this holder's data objects are created with ("": the data tier's default). */
+  public String objectPolicy() {
+    return objectPolicy;
+  }
+
   public String objectName(long inodeId) {
     return objectPrefix + Long.toHexString(inodeId);
   }

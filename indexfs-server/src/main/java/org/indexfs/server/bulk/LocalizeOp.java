@@ -49,7 +49,9 @@ public final class LocalizeOp implements Operation {
         LocalizeGrant grant = localizer.grant(request.getCaller(), dir,
             req.getAction() == LocalizeRequest.Action.RENEW, req.getShared(), req.getIdsWanted());
         return Response.newBuilder().setLocalizeGrant(grant.toBuilder()
-            .setDirectory(ctx.ns().toStatus(lastName(req.getPath()), dir)));
+            .setDirectory(ctx.ns().toStatus(lastName(req.getPath()), dir))
+            .setStoragePolicy(org.indexfs.server.ns.OwnStoragePolicy.effective(ctx.ns().attrs(), p,
+                request.getResolution().getAncestorsList())));
       }
       case RELEASE -> {
         localizer.release(dir.inodeId, request.getCaller().getClientId(), "released");

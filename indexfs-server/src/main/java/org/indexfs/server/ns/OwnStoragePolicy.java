@@ -60,7 +60,16 @@ public final class OwnStoragePolicy {
    * bytes are placed, which the caller could choose on the data tier anyway, so it needs no seal.
    */
   public static String inherited(AttrTable attrs, ResolvedPath p, List<Ancestor> given) {
-    for (int i = Math.min(p.depth() - 1, p.existingCount() - 1); i >= 0; i--) {
+    return nearest(attrs, p, given, p.depth() - 1);
+  }
+
+  /** As {@link #inherited}, counting {@code p}'s last entry too: the policy of files made in that directory. */
+  public static String effective(AttrTable attrs, ResolvedPath p, List<Ancestor> given) {
+    return nearest(attrs, p, given, p.depth());
+  }
+
+  private static String nearest(AttrTable attrs, ResolvedPath p, List<Ancestor> given, int from) {
+    for (int i = Math.min(from, p.existingCount() - 1); i >= 0; i--) {
       Inode dir = p.inodeAt(i);
       if (p.entryIsLocal(i)) {
         String own = dir == null ? null : name(attrs, dir);

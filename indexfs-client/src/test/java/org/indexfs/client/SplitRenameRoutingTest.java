@@ -2,6 +2,7 @@ package org.indexfs.client;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
@@ -9,6 +10,7 @@ import java.util.List;
 import org.indexfs.common.IndexFsConfig;
 import org.indexfs.common.IndexFsException;
 import org.indexfs.proto.Code;
+import org.indexfs.proto.FileType;
 import org.indexfs.server.local.LocalCluster;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -119,5 +121,26 @@ class SplitRenameRoutingTest {
       assertEquals(Code.RENAME_REFUSED, e.code(), e.getMessage());
     }
     assertEquals(6 + 6, admin.listAll("/exact").size());
+  }
+
+  /**
+   * An exact rename with OVERWRITE between a file and a directory is refused in HDFS's words wherever
+   * the two entries and the directory's home are, and leaves both as they were (the directory's home,
+   * sealed for the attempt, takes entries again).
+   */
+  @Test
+  void aFileOntoADirectoryIsRefusedWhereverTheyLive() throws Exception {
+    fill("/kinds", 8);
+    for (int i = 0; i < 8; i++) {
+      String file = "/kinds/file" + i;
+      String dir = "/kinds/sub" + i;
+      IndexFsException e = assertThrows(IndexFsException.class, () -> admin.renameExact(file, dir, true));
+      assertEquals("Source " + file + " and destination " + dir + " must both be directories", e.getMessage());
+      IndexFsException back = assertThrows(IndexFsException.class, () -> admin.renameExact(dir, file, true));
+      assertEquals("Source " + dir + " and destination " + file + " must both be directories", back.getMessage());
+      assertEquals(FileType.FILE, admin.getFileStatus(file).getType());
+      assertEquals(FileType.DIRECTORY, admin.getFileStatus(dir).getType());
+      admin.mkdirs(dir + "/again", 0755);
+    }
   }
 }

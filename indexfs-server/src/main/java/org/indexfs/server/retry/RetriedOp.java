@@ -84,7 +84,9 @@ public final class RetriedOp implements Operation {
       cache.release(key);
       throw moved;
     } catch (IndexFsException e) {
-      if (RetryCache.NOTHING_DONE.contains(e.code())) {
+      if (!wasApplied && RetryCache.NOTHING_DONE.contains(e.code())) {
+        // This try marked the call and then did nothing. Never a mark an earlier try left: that one
+        // applied the call, and a "retry" answered while reading its outcome must not erase it.
         cache.unmark(key);
       }
       cache.finish(key, Response.newBuilder().setCode(e.code()).setMessage(e.getMessage()).build());

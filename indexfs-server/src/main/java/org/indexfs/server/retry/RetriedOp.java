@@ -84,11 +84,6 @@ public final class RetriedOp implements Operation {
       cache.release(key);
       throw moved;
     } catch (IndexFsException e) {
-      if (!wasApplied && RetryCache.NOTHING_DONE.contains(e.code())) {
-        // This try marked the call and then did nothing. Never a mark an earlier try left: that one
-        // applied the call, and a "retry" answered while reading its outcome must not erase it.
-        cache.unmark(key);
-      }
       cache.finish(key, Response.newBuilder().setCode(e.code()).setMessage(e.getMessage()).build());
       throw e;
     } catch (IOException | RuntimeException e) {

@@ -42,13 +42,6 @@ public final class RetryCache {
       // A client waits out another's localization (bulk insertion) by sending the call again.
       Code.SUBTREE_LOCALIZED);
 
-  /**
-   * Refusals that say the call did nothing here ("ask another slot", "walk again", "wait for the
-   * localization"): a mark some side write of the call left behind is removed, so its retry runs it.
-   */
-  static final Set<Code> NOTHING_DONE = EnumSet.of(Code.RESOLVE_ELSEWHERE, Code.STALE_RESOLUTION,
-      Code.WRONG_SERVER, Code.SUBTREE_LOCALIZED);
-
   /** What a lookup found. */
   sealed interface Lookup {}
 
@@ -132,22 +125,6 @@ public final class RetryCache {
       if (f != null) {
         f.complete(answer);
       }
-    }
-  }
-
-  /**
-   * The call owned by this thread did nothing (a {@link #NOTHING_DONE} refusal): drops an applied
-   * mark a write beside the call may have carried, so a retry runs the call instead of being told
-   * it was done. Only on such refusals, which are rare, so the store read costs nothing in general.
-   */
-  void unmark(CallKey key) throws IOException {
-    ns.markNextWrite(null, null);
-    byte[] stored = ns.store().get(ns.store().calls(), key.encode());
-    if (stored != null && CallRecord.decode(stored).appliedOnly()) {
-      ns.bookkeep(m -> {
-        forgetIn(m.batch(), key);
-        return null;
-      });
     }
   }
 

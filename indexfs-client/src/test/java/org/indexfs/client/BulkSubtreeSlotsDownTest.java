@@ -66,7 +66,10 @@ class BulkSubtreeSlotsDownTest {
   String subdirElsewhere(String root) throws IOException {
     admin.mkdirs(root, 0777);
     int home = admin.getFileStatus(root).getZerothSlot();
-    String path = root + "/" + Slots.dirNotOn(admin, root, "s", home).getName();
+    // Neither the localized directory's slot nor slot 0, which holds the root: stopping it would
+    // stop every path's resolution, not just the participant's share.
+    int other = home == 1 ? 2 : 1;
+    String path = Slots.dirOn(admin, root, "s", other);
     TestData.createClosed(admin, path + "/pre");
     return path;
   }
@@ -95,8 +98,10 @@ class BulkSubtreeSlotsDownTest {
   void aSubdirectorysSlotDownBeforeItPreparesPublishesNothingAndTheRetryLandsOnce() throws Exception {
     String s0 = subdirElsewhere("/down");
     int participant = admin.getFileStatus(s0).getZerothSlot();
-    try (IndexFsClient holder = BulkPublishTest.client(cluster, TestData.USER, "holder-down")) {
-      BulkInsertion bulk = bulk(holder);
+    // The holder's BulkInsertion is closed with it: its renewer must not outlive this test's cluster
+    // (LongPublishLeaseTest, later in the same JVM, counts renewal warnings).
+    try (IndexFsClient holder = BulkPublishTest.client(cluster, TestData.USER, "holder-down");
+        BulkInsertion bulk = bulk(holder)) {
       LocalSubtree t = bulk.localize("/down", 0777, false);
       file(t, "/down/top");
       file(t, s0 + "/mine");

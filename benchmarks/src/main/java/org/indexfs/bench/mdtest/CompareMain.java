@@ -30,12 +30,14 @@ import org.indexfs.bench.report.TargetRun;
  */
 public final class CompareMain {
   public static final String USAGE = """
-      Usage: indexfs bench compare [--quick] [--threads T] [--files N] [--rounds R] [--depth D]
-                                   [--out DIR] [--publish README.md] [--no-progress]
+      Usage: indexfs bench compare [--quick] [--threads T] [--files N] [--rounds R] [--warm-up-rounds W]
+                                   [--depth D] [--out DIR] [--publish README.md] [--no-progress]
         --quick        8 threads x 400 files, 2 rounds (about 2 minutes on 2 cores)
         --threads T    client threads per system (default 16)
         --files N      files per thread per layout (default 1000)
         --rounds R     alternating rounds (default 3)
+        --warm-up-rounds W  unmeasured rounds of every system first, alternating as the measured
+                       ones (default 1): the JIT compiles both clients and servers before timing
         --depth D      directories above the test directories (default 3)
         --out DIR      report directory (default bench-report/compare)
         --publish F    also copy the table and chart into F's Performance section (README.md)
@@ -43,13 +45,14 @@ public final class CompareMain {
 
   private CompareMain() {}
 
-  record Options(int threads, int files, int rounds, int depth, Path out, Path publish, boolean progress,
-      List<String> args) {}
+  record Options(int threads, int files, int rounds, int warmUpRounds, int depth, Path out, Path publish,
+      boolean progress, List<String> args) {}
 
   static Options parse(String[] args) {
     int threads = 16;
     int files = 1000;
     int rounds = 3;
+    int warmUpRounds = 1;
     int depth = 3;
     Path out = Path.of("bench-report", "compare");
     Path publish = null;
@@ -64,6 +67,7 @@ public final class CompareMain {
         case "--threads" -> threads = Integer.parseInt(args[++i]);
         case "--files" -> files = Integer.parseInt(args[++i]);
         case "--rounds" -> rounds = Integer.parseInt(args[++i]);
+        case "--warm-up-rounds" -> warmUpRounds = Integer.parseInt(args[++i]);
         case "--depth" -> depth = Integer.parseInt(args[++i]);
         case "--out" -> out = Path.of(args[++i]);
         case "--publish" -> publish = Path.of(args[++i]);
@@ -71,7 +75,10 @@ public final class CompareMain {
         default -> throw new IllegalArgumentException("Unknown argument " + args[i] + "\n" + USAGE);
       }
     }
-    return new Options(threads, files, rounds, depth, out, publish, progress, List.of(args));
+    if (rounds < 1 || warmUpRounds < 0) {
+      throw new IllegalArgumentException("--rounds must be at least 1 and --warm-up-rounds at least 0\n" + USAGE);
+    }
+    return new Options(threads, files, rounds, warmUpRounds, depth, out, publish, progress, List.of(args));
   }
 
   /** One system of the comparison and its accumulated phases. */
@@ -150,14 +157,19 @@ public final class CompareMain {
           FileSystem syncFs = clusters.indexfsClient(true);
           FileSystem asyncFs = clusters.indexfsClient(false);
           FileSystem journalFs = clusters.indexfsJournalClient();
-          ProgressBar bar = ProgressBar.open(o.progress(), "compare", perRound * 4L * o.rounds()
+          ProgressBar bar = ProgressBar.open(o.progress(), "compare", perRound * 4L * (o.rounds() + o.warmUpRounds())
               + Floor.calls(o.threads(), o.files()), done::get)) {
-        for (int round = 0; round < o.rounds(); round++) {
+        // Warm-up rounds first (results dropped), then the measured ones; both alternate the systems.
+        for (int round = -o.warmUpRounds(); round < o.rounds(); round++) {
           for (Subject s : List.of(hdfs, sync, async, journaled)) {
             FileSystem fs = s == hdfs ? hdfsFs : s == sync ? syncFs : s == async ? asyncFs : journalFs;
             for (Settings layout : layouts) {
-              org.apache.hadoop.fs.Path root = new org.apache.hadoop.fs.Path("/bench/r" + round + "/" + layout.layout().replace(' ', '-'));
-              List<PhaseResult> results = new MdtestWorkload(fs, root, layout, done).runAll();
+              String name = (round < 0 ? "w" + (-round) : "r" + round) + "/" + layout.layout().replace(' ', '-');
+              List<PhaseResult> results = new MdtestWorkload(fs, new org.apache.hadoop.fs.Path("/bench/" + name),
+                  layout, done).runAll();
+              if (round < 0) {
+                continue;
+              }
               for (PhaseResult r : results) {
                 s.add(r.phase().name().toLowerCase(Locale.ROOT) + " (" + layout.layout() + ")", r);
               }
@@ -184,8 +196,9 @@ public final class CompareMain {
     report.fact("machine", Machine.describe());
     report.fact("versions", Machine.versions());
     report.fact("workload", String.format(Locale.ROOT,
-        "%d threads x %,d empty files per layout, directory depth %d, %d alternating rounds; phases create, stat, list, delete",
-        o.threads(), o.files(), o.depth(), o.rounds()));
+        "%d threads x %,d empty files per layout, directory depth %d, %d alternating rounds after %d unmeasured"
+            + " warm-up round(s); phases create, stat, list, delete",
+        o.threads(), o.files(), o.depth(), o.rounds(), o.warmUpRounds()));
     report.fact("durability", "HDFS: NameNode edit log fsynced per transaction batch (MiniDFSCluster with"
         + " skipFsyncForTesting=false), 1 DataNode. IndexFS: RocksDB WAL fsynced before a mutation returns"
         + " (group commit) — the headline; 'IndexFS async' writes the WAL without fsync, shown for reference.");

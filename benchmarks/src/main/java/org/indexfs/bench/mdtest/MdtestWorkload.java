@@ -18,7 +18,10 @@ import org.indexfs.bench.ThreadCpu;
  * directory or each in a private one, under a directory chain of a given depth.
  *
  * <p>Each phase starts all threads at a barrier and ends when the last finishes; every call's
- * latency goes into a histogram (µs). Listing counts one operation per entry returned.
+ * latency goes into a histogram (µs). Listing counts one operation per entry returned; each thread
+ * lists its directory {@link Settings#listPasses} times, so the phase returns at least 64 times as
+ * many entries as the run has files, in either layout (one pass over private directories takes a
+ * few milliseconds: too short to time against a GC pause or a scheduler tick).
  */
 public final class MdtestWorkload {
   /** What to run. */
@@ -35,6 +38,16 @@ public final class MdtestWorkload {
 
     public String layout() {
       return sharedDirectory ? "shared dir" : "private dirs";
+    }
+
+    /** Entries one listing of a thread's directory returns. */
+    public long entriesPerListing() {
+      return sharedDirectory ? totalFiles() : filesPerThread;
+    }
+
+    /** How many times each thread lists its directory in the list phase: until it had 64 × its files. */
+    public int listPasses() {
+      return (int) Math.max(1, (64L * filesPerThread + entriesPerListing() - 1) / entriesPerListing());
     }
   }
 
@@ -70,8 +83,12 @@ public final class MdtestWorkload {
 
   /** Calls a whole run makes: create, stat and delete one per file; list one per entry returned. */
   public static long calls(Settings s) {
-    long listed = s.sharedDirectory() ? s.threads() * s.totalFiles() : s.totalFiles();
-    return 3 * s.totalFiles() + listed;
+    return 3 * s.totalFiles() + listed(s);
+  }
+
+  /** Entries the list phase returns, all threads and passes together. */
+  public static long listed(Settings s) {
+    return (long) s.threads() * s.listPasses() * s.entriesPerListing();
   }
 
   /** Creates the directory chain (not timed) and runs every phase in order. */
@@ -141,22 +158,23 @@ public final class MdtestWorkload {
       throws IOException {
     if (phase == Phase.LIST) {
       // Everybody lists the directory it wrote to: the shared one, or its own.
-      long t0 = System.nanoTime();
-      RemoteIterator<FileStatus> it = fs.listStatusIterator(directoryOf(thread));
-      long entries = 0;
-      while (it.hasNext()) {
-        it.next();
-        entries++;
-        long now = System.nanoTime();
-        h.recordValue(Math.max(1, (now - t0) / 1000));
-        t0 = now;
+      for (int pass = 0; pass < settings.listPasses(); pass++) {
+        long t0 = System.nanoTime();
+        RemoteIterator<FileStatus> it = fs.listStatusIterator(directoryOf(thread));
+        long entries = 0;
+        while (it.hasNext()) {
+          it.next();
+          entries++;
+          long now = System.nanoTime();
+          h.recordValue(Math.max(1, (now - t0) / 1000));
+          t0 = now;
+        }
+        if (entries != settings.entriesPerListing()) {
+          errors.increment();
+        }
+        operations.add(entries);
+        progress.addAndGet(entries);
       }
-      long expected = settings.sharedDirectory() ? settings.totalFiles() : settings.filesPerThread();
-      if (entries != expected) {
-        errors.increment();
-      }
-      operations.add(entries);
-      progress.addAndGet(entries);
       return;
     }
     for (int i = 0; i < settings.filesPerThread(); i++) {

@@ -143,10 +143,8 @@ public final class ScaleMain {
 
   /** Calls of the in-process runs, for the progress bar: listing counts every entry returned. */
   static long totalCalls(Options o) {
-    long perThread = o.files();
-    long t = o.threads();
-    long privateDirs = 4 * t * perThread;
-    long sharedDir = 3 * t * perThread + t * t * perThread;
+    long privateDirs = MdtestWorkload.calls(new MdtestWorkload.Settings(o.threads(), o.files(), false, o.depth()));
+    long sharedDir = MdtestWorkload.calls(new MdtestWorkload.Settings(o.threads(), o.files(), true, o.depth()));
     return o.slots().size() * (privateDirs + sharedDir) + Floor.calls(o.threads(), o.files());
   }
 

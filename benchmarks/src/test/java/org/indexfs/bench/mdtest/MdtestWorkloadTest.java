@@ -28,13 +28,15 @@ class MdtestWorkloadTest {
       List<PhaseResult> results = new MdtestWorkload(fs, root, settings, progress).runAll();
       assertEquals(List.of(Phase.values()), results.stream().map(PhaseResult::phase).toList());
       for (PhaseResult r : results) {
-        long expected = r.phase() == Phase.LIST && shared ? 3 * 75 : 75;
+        // Listing: each of 3 threads lists its directory until it returned 64 x 25 entries.
+        long expected = r.phase() != Phase.LIST ? 75 : shared ? 3 * 22 * 75 : 3 * 64 * 25;
         assertEquals(expected, r.operations(), r.phase() + " operations");
         assertEquals(0, r.errors(), r.phase() + " errors");
         assertEquals(r.operations(), r.micros().getTotalCount(), r.phase() + " latencies recorded");
       }
       assertFalse(fs.exists(root), "runAll removes its tree");
-      assertEquals(75 * 3 + (shared ? 3 * 75 : 75), progress.get());
+      assertEquals(75 * 3 + (shared ? 3 * 22 * 75 : 3 * 64 * 25), progress.get());
+      assertEquals(progress.get(), MdtestWorkload.calls(settings), "the progress bar's total is what runs");
     }
   }
 }

@@ -113,11 +113,12 @@ public final class NameIndex {
       if (startAfter.length > 0 && it.isValid() && java.util.Arrays.equals(it.key(), from)) {
         it.next();
       }
-      for (; it.isValid() && Bytes.startsWith(it.key(), prefix); it.next()) {
+      // key() copies the key out through JNI: once per entry.
+      for (byte[] key; it.isValid() && Bytes.startsWith(key = it.key(), prefix); it.next()) {
         if (out.size() == limit) {
           return new Page(out, true);
         }
-        out.add(new Named(nameOf(it.key()), Inode.decode(it.value())));
+        out.add(new Named(nameOf(key), Inode.decode(it.value())));
       }
     }
     return new Page(out, false);

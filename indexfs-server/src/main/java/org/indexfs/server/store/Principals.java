@@ -18,6 +18,11 @@ public final class Principals {
   private final MetadataStore store;
   private final Map<String, Integer> ids = new ConcurrentHashMap<>();
   private final Map<Integer, String> names = new ConcurrentHashMap<>();
+  /**
+   * The same names by id, for {@link #nameOf}: a listing asks twice per entry, and ids are small
+   * and dense (allocated from 1). Replaced whole, under the lock, when a principal is added.
+   */
+  private volatile String[] byId = new String[0];
   private int nextId = 1;
 
   public Principals(MetadataStore store) {
@@ -34,6 +39,22 @@ public final class Principals {
         }
       }
     }
+    index();
+  }
+
+  /** Rebuilds {@link #byId} from {@link #names} (at start, and under the lock after an addition). */
+  private void index() {
+    int max = 0;
+    for (int id : names.keySet()) {
+      max = Math.max(max, id);
+    }
+    String[] table = new String[max + 1];
+    names.forEach((id, name) -> {
+      if (id >= 0) {
+        table[id] = name;
+      }
+    });
+    byId = table;
   }
 
   /** The id of {@code name}, allocating and durably recording a new one on first use. */
@@ -59,6 +80,7 @@ public final class Principals {
         throw new IOException("Cannot record principal " + name, e);
       }
       names.put(fresh, name);
+      index();
       ids.put(name, fresh);
       return fresh;
     }
@@ -75,7 +97,8 @@ public final class Principals {
   }
 
   public String nameOf(int id) {
-    String name = names.get(id);
+    String[] table = byId;
+    String name = id >= 0 && id < table.length ? table[id] : names.get(id);
     if (name == null) {
       throw new IllegalStateException("Unknown principal id " + id);
     }

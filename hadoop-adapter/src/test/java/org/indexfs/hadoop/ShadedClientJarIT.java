@@ -63,6 +63,33 @@ class ShadedClientJarIT {
     }
   }
 
+  /**
+   * The relocated Netty finds its epoll library only under the prefixed name the build gives it:
+   * a client of the shaded jar gets the same native transport as the servers and the benchmarks.
+   */
+  @Test
+  void theShadedClientLoadsNettysNativeEpollUnderItsRelocatedName() throws Exception {
+    Path work = Files.createTempDirectory(
+        Files.createDirectories(Path.of(System.getProperty("test.build.data", "target/test-data"))), "epoll");
+    Path check = work.resolve("CheckEpoll.java");
+    Files.writeString(check, String.join("\n",
+        "public class CheckEpoll {",
+        "  public static void main(String[] a) throws Exception {",
+        "    Class<?> e = Class.forName(\"org.indexfs.shaded.io.netty.channel.epoll.Epoll\");",
+        "    System.out.println(org.indexfs.common.rpc.Transport.nativeEpoll() + \" \"",
+        "        + e.getMethod(\"unavailabilityCause\").invoke(null));",
+        "  }",
+        "}", ""));
+    Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx128m",
+        "-cp", shadedJar().toString(), check.toString()).redirectErrorStream(true).start();
+    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
+    assertTrue(p.waitFor(60, TimeUnit.SECONDS) && p.exitValue() == 0, out);
+    String os = System.getProperty("os.name").toLowerCase(java.util.Locale.ROOT);
+    String arch = System.getProperty("os.arch");
+    boolean shipped = os.contains("linux") && (arch.equals("amd64") || arch.equals("aarch64"));
+    assertEquals(shipped ? "true null" : "false", shipped ? out : out.split(" ")[0], out);
+  }
+
   @Test
   void hadoopFsShellWorksWithTheShadedJarAsTheOnlyIndexfsJar() throws Exception {
     Shell shell = new Shell("shaded-shell");

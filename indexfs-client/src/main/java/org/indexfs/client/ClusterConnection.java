@@ -2,8 +2,6 @@ package org.indexfs.client;
 
 import com.google.protobuf.ByteString;
 import io.netty.channel.EventLoopGroup;
-import io.netty.channel.MultiThreadIoEventLoopGroup;
-import io.netty.channel.nio.NioIoHandler;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -75,8 +73,7 @@ public final class ClusterConnection implements AutoCloseable {
     this.maxFrameBytes = maxFrameBytes;
     this.connectTimeoutMs = connectTimeoutMs;
     this.resolutions = new ResolutionCache(cacheEntries, System::nanoTime);
-    group = new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory("indexfs-client", true),
-        NioIoHandler.newFactory());
+    group = org.indexfs.common.rpc.Transport.group(1, new DefaultThreadFactory("indexfs-client", true));
     // The session comes up on a thread of its own, so its set-up does not delay the first call.
     // Slot ownership changes (a server restarted, or another took the slot over): drop the old
     // connection at once, so the next call to that slot finds the new owner.

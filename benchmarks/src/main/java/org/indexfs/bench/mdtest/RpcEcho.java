@@ -8,10 +8,7 @@ import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
-import io.netty.channel.MultiThreadIoEventLoopGroup;
-import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.SocketChannel;
-import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -19,6 +16,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.indexfs.bench.ThreadCpu;
 import org.indexfs.common.rpc.Framing;
+import org.indexfs.common.rpc.Transport;
 import org.indexfs.common.rpc.RpcConnection;
 import org.indexfs.proto.Caller;
 import org.indexfs.proto.FileStatus;
@@ -51,14 +49,12 @@ public final class RpcEcho {
         .setType(FileType.FILE).setInodeId(1L << 40 | 123456).setPermission(0644).setOwner("bench")
         .setGroup("supergroup").setMtime(System.currentTimeMillis()).setAtime(System.currentTimeMillis())
         .setReplication(3).setBlockSize(128L << 20)).build();
-    EventLoopGroup boss = new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory("indexfs-echo-accept", true),
-        NioIoHandler.newFactory());
-    EventLoopGroup workers = new MultiThreadIoEventLoopGroup(2, new DefaultThreadFactory("indexfs-echo-io", true),
-        NioIoHandler.newFactory());
-    EventLoopGroup clientGroup = new MultiThreadIoEventLoopGroup(1,
-        new DefaultThreadFactory("indexfs-client-echo", true), NioIoHandler.newFactory());
+    // The same transport as IndexFS's clients and servers (Transport), so the floor is theirs.
+    EventLoopGroup boss = Transport.group(1, new DefaultThreadFactory("indexfs-echo-accept", true));
+    EventLoopGroup workers = Transport.group(2, new DefaultThreadFactory("indexfs-echo-io", true));
+    EventLoopGroup clientGroup = Transport.group(1, new DefaultThreadFactory("indexfs-client-echo", true));
     try {
-      Channel server = new ServerBootstrap().group(boss, workers).channel(NioServerSocketChannel.class)
+      Channel server = new ServerBootstrap().group(boss, workers).channel(Transport.serverChannel(boss))
           .childOption(ChannelOption.TCP_NODELAY, true)
           .childHandler(new ChannelInitializer<SocketChannel>() {
             @Override

@@ -10,7 +10,6 @@ import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.channel.socket.SocketChannel;
-import io.netty.channel.socket.nio.NioSocketChannel;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.util.Map;
@@ -65,7 +64,7 @@ public final class RpcConnection implements AutoCloseable {
     ReplyHandler handler = new ReplyHandler();
     Bootstrap b = new Bootstrap()
         .group(group)
-        .channel(NioSocketChannel.class)
+        .channel(Transport.socketChannel(group))
         .option(ChannelOption.TCP_NODELAY, true)
         .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, connectTimeoutMs)
         .handler(new ChannelInitializer<SocketChannel>() {

@@ -1,8 +1,6 @@
 package org.indexfs.server.peer;
 
 import io.netty.channel.EventLoopGroup;
-import io.netty.channel.MultiThreadIoEventLoopGroup;
-import io.netty.channel.nio.NioIoHandler;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import java.io.IOException;
 import java.io.InterruptedIOException;
@@ -48,8 +46,7 @@ public final class Peers implements AutoCloseable {
     this.identity = Caller.newBuilder().setUser(superuser).setClientId("indexfs-slot-" + slot).build();
     this.maxFrameBytes = maxFrameBytes;
     this.timeoutMs = timeoutMs;
-    this.group = new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory("indexfs-peer-" + slot, true),
-        NioIoHandler.newFactory());
+    this.group = org.indexfs.common.rpc.Transport.group(1, new DefaultThreadFactory("indexfs-peer-" + slot, true));
   }
 
   /** Joins the registry once this server holds its slot. */

@@ -9,11 +9,8 @@ import io.netty.channel.ChannelOption;
 import io.netty.channel.WriteBufferWaterMark;
 import java.util.concurrent.atomic.AtomicLong;
 import io.netty.channel.EventLoopGroup;
-import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.ChannelInboundHandlerAdapter;
-import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.SocketChannel;
-import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.handler.codec.TooLongFrameException;
 import io.netty.handler.timeout.IdleStateEvent;
 import io.netty.handler.timeout.IdleStateHandler;
@@ -26,6 +23,7 @@ import javax.security.sasl.SaslException;
 import javax.security.sasl.SaslServer;
 import org.indexfs.common.rpc.SaslAuthenticator;
 import org.indexfs.common.rpc.SaslPrivacy;
+import org.indexfs.common.rpc.Transport;
 import org.indexfs.proto.Code;
 import org.indexfs.proto.Request;
 import org.indexfs.proto.Response;
@@ -49,8 +47,7 @@ public final class RpcServer implements AutoCloseable {
   private final Dispatcher dispatcher;
   private final int maxFrameBytes;
   private final int idleSeconds;
-  private final EventLoopGroup boss = new MultiThreadIoEventLoopGroup(1,
-      new DefaultThreadFactory("indexfs-server-accept", true), NioIoHandler.newFactory());
+  private final EventLoopGroup boss = Transport.group(1, new DefaultThreadFactory("indexfs-server-accept", true));
   private final EventLoopGroup workers;
   private final Limits limits;
   private final KerberosTransport kerberos;
@@ -69,8 +66,7 @@ public final class RpcServer implements AutoCloseable {
     this.kerberos = kerberos;
     this.dispatcher = dispatcher;
     this.limits = limits;
-    this.workers = new MultiThreadIoEventLoopGroup(ioThreads, new DefaultThreadFactory("indexfs-server-io-" + slot, true),
-        NioIoHandler.newFactory());
+    this.workers = Transport.group(ioThreads, new DefaultThreadFactory("indexfs-server-io-" + slot, true));
     this.maxFrameBytes = maxFrameBytes;
     this.idleSeconds = idleSeconds;
   }
@@ -79,7 +75,7 @@ public final class RpcServer implements AutoCloseable {
   public InetSocketAddress start(String host, int port) throws IOException {
     ServerBootstrap b = new ServerBootstrap()
         .group(boss, workers)
-        .channel(NioServerSocketChannel.class)
+        .channel(Transport.serverChannel(boss))
         .childOption(ChannelOption.TCP_NODELAY, true)
         // Replies a client does not read stop the reading of its calls (ConnectionBudget).
         .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, new WriteBufferWaterMark(256 * 1024, 1024 * 1024))
@@ -102,7 +98,10 @@ public final class RpcServer implements AutoCloseable {
     } catch (RuntimeException e) {
       throw new IOException("Cannot bind " + host + ":" + port + ": " + e.getMessage(), e);
     }
-    return (InetSocketAddress) serverChannel.localAddress();
+    InetSocketAddress bound = (InetSocketAddress) serverChannel.localAddress();
+    LOG.info("Serving calls on {} ({} transport)", bound, serverChannel instanceof io.netty.channel.epoll.EpollServerSocketChannel
+        ? "native epoll" : "Java NIO");
+    return bound;
   }
 
   /**

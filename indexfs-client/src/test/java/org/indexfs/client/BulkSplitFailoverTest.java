@@ -39,16 +39,12 @@ class BulkSplitFailoverTest {
 
   @BeforeAll
   static void start() throws IOException {
-    cluster = LocalCluster.builder(workDir).clusterName("bulksplitfo").servers(4)
-        .set(IndexFsConfig.JOURNAL_ENABLED.name(), "true")
-        .set(IndexFsConfig.ZOOKEEPER_SESSION_TIMEOUT_MS.name(), "3000")
-        .set(IndexFsConfig.SPLIT_THRESHOLD.name(), "40")
-        .set(IndexFsConfig.LOCALIZE_LEASE_MS.name(), "60000").start();
-    BulkSplitPublishTest.cluster = cluster;
-    BulkSplitPublishTest.workDir = workDir;
-    BulkSplitPublishTest.admin = BulkPublishTest.client(cluster, TestData.USER, "admin");
-    BulkSplitPublishTest.reader = BulkPublishTest.client(cluster, "reader", "reader");
-    BulkSplitPublishTest.reader.waitForLocalized(0);
+    BulkSplitPublishTest.use(BulkSlots.start(workDir, "bulksplitfo", java.util.Map.of(
+        IndexFsConfig.JOURNAL_ENABLED.name(), "true",
+        IndexFsConfig.ZOOKEEPER_SESSION_TIMEOUT_MS.name(), "3000",
+        IndexFsConfig.SPLIT_THRESHOLD.name(), "40",
+        IndexFsConfig.LOCALIZE_LEASE_MS.name(), "60000")));
+    cluster = BulkSplitPublishTest.cluster;
   }
 
   @AfterAll

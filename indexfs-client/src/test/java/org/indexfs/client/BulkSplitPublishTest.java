@@ -11,13 +11,13 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Collectors;
 import org.indexfs.client.bulk.BulkInsertion;
-import org.indexfs.client.bulk.DirectoryShipper;
 import org.indexfs.client.bulk.LocalSubtree;
 import org.indexfs.common.IndexFsConfig;
 import org.indexfs.common.IndexFsException;
@@ -41,30 +41,33 @@ import org.junit.jupiter.api.io.TempDir;
  * participant or the home stopped between the phases ends all or nothing.
  */
 class BulkSplitPublishTest {
-  private static final int SLOTS = 4;
+  private static final int SLOTS = BulkSlots.SLOTS;
   private static final int FILES = 300;
 
   @TempDir
   static Path workDir;
+  static BulkSlots slots;
   static LocalCluster cluster;
   static IndexFsClient admin;
   static IndexFsClient reader;
 
   @BeforeAll
   static void start() throws IOException {
-    cluster = LocalCluster.builder(workDir).clusterName("bulksplitpub").servers(SLOTS)
-        .set(IndexFsConfig.SPLIT_THRESHOLD.name(), "40")
-        .set(IndexFsConfig.LOCALIZE_LEASE_MS.name(), "60000").start();
-    admin = BulkPublishTest.client(cluster, TestData.USER, "admin");
-    reader = BulkPublishTest.client(cluster, "reader", "reader");
-    reader.waitForLocalized(0);
+    use(BulkSlots.start(workDir, "bulksplitpub", Map.of(IndexFsConfig.SPLIT_THRESHOLD.name(), "40",
+        IndexFsConfig.LOCALIZE_LEASE_MS.name(), "60000")));
+  }
+
+  /** This class's helpers run on {@code s} (BulkSplitFailoverTest's cluster uses them too). */
+  static void use(BulkSlots s) {
+    slots = s;
+    cluster = s.cluster;
+    admin = s.admin;
+    reader = s.reader;
   }
 
   @AfterAll
   static void stop() {
-    reader.close();
-    admin.close();
-    cluster.close();
+    slots.close();
   }
 
   @AfterEach
@@ -79,29 +82,12 @@ class BulkSplitPublishTest {
       TestData.createClosed(admin, dir + "/pre-" + i);
     }
     FileStatus s = reader.getFileStatus(dir);
-    long deadline = System.currentTimeMillis() + 60_000;
-    String last = "";
-    for (int stable = 0; stable < 10; ) {
-      assertTrue(System.currentTimeMillis() < deadline, dir + " splits and settles: " + last);
-      StringBuilder now = new StringBuilder();
-      int holding = 0;
-      long total = 0;
-      for (int slot = 0; slot < SLOTS; slot++) {
-        long n = Slots.entriesOn(cluster, slot, s.getInodeId());
-        holding += n > 0 ? 1 : 0;
-        total += n;
-        now.append(n).append(' ');
-      }
-      stable = holding > 1 && total == 200 && now.toString().equals(last) ? stable + 1 : 0;
-      last = now.toString();
-      Thread.sleep(100);
-    }
+    slots.awaitSettled(s.getInodeId(), 2, 200);
     return s;
   }
 
   static BulkInsertion bulk(IndexFsClient c) {
-    return new BulkInsertion(c, new DirectoryShipper(cluster.dataUri()), "buffer", workDir.resolve("scratch"),
-        100_000, 1L << 30);
+    return slots.bulk(c);
   }
 
   static Set<String> made(LocalSubtree t, String dir, String prefix, int n) throws IOException {
@@ -133,13 +119,7 @@ class BulkSplitPublishTest {
   }
 
   static Set<Integer> slotsHolding(long dirId) {
-    Set<Integer> out = new TreeSet<>();
-    for (int slot = 0; slot < SLOTS; slot++) {
-      if (Slots.entriesOn(cluster, slot, dirId) > 0) {
-        out.add(slot);
-      }
-    }
-    return out;
+    return slots.slotsHolding(dirId);
   }
 
   static long entriesEverywhere(long dirId) {

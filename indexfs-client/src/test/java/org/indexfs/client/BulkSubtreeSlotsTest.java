@@ -8,12 +8,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.indexfs.client.bulk.BulkInsertion;
-import org.indexfs.client.bulk.DirectoryShipper;
 import org.indexfs.client.bulk.LocalSubtree;
 import org.indexfs.common.IndexFsConfig;
 import org.indexfs.common.IndexFsException;
@@ -37,29 +37,27 @@ import org.junit.jupiter.api.io.TempDir;
  * them is split per slot and ingested on all of them or none.
  */
 class BulkSubtreeSlotsTest {
-  private static final int SLOTS = 4;
+  private static final int SLOTS = BulkSlots.SLOTS;
 
   @TempDir
   static Path workDir;
+  static BulkSlots slots;
   static LocalCluster cluster;
   static IndexFsClient admin;
   static IndexFsClient reader;
 
   @BeforeAll
   static void start() throws IOException {
-    cluster = LocalCluster.builder(workDir).clusterName("bulksubtree").servers(SLOTS)
-        // Renewed every 1.7 s: a loaded machine's late renewal must not end it.
-        .set(IndexFsConfig.LOCALIZE_LEASE_MS.name(), "5000").start();
-    admin = BulkPublishTest.client(cluster, TestData.USER, "admin");
-    reader = BulkPublishTest.client(cluster, "reader", "reader");
-    reader.waitForLocalized(0);
+    // Renewed every 1.7 s: a loaded machine's late renewal must not end it.
+    slots = BulkSlots.start(workDir, "bulksubtree", Map.of(IndexFsConfig.LOCALIZE_LEASE_MS.name(), "5000"));
+    cluster = slots.cluster;
+    admin = slots.admin;
+    reader = slots.reader;
   }
 
   @AfterAll
   static void stop() {
-    reader.close();
-    admin.close();
-    cluster.close();
+    slots.close();
   }
 
   @AfterEach
@@ -68,8 +66,7 @@ class BulkSubtreeSlotsTest {
   }
 
   static BulkInsertion bulk(IndexFsClient c) {
-    return new BulkInsertion(c, new DirectoryShipper(cluster.dataUri()), "buffer", workDir.resolve("scratch"),
-        100_000, 1L << 30);
+    return slots.bulk(c);
   }
 
   /** {@code root} made, with a subdirectory homed on another slot (its path) holding one file "pre". */
@@ -84,12 +81,11 @@ class BulkSubtreeSlotsTest {
   }
 
   static Set<String> names(String dir) throws IOException {
-    return reader.listAll(dir).stream().map(FileStatus::getName).collect(Collectors.toCollection(TreeSet::new));
+    return slots.names(dir);
   }
 
   static void refused(String path) {
-    IndexFsException e = assertThrows(IndexFsException.class, () -> TestData.createClosed(reader, path));
-    assertEquals(Code.SUBTREE_LOCALIZED, e.code(), path + ": " + e.getMessage());
+    slots.refused(path);
   }
 
   @Test
@@ -190,6 +186,27 @@ class BulkSubtreeSlotsTest {
     TestData.createClosed(reader, s0 + "/after");
     TestData.createClosed(reader, t0 + "/after");
     TestData.createClosed(admin, s0 + "/nd/after");
+  }
+
+  @Test
+  @Timeout(value = 2, unit = TimeUnit.MINUTES)
+  void aPublishReachesADirectoryHomedWithItsParentOnAnotherSlot() throws Exception {
+    String s0 = subdirElsewhere("/same");
+    int s0Slot = admin.getFileStatus(s0).getZerothSlot();
+    // Homed on s0's slot: the root's slot walks neither it nor its entry; s0's slot walks both.
+    String t0 = Slots.dirOn(admin, s0, "t", s0Slot);
+    try (IndexFsClient holder = BulkPublishTest.client(cluster, TestData.USER, "holder-same")) {
+      BulkInsertion bulk = bulk(holder);
+      LocalSubtree t = bulk.localize("/same", 0777, false);
+      file(t, t0 + "/deep");
+      refused(t0 + "/other");
+      assertFalse(exists(t0 + "/deep"));
+      PublishResult r = t.publish(true);
+      assertEquals(0, r.getRejectedCount(), r.toString());
+      assertEquals(1, r.getIngested(), r.toString());
+    }
+    assertEquals(Set.of("deep"), names(t0));
+    TestData.createClosed(reader, t0 + "/after");
   }
 
   @Test

@@ -134,12 +134,37 @@ public final class BulkIngest {
     if (table.get(dirId) != null) {
       return true;
     }
-    for (Map.Entry<Long, SubtreeDirs> s : subtrees.entrySet()) {
-      if (table.get(s.getKey()) != null && s.getValue().contains(dirId)) {
+    for (long root : table.roots()) {
+      SubtreeDirs s = subtrees.get(root);
+      if (s == null) {
+        s = walkedAgain(root);
+      }
+      if (s != null && s.contains(dirId)) {
         return true;
       }
     }
     return false;
+  }
+
+  /**
+   * The directories of localization {@code rootId} held here after a restart, from its durable
+   * records: the subtree walked again where it is homed here; on a slot holding a mirror, the
+   * directories its home told it to hold, walked again (null: none).
+   */
+  private SubtreeDirs walkedAgain(long rootId) {
+    if (table.mirrorOf(rootId) < 0) {
+      return subtree(rootId);
+    }
+    Set<Long> told = table.held().get(rootId);
+    if (told == null) {
+      return null;
+    }
+    List<Long> walked = new ArrayList<>();
+    for (long d : told) {
+      SubtreeDirs.scan(ctx.ns(), d).ids().forEach(walked::add);
+    }
+    holdMirrored(rootId, walked);
+    return subtrees.get(rootId);
   }
 
   /** The localization of {@code rootId} ended: forget its directories; returns them (to consider splitting). */

@@ -50,6 +50,12 @@ public final class Localizations implements PathResolver.LocalizedSubtrees {
   private final Set<Long> contended = ConcurrentHashMap.newKeySet();
   private final Set<Long> publishing = ConcurrentHashMap.newKeySet();
   private final Map<Long, Integer> homes = new ConcurrentHashMap<>();
+  /**
+   * A mirror for directories of the subtree on this slot: the directories its home told it
+   * ({@code localize.held/<dirId>}), walked again at start so they still take no split.
+   */
+  private static final byte[] HELD = "localize.held/".getBytes(StandardCharsets.UTF_8);
+  private final Map<Long, Set<Long>> held = new ConcurrentHashMap<>();
   /** Told (directory, its home slot) when another client asks for a directory whose record is a mirror. */
   private volatile java.util.function.ObjLongConsumer<Integer> mirrorContended = (home, dirId) -> { };
 
@@ -60,6 +66,11 @@ public final class Localizations implements PathResolver.LocalizedSubtrees {
     try (RocksIterator it = ns.store().iterator(ns.store().meta(), null)) {
       for (it.seek(FROM); it.isValid() && Bytes.startsWith(it.key(), FROM); it.next()) {
         homes.put(ByteBuffer.wrap(it.key(), FROM.length, 8).getLong(), ByteBuffer.wrap(it.value()).getInt());
+      }
+    }
+    try (RocksIterator it = ns.store().iterator(ns.store().meta(), null)) {
+      for (it.seek(HELD); it.isValid() && Bytes.startsWith(it.key(), HELD); it.next()) {
+        held.put(ByteBuffer.wrap(it.key(), HELD.length, 8).getLong(), decodeIds(it.value()));
       }
     }
     for (Localization l : all(ns.store(), null)) {
@@ -145,6 +156,11 @@ public final class Localizations implements PathResolver.LocalizedSubtrees {
     return byDir.size();
   }
 
+  /** The directories localized here (homed here, or mirrored from their home). */
+  java.util.Collection<Long> roots() {
+    return byDir.keySet();
+  }
+
   /** Records {@code l} in the caller's batch; the mirror follows once the batch is written. */
   void put(WriteBatch batch, Localization l) throws IOException {
     try {
@@ -166,17 +182,52 @@ public final class Localizations implements PathResolver.LocalizedSubtrees {
     ns.afterWrite(() -> homes.put(dirId, home));
   }
 
+  /** Adds, in the caller's batch, directories of {@code dirId}'s subtree this slot was told to hold. */
+  void putHeld(WriteBatch batch, long dirId, List<Long> dirs) throws IOException {
+    Set<Long> all = ConcurrentHashMap.newKeySet();
+    all.addAll(held.getOrDefault(dirId, Set.of()));
+    all.addAll(dirs);
+    ByteBuffer v = ByteBuffer.allocate(8 * all.size());
+    all.forEach(v::putLong);
+    try {
+      batch.put(ns.store().meta(), heldKey(dirId), v.array());
+    } catch (RocksDBException e) {
+      throw new IOException(e);
+    }
+    ns.afterWrite(() -> held.put(dirId, all));
+  }
+
+  /** Per localized directory mirrored here: the directories of its subtree this slot was told to hold. */
+  Map<Long, Set<Long>> held() {
+    return held;
+  }
+
+  private static byte[] heldKey(long dirId) {
+    return Bytes.concat(HELD, ByteBuffer.allocate(8).putLong(dirId).array());
+  }
+
+  private static Set<Long> decodeIds(byte[] value) {
+    Set<Long> out = ConcurrentHashMap.newKeySet();
+    ByteBuffer b = ByteBuffer.wrap(value);
+    while (b.remaining() >= 8) {
+      out.add(b.getLong());
+    }
+    return out;
+  }
+
   /** Ends the localization of {@code dirId} in the caller's batch. */
   void remove(WriteBatch batch, long dirId) throws IOException {
     try {
       batch.delete(ns.store().meta(), key(dirId));
       batch.delete(ns.store().meta(), Bytes.concat(FROM, ByteBuffer.allocate(8).putLong(dirId).array()));
+      batch.delete(ns.store().meta(), heldKey(dirId));
     } catch (RocksDBException e) {
       throw new IOException(e);
     }
     ns.afterWrite(() -> {
       byDir.remove(dirId);
       homes.remove(dirId);
+      held.remove(dirId);
       contended.remove(dirId);
     });
   }

@@ -111,9 +111,10 @@ public final class Localizer implements AutoCloseable {
       mirrors.push(after);
     }
     if (!renew || block[1] > 0) {
-      // So does every slot homing a directory of the subtree made before (none: no call at all).
+      // So does every slot homing a directory of the subtree made before, or holding a partition of
+      // one that split before (none: no call at all).
       SubtreeDirs here = ingest.subtree(dir.inodeId);
-      if (!here.elsewhere().isEmpty()) {
+      if (here.reachesOtherSlots()) {
         try {
           mirrors.pushSubtree(after, here);
         } catch (IndexFsException e) {
@@ -199,9 +200,9 @@ public final class Localizer implements AutoCloseable {
     }
   }
 
-  /** True when directories of the subtree are homed on other slots, which hold a mirror of its record. */
+  /** True when directories of the subtree are homed or split on other slots: those hold a mirror of its record. */
   private boolean mirroredSubtree(long dirId) {
-    return !ingest.subtree(dirId).elsewhere().isEmpty();
+    return ingest.subtree(dirId).reachesOtherSlots();
   }
 
   private void expire() throws IOException {

@@ -9,6 +9,7 @@ import org.indexfs.proto.LocalizeGrant;
 import org.indexfs.proto.LocalizeRequest;
 import org.indexfs.proto.Request;
 import org.indexfs.proto.Response;
+import org.indexfs.proto.SplitDir;
 import org.indexfs.server.op.OpContext;
 import org.indexfs.server.op.Operation;
 import org.slf4j.Logger;
@@ -79,10 +80,12 @@ final class MirrorOp implements Operation {
   }
 
   /**
-   * MIRROR / UNMIRROR on a slot homing directories inside the localized subtree: the record is
+   * MIRROR / UNMIRROR on a slot homing directories inside the localized subtree, or holding a
+   * partition of one that had split before the localization: the record is
    * kept (or dropped) as on a partition's slot, with its home noted when this slot holds no
    * partition of the localized directory (so its expiry stays the home's business); the
-   * directories walked here take no split meanwhile. Answers with those found homed elsewhere.
+   * directories walked here take no split meanwhile (durably: the directories told are kept with
+   * the record). Answers with the directories found here (with their homes), and those walked here that have split.
    */
   private Response.Builder subtree(LocalizeRequest req, Localizations table) throws IOException {
     long dirId = req.getDirId();
@@ -91,10 +94,13 @@ final class MirrorOp implements Operation {
     for (long d : req.getSubtreeDirsList()) {
       SubtreeDirs s = SubtreeDirs.scan(ctx.ns(), d);
       s.ids().forEach(walked::add);
-      for (SubtreeDirs.Away a : s.elsewhere().values()) {
+      // Every directory found here, those homed here too: the home routes publishes into them.
+      for (SubtreeDirs.Away a : s.found().values()) {
         g.addFoundDirs(a.inode().inodeId).addFoundSlots(a.slot()).addFoundParents(a.parentId())
             .addFoundNames(a.name()).addFoundInodes(ByteString.copyFrom(a.inode().encode()));
       }
+      s.split().forEach((id, sp) -> g.addSplitDirs(SplitDir.newBuilder().setId(id).setZerothSlot(sp.zerothSlot())
+          .setBitmap(ByteString.copyFrom(sp.bitmap().toBytes()))));
     }
     g.putAllPrincipals(ctx.ns().principals().table());
     if (req.getAction() == LocalizeRequest.Action.MIRROR) {
@@ -106,12 +112,15 @@ final class MirrorOp implements Operation {
         if (!partitionHere) {
           table.putHome(batch, dirId, req.getHomeSlot());
         }
+        // Durable, so a restart here keeps them from splitting (BulkIngest reloads the hold).
+        table.putHeld(batch, dirId, req.getSubtreeDirsList());
         return null;
       });
       localizer.ingest().holdMirrored(dirId, walked);
       if (!before) {
-        LOG.info("Directory {} is localized on slot {}: {} of its directories homed here hold off other clients and "
-            + "take no split until it ends", InodeIds.format(dirId), req.getHomeSlot(), walked.size());
+        LOG.info("Directory {} is localized on slot {}: {} of its directories held here (homed, or a partition) hold "
+            + "off other clients and take no split until it ends", InodeIds.format(dirId), req.getHomeSlot(),
+            walked.size());
       }
     } else if (req.getAction() == LocalizeRequest.Action.UNMIRROR) {
       boolean had = table.get(dirId) != null;

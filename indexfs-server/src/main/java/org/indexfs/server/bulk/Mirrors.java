@@ -23,6 +23,7 @@ import org.indexfs.proto.LocalizeGrant;
 import org.indexfs.proto.LocalizeRequest;
 import org.indexfs.proto.Request;
 import org.indexfs.proto.Response;
+import org.indexfs.proto.SplitDir;
 import org.indexfs.server.split.PrincipalTranslation;
 import org.indexfs.server.op.OpContext;
 import org.slf4j.Logger;
@@ -98,15 +99,24 @@ final class Mirrors implements AutoCloseable {
   static final int MAX_DIRS_ELSEWHERE = 1024;
 
   /**
-   * Tells every slot homing a directory of the subtree (made there before the localization) the
-   * record {@code l}, so mutations inside those directories by other clients are refused there as
-   * here; each such slot walks its part and names the directories below homed on yet another slot,
-   * until none is left. Returns every directory of the subtree met on the way whose entry is not in
-   * {@code here}'s walk, with its entry's owner and group ids as this slot interns them (those homed
-   * here too: their entries are elsewhere); empty, with no call made, when every directory of the
-   * subtree is homed here.
+   * What a walk of the subtree over its slots found: the directories homed on other slots than
+   * this one ({@code away}, as in {@link #pushSubtree}), and each directory below the root that had
+   * split before the localization with its whole bitmap, gathered from its partitions' slots
+   * ({@code split}; a localized directory takes no split, so it stays true until the end).
    */
-  Map<Long, SubtreeDirs.Away> pushSubtree(Localization l, SubtreeDirs here) throws IOException {
+  record Reach(Map<Long, SubtreeDirs.Away> away, Map<Long, SubtreeDirs.Split> split) {}
+
+  /**
+   * Tells every slot homing a directory of the subtree (made there before the localization), and
+   * every slot holding a partition of a directory of it that had split, the record {@code l}, so
+   * mutations inside those directories by other clients are refused there as here; each such slot
+   * walks its part and names the directories it found there (those homed on yet another slot are
+   * asked in turn) and those that split, until none is left. Returns every directory of the subtree
+   * met on the way whose entry is not in {@code here}'s walk, with its entry's owner and group ids
+   * as this slot interns them (those homed here too: their entries are elsewhere), and the split
+   * ones; empty, with no call made, when every directory of the subtree is whole and homed here.
+   */
+  Reach pushSubtree(Localization l, SubtreeDirs here) throws IOException {
     return visitSubtree(l.dirId(), here, LocalizeRequest.newBuilder().setAction(LocalizeRequest.Action.MIRROR)
         .setDirId(l.dirId()).setRecord(ByteString.copyFrom(l.encode())));
   }
@@ -116,31 +126,45 @@ final class Mirrors implements AutoCloseable {
     visitSubtree(dirId, here, LocalizeRequest.newBuilder().setAction(LocalizeRequest.Action.UNMIRROR).setDirId(dirId));
   }
 
-  private Map<Long, SubtreeDirs.Away> visitSubtree(long dirId, SubtreeDirs here, LocalizeRequest.Builder req)
-      throws IOException {
+  /** One directory to tell one slot about (its home, or the slot of one of its partitions). */
+  private record Visit(long dir, int slot) {}
+
+  private Reach visitSubtree(long dirId, SubtreeDirs here, LocalizeRequest.Builder req) throws IOException {
     int self = ctx.ns().slot();
+    int slots = ctx.partitions().slotCount();
     Map<Long, SubtreeDirs.Away> found = new LinkedHashMap<>(here.elsewhere());
-    Deque<Long> todo = new ArrayDeque<>(found.keySet());
-    Set<Long> walkedHere = new HashSet<>();
+    Map<Long, SubtreeDirs.Split> split = new LinkedHashMap<>();
+    Set<Visit> asked = new HashSet<>();
+    Deque<Visit> todo = new ArrayDeque<>();
+    for (long d : here.ids()) {
+      asked.add(new Visit(d, self)); // walked here already
+    }
+    for (SubtreeDirs.Away a : found.values()) {
+      ask(new Visit(a.inode().inodeId, a.slot()), asked, todo);
+    }
+    here.split().forEach((d, sp) -> gather(dirId, d, sp, split, slots, asked, todo));
     while (!todo.isEmpty()) {
-      if (found.size() > MAX_DIRS_ELSEWHERE) {
+      if (found.size() + split.size() > MAX_DIRS_ELSEWHERE) {
         throw new IndexFsException(Code.UNSUPPORTED, "Directory " + InodeIds.format(dirId) + " holds more than "
-            + MAX_DIRS_ELSEWHERE + " directories homed on other slots than its own; localize a smaller subtree");
+            + MAX_DIRS_ELSEWHERE + " directories homed on other slots than its own or split across slots; "
+            + "localize a smaller subtree");
       }
-      // One call per slot per round, naming every directory of the subtree it homes not asked yet.
+      // One call per slot per round, naming every directory of the subtree it holds not asked yet.
       Map<Integer, List<Long>> bySlot = new TreeMap<>();
       while (!todo.isEmpty()) {
-        long d = todo.poll();
-        bySlot.computeIfAbsent(found.get(d).slot(), k -> new ArrayList<>()).add(d);
+        Visit v = todo.poll();
+        bySlot.computeIfAbsent(v.slot(), k -> new ArrayList<>()).add(v.dir());
       }
       for (Map.Entry<Integer, List<Long>> e : bySlot.entrySet()) {
         List<SubtreeDirs.Away> below = new ArrayList<>();
+        Map<Long, SubtreeDirs.Split> splitThere = new LinkedHashMap<>();
         if (e.getKey() == self) {
-          // A directory homed here again, deeper (its entry on another slot): walk it here.
+          // A directory homed here again, deeper (its entry on another slot), or a partition of a
+          // split one held here: walk it here.
           for (long d : e.getValue()) {
-            if (walkedHere.add(d)) {
-              below.addAll(SubtreeDirs.scan(ctx.ns(), d).elsewhere().values());
-            }
+            SubtreeDirs s = SubtreeDirs.scan(ctx.ns(), d);
+            below.addAll(s.found().values());
+            splitThere.putAll(s.split());
           }
         } else {
           LocalizeGrant g = ctx.peers().call(e.getKey(), Request.newBuilder().setLocalize(req.clone()
@@ -152,15 +176,42 @@ final class Mirrors implements AutoCloseable {
             inode.groupId = ids.map(inode.groupId);
             below.add(new SubtreeDirs.Away(g.getFoundSlots(i), g.getFoundParents(i), g.getFoundNames(i), inode));
           }
+          for (SplitDir sd : g.getSplitDirsList()) {
+            splitThere.put(sd.getId(), new SubtreeDirs.Split(sd.getZerothSlot(),
+                PartitionBitmap.fromBytes(sd.getBitmap().toByteArray())));
+          }
         }
         for (SubtreeDirs.Away b : below) {
           if (found.putIfAbsent(b.inode().inodeId, b) == null) {
-            todo.add(b.inode().inodeId);
+            if (b.slot() == e.getKey()) {
+              asked.add(new Visit(b.inode().inodeId, b.slot())); // homed where it was found: walked there already
+            }
+            ask(new Visit(b.inode().inodeId, b.slot()), asked, todo);
           }
         }
+        splitThere.forEach((d, sp) -> gather(dirId, d, sp, split, slots, asked, todo));
       }
     }
-    return found;
+    return new Reach(found, split);
+  }
+
+  private static void ask(Visit v, Set<Visit> asked, Deque<Visit> todo) {
+    if (asked.add(v)) {
+      todo.add(v);
+    }
+  }
+
+  /** Merges what one slot knows of split directory {@code d}'s bitmap; asks the slots of partitions new to it. */
+  private static void gather(long rootId, long d, SubtreeDirs.Split sp, Map<Long, SubtreeDirs.Split> split, int slots,
+      Set<Visit> asked, Deque<Visit> todo) {
+    if (d == rootId) {
+      return; // the localized directory's own partitions: push / end
+    }
+    SubtreeDirs.Split all = split.computeIfAbsent(d, k -> new SubtreeDirs.Split(sp.zerothSlot(), sp.bitmap().copy()));
+    all.bitmap().merge(sp.bitmap());
+    for (int index : all.bitmap().partitions()) {
+      ask(new Visit(d, GigaIndex.slotOf(all.zerothSlot(), index, slots)), asked, todo);
+    }
   }
 
   /** A partition's slot saw another client ask for the subtree: its home denies the holders' renewals. */

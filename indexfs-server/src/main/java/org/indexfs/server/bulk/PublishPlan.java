@@ -70,15 +70,30 @@ final class PublishPlan {
    * partition records are written there), and a name held by a directory is refused (no merge).
    * {@code remote}: on the home, the directories of the subtree homed on other slots (made there
    * before the localization); their entries go to their slot's share, which validates them there.
+   * {@code dirSplits}: on the home, the directories below the root that split across slots before
+   * the localization, with their whole bitmaps; an entry goes to the slot of the partition its name
+   * hashes to, as for the root.
    */
   record Split(PartitionBitmap bitmap, int homeSlot, boolean participant, Map<Long, String> refusedElsewhere,
-      Path shareBase, Map<Long, Remote> remote) {}
+      Path shareBase, Map<Long, Remote> remote, Map<Long, SubtreeDirs.Split> dirSplits) {
+    Split(PartitionBitmap bitmap, int homeSlot, boolean participant, Map<Long, String> refusedElsewhere,
+        Path shareBase, Map<Long, Remote> remote) {
+      this(bitmap, homeSlot, participant, refusedElsewhere, shareBase, remote, Map.of());
+    }
+  }
 
   /** A directory of the subtree homed on slot {@code slot}: its entry (this slot's ids) and place. */
   record Remote(int slot, Inode dir, SubtreeDirs.Place place) {}
 
   private Remote remote(long dirId) {
     return split == null || split.participant() ? null : split.remote().get(dirId);
+  }
+
+  /** On the home: the slot of the partition of split subdirectory {@code dirId} holding {@code hash}; -1 if not one. */
+  private int partitionSlot(long dirId, long hash) {
+    SubtreeDirs.Split sp = split == null || split.participant() ? null : split.dirSplits().get(dirId);
+    return sp == null ? -1 : GigaIndex.slotOf(sp.zerothSlot(), GigaIndex.partitionOf(hash, sp.bitmap()),
+        ctx.partitions().slotCount());
   }
 
   /** Directories in the file: id → their key and value. */
@@ -240,8 +255,10 @@ final class PublishPlan {
     if (dir == null) {
       return "its directory is not inside the localized subtree";
     }
-    // A directory homed on another slot: that slot checks, with its ACLs, when it prepares its share.
-    String denied = remote(parent) != null ? "" : permitted.computeIfAbsent(parent, id -> {
+    // An entry of a directory homed on another slot going there: that slot checks, with its ACLs,
+    // when it prepares its share (one of its partitions here: checked here).
+    boolean checkedThere = remote(parent) != null && exportSlot(parent, key.nameHash()) >= 0;
+    String denied = checkedThere ? "" : permitted.computeIfAbsent(parent, id -> {
       try {
         ctx.access().checkSubtreeDirectory(publisherCaller, rootPath + relPath(id), dir, Permission.WRITE_EXECUTE);
         return "";
@@ -253,8 +270,8 @@ final class PublishPlan {
       return denied;
     }
     if (ownerOf(dir, parent, key.nameHash()) != ctx.ns().slot() && exportSlot(parent, key.nameHash()) < 0) {
-      return "its directory's partition for this name is on another slot (a subdirectory that split before the "
-          + "localization: only the localized directory itself is published across partitions)";
+      return "its directory's partition for this name is on another slot (its directory split or moved during "
+          + "the localization)";
     }
     int home = split == null ? ctx.ns().slot() : split.homeSlot();
     if (v.isDirectory()) {
@@ -296,11 +313,21 @@ final class PublishPlan {
     if (split != null && !split.participant() && parent == root.inodeId) {
       return GigaIndex.slotOf(root.zerothSlot, GigaIndex.partitionOf(hash, split.bitmap()), ctx.partitions().slotCount());
     }
-    return ctx.partitions().ownerOf(dir, hash);
+    int partition = partitionSlot(parent, hash);
+    return partition >= 0 ? partition : ctx.partitions().ownerOf(dir, hash);
   }
 
-  /** On a split root's home: the other slot an entry of the root goes to; -1 when it stays here. */
+  /**
+   * On the home of a publish spanning slots: the other slot an entry goes to (its partition's, for
+   * the root or a subdirectory that split; its directory's home, for one homed elsewhere); -1 when
+   * it stays here.
+   */
   private int exportSlot(long parent, long hash) throws IOException {
+    int partition = partitionSlot(parent, hash);
+    if (partition >= 0) {
+      // A subdirectory that split before the localization: the partition's slot, maybe this one.
+      return partition == ctx.ns().slot() ? -1 : partition;
+    }
     Remote r = remote(parent);
     if (r != null) {
       return r.slot();

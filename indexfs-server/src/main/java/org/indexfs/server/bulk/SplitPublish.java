@@ -69,20 +69,24 @@ final class SplitPublish {
 
   /** True when a publish into {@code dirId} may reach other slots: its root split, or its subtree has directories elsewhere. */
   boolean spans(long dirId, SubtreeDirs subtree) throws IOException {
-    return mirrors.split(dirId) || !subtree.elsewhere().isEmpty();
+    return mirrors.split(dirId) || subtree.reachesOtherSlots();
   }
 
   /**
    * The directories of the subtree homed on other slots, as the walk of {@link Mirrors#pushSubtree}
    * finds them (it also refreshes the record there, with the holders' blocks); those homed here
-   * whose entries are elsewhere join {@code subtree}.
+   * whose entries are elsewhere join {@code subtree}. The subdirectories that had split go to
+   * {@code splits}, with their whole bitmaps.
    */
-  private Map<Long, PublishPlan.Remote> remoteDirs(Localization l, SubtreeDirs subtree) throws IOException {
+  private Map<Long, PublishPlan.Remote> remoteDirs(Localization l, SubtreeDirs subtree,
+      Map<Long, SubtreeDirs.Split> splits) throws IOException {
     Map<Long, PublishPlan.Remote> out = new HashMap<>();
-    if (subtree.elsewhere().isEmpty()) {
+    if (!subtree.reachesOtherSlots()) {
       return out;
     }
-    for (SubtreeDirs.Away a : mirrors.pushSubtree(l, subtree).values()) {
+    Mirrors.Reach reach = mirrors.pushSubtree(l, subtree);
+    splits.putAll(reach.split());
+    for (SubtreeDirs.Away a : reach.away().values()) {
       SubtreeDirs.Place parent = subtree.get(a.parentId());
       if (parent == null && out.containsKey(a.parentId())) {
         parent = out.get(a.parentId()).place();
@@ -100,15 +104,30 @@ final class SplitPublish {
     return out;
   }
 
-  /** PREPARE's list for {@code slot}: the directories it homes that the share may put entries in. */
-  private static List<SubtreeDir> dirsOn(int slot, Map<Long, PublishPlan.Remote> remote) {
-    List<SubtreeDir> out = new ArrayList<>();
+  /**
+   * PREPARE's list for {@code slot}: the directories it homes, or holds a partition of, that the
+   * share may put entries in.
+   */
+  private List<SubtreeDir> dirsOn(int slot, Map<Long, PublishPlan.Remote> remote, Map<Long, SubtreeDirs.Split> splits,
+      SubtreeDirs subtree) {
+    Map<Long, SubtreeDirs.Place> on = new java.util.LinkedHashMap<>();
     remote.forEach((id, r) -> {
       if (r.slot() == slot) {
-        out.add(SubtreeDir.newBuilder().setId(id).setParentId(r.place().parentId()).setName(r.place().name())
-            .setRelPath(r.place().relPath()).build());
+        on.put(id, r.place());
       }
     });
+    int slots = ctx.partitions().slotCount();
+    splits.forEach((id, sp) -> {
+      SubtreeDirs.Place place = remote.containsKey(id) ? remote.get(id).place() : subtree.get(id);
+      for (int index : sp.bitmap().partitions()) {
+        if (place != null && org.indexfs.common.giga.GigaIndex.slotOf(sp.zerothSlot(), index, slots) == slot) {
+          on.putIfAbsent(id, place);
+        }
+      }
+    });
+    List<SubtreeDir> out = new ArrayList<>();
+    on.forEach((id, p) -> out.add(SubtreeDir.newBuilder().setId(id).setParentId(p.parentId()).setName(p.name())
+        .setRelPath(p.relPath()).build()));
     return out;
   }
 
@@ -116,10 +135,11 @@ final class SplitPublish {
       SubtreeDirs subtree) throws IOException {
     String txid = UUID.randomUUID().toString();
     PartitionBitmap bitmap = mirrors.push(l);
-    Map<Long, PublishPlan.Remote> remote = remoteDirs(l, subtree);
+    Map<Long, SubtreeDirs.Split> splits = new HashMap<>();
+    Map<Long, PublishPlan.Remote> remote = remoteDirs(l, subtree, splits);
     Path shareBase = staged.resolveSibling(txid + ".share");
     PublishPlan plan = new PublishPlan(ctx, l, publisher, root, rootPath, subtree,
-        new PublishPlan.Split(bitmap, ctx.ns().slot(), false, Map.of(), shareBase, remote));
+        new PublishPlan.Split(bitmap, ctx.ns().slot(), false, Map.of(), shareBase, remote, splits));
     boolean any = plan.run(fetched, staged);
     Map<Integer, String> shipped = new HashMap<>();
     try {
@@ -141,7 +161,8 @@ final class SplitPublish {
       });
       inFlight.add(txid);
       try {
-        return decide(tx, plan, any, l, publisher, root, rootPath, fetched, staged, subtree, bitmap, shipped, remote);
+        return decide(tx, plan, any, l, publisher, root, rootPath, fetched, staged, subtree, bitmap, shipped, remote,
+            splits);
       } finally {
         inFlight.remove(txid);
       }
@@ -161,7 +182,8 @@ final class SplitPublish {
 
   private Outcome decide(PublishTxns.Tx tx, PublishPlan first, boolean any, Localization l,
       Localization.Holder publisher, Inode root, String rootPath, Path fetched, Path staged, SubtreeDirs subtree,
-      PartitionBitmap bitmap, Map<Integer, String> shipped, Map<Long, PublishPlan.Remote> remote) throws IOException {
+      PartitionBitmap bitmap, Map<Integer, String> shipped, Map<Long, PublishPlan.Remote> remote,
+      Map<Long, SubtreeDirs.Split> splits) throws IOException {
     FaultPoints.at("publish.tx.recorded");
     List<Rejection> rejections = new ArrayList<>();
     Map<Long, String> refused = new HashMap<>();
@@ -170,7 +192,8 @@ final class SplitPublish {
       for (int slot : tx.participants()) {
         PublishResult r = ctx.peers().call(slot, Request.newBuilder().setPublish(PublishRequest.newBuilder()
             .setPhase(PublishRequest.Phase.PREPARE).setTxid(tx.txid()).setDirId(tx.dirId()).setPath(rootPath)
-            .setClientId(publisher.clientId()).setFile(shipped.get(slot)).addAllSubtreeDirs(dirsOn(slot, remote))
+            .setClientId(publisher.clientId()).setFile(shipped.get(slot))
+            .addAllSubtreeDirs(dirsOn(slot, remote, splits, subtree))
             .putAllPrincipals(ctx.ns().principals().table()))).getPublishResult();
         accepted += r.getIngested();
         rejections.addAll(r.getRejectedList());
@@ -192,7 +215,7 @@ final class SplitPublish {
       // A new directory refused by its partition takes its entries (all staged here) with it.
       Files.deleteIfExists(staged);
       plan = new PublishPlan(ctx, l, publisher, root, rootPath, subtree, new PublishPlan.Split(bitmap,
-          ctx.ns().slot(), false, refused, staged.resolveSibling(tx.txid() + ".replan"), remote));
+          ctx.ns().slot(), false, refused, staged.resolveSibling(tx.txid() + ".replan"), remote, splits));
       any = plan.run(fetched, staged);
       for (Path f : plan.shares.values()) {
         Files.deleteIfExists(f);

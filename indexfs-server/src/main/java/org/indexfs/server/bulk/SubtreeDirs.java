@@ -4,6 +4,9 @@ import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import org.indexfs.common.giga.PartitionBitmap;
 import org.indexfs.common.schema.Bytes;
 import org.indexfs.common.schema.EntryKey;
 import org.indexfs.common.schema.Inode;
@@ -24,19 +27,32 @@ final class SubtreeDirs {
   /** A directory of the subtree homed on another slot: that slot, where its entry is, the entry. */
   record Away(int slot, long parentId, String name, Inode inode) {}
 
+  /** A directory of the subtree that has split (GIGA+): its zeroth slot and the partitions this slot knows. */
+  record Split(int zerothSlot, PartitionBitmap bitmap) {}
+
   private final Map<Long, Place> dirs = new ConcurrentHashMap<>();
+  /**
+   * Directories walked here that split before the localization, the scan's root included: their
+   * other partitions' slots are told of the localization too ({@link Mirrors#pushSubtree}).
+   */
+  private final Map<Long, Split> split = new ConcurrentHashMap<>();
+  private long rootId;
   /**
    * Directories of the subtree whose entries are here but which are homed on another slot (made
    * before the localization, placed by load): their own entries, and any directory below them,
    * are on that slot, which is told of the localization ({@link Mirrors#pushSubtree}).
    */
   private final Map<Long, Away> elsewhere = new ConcurrentHashMap<>();
+  /** Every directory whose entry the walk found here, wherever it is homed (a mirror slot tells its home). */
+  private final Map<Long, Away> found = new ConcurrentHashMap<>();
 
   private SubtreeDirs() {}
 
   static SubtreeDirs scan(Namespace ns, long rootId) {
     SubtreeDirs s = new SubtreeDirs();
+    s.rootId = rootId;
     s.dirs.put(rootId, new Place(0, "", ""));
+    s.noteSplit(ns, rootId, -1);
     Deque<Long> todo = new ArrayDeque<>();
     todo.add(rootId);
     while (!todo.isEmpty()) {
@@ -51,8 +67,11 @@ final class SubtreeDirs {
             Inode d = Inode.decode(it.value());
             s.dirs.put(d.inodeId, new Place(dir, k.name(), base + "/" + k.name()));
             todo.add(d.inodeId);
+            s.noteSplit(ns, d.inodeId, d.zerothSlot);
+            Away found = new Away(d.zerothSlot, dir, k.name(), d);
+            s.found.put(d.inodeId, found);
             if (d.zerothSlot != ns.slot()) {
-              s.elsewhere.put(d.inodeId, new Away(d.zerothSlot, dir, k.name(), d));
+              s.elsewhere.put(d.inodeId, found);
             }
           }
         }
@@ -61,9 +80,25 @@ final class SubtreeDirs {
     return s;
   }
 
+  private void noteSplit(Namespace ns, long dirId, int zerothSlot) {
+    try {
+      PartitionBitmap b = ns.bitmap(dirId);
+      if (b.count() > 1) {
+        if (zerothSlot < 0) {
+          Inode record = ns.partition(dirId);
+          zerothSlot = record == null ? ns.slot() : record.zerothSlot;
+        }
+        split.put(dirId, new Split(zerothSlot, b.copy()));
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
   /** Only the root: a partition's slot of a split root validates entries of the root alone. */
   static SubtreeDirs rootOnly(long rootId) {
     SubtreeDirs s = new SubtreeDirs();
+    s.rootId = rootId;
     s.dirs.put(rootId, new Place(0, "", ""));
     return s;
   }
@@ -71,6 +106,24 @@ final class SubtreeDirs {
   /** Directories of the subtree found here but homed on another slot. */
   Map<Long, Away> elsewhere() {
     return elsewhere;
+  }
+
+  /** Every directory whose entry the walk found here, with where it is homed. */
+  Map<Long, Away> found() {
+    return found;
+  }
+
+  /** Directories walked here that have split, the scan's root included. */
+  Map<Long, Split> split() {
+    return split;
+  }
+
+  /**
+   * True when directories of the subtree below its root are on other slots too: homed there, or
+   * split (GIGA+) before the localization. Those slots hold a mirror of the localization.
+   */
+  boolean reachesOtherSlots() {
+    return !elsewhere.isEmpty() || split.keySet().stream().anyMatch(d -> d != rootId);
   }
 
   Place get(long dirId) {

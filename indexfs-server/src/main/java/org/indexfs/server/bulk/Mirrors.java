@@ -123,7 +123,7 @@ final class Mirrors implements AutoCloseable {
     Deque<Long> todo = new ArrayDeque<>(found.keySet());
     Set<Long> walkedHere = new HashSet<>();
     while (!todo.isEmpty()) {
-      if (found.size() > MAX_DIRS_ELSEWHERE) {
+      if (found.size() > MAX_DIRS_ELSEWHERE && req.getAction() == LocalizeRequest.Action.MIRROR) { // an end walks all
         throw new IndexFsException(Code.UNSUPPORTED, "Directory " + InodeIds.format(dirId) + " holds more than "
             + MAX_DIRS_ELSEWHERE + " directories homed on other slots than its own; localize a smaller subtree");
       }

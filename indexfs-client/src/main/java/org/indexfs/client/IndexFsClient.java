@@ -98,6 +98,19 @@ public final class IndexFsClient implements AutoCloseable {
     reuseCallId.set(callId);
   }
 
+  private long nextCallId() {
+    Long reused = reuseCallId.get();
+    reuseCallId.remove();
+    return reused != null ? reused : RpcConnection.newCallId();
+  }
+
+  /** No reply within the timeout: the server has the call, its outcome is not known here. */
+  static final class ReplyOverdue extends IOException {
+    ReplyOverdue(String message) {
+      super(message);
+    }
+  }
+
   /** Re-routing a call more often than this means the namespace keeps moving under it. */
   private static final int MAX_HOPS = 32;
   /** How long a call keeps re-routing while the namespace moves under it, at most. */
@@ -532,10 +545,34 @@ public final class IndexFsClient implements AutoCloseable {
         .setAction(LocalizeRequest.Action.RELEASE)), path, true);
   }
 
-  /** Has the localized directory's slot ingest {@code file} (an SST on the data tier); empty: none. */
+  /**
+   * How long a publish whose answer is overdue is asked for again: the server answers each resend
+   * with the first try's outcome (waiting for it while it runs), and remembers it for the retry
+   * cache's expiry (10 min by default).
+   */
+  private static final long PUBLISH_PATIENCE_MS = 600_000;
+
+  /**
+   * Has the localized directory's slot ingest {@code file} (an SST on the data tier); empty: none.
+   * A publish can outlast the reply timeout (a large file, a slot of the subtree away): while the
+   * answer is overdue the same call is sent again, so the caller hears how the one publish ended
+   * (its report, or an error only when nothing landed) and never "file not found" from a second
+   * execution.
+   */
   public PublishResult publish(String path, String file, boolean release) throws IOException {
-    return call(Request.newBuilder().setPublish(PublishRequest.newBuilder().setPath(path).setFile(file)
-        .setRelease(release)), path, true).getPublishResult();
+    Request.Builder request = Request.newBuilder().setPublish(PublishRequest.newBuilder().setPath(path)
+        .setFile(file).setRelease(release)).setCallId(nextCallId());
+    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(PUBLISH_PATIENCE_MS);
+    while (true) {
+      try {
+        return call(request, path, true).getPublishResult();
+      } catch (ReplyOverdue e) {
+        if (System.nanoTime() > deadline) {
+          throw e;
+        }
+        counters.count("publish.resend");
+      }
+    }
   }
 
   /**
@@ -740,9 +777,7 @@ public final class IndexFsClient implements AutoCloseable {
   private Response send(int slot, Request.Builder request) throws IOException {
     request.setCaller(caller).setTarget(cluster.target(slot)).setRpcClientId(cluster.rpcClientId());
     if (request.getCallId() == 0) {
-      Long reused = reuseCallId.get();
-      reuseCallId.remove();
-      request.setCallId(reused != null ? reused : RpcConnection.newCallId());
+      request.setCallId(nextCallId());
     }
     long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(failoverWaitMs);
     for (int attempt = 0; ; attempt++) {
@@ -817,7 +852,7 @@ public final class IndexFsClient implements AutoCloseable {
       throw new InterruptedIOException("Interrupted waiting for " + request.getOpCase());
     } catch (TimeoutException e) {
       conn.abandon(request.getCallId());
-      throw new IOException(request.getOpCase() + " timed out after " + timeoutMs + " ms at " + conn.address());
+      throw new ReplyOverdue(request.getOpCase() + " timed out after " + timeoutMs + " ms at " + conn.address());
     } catch (ExecutionException e) {
       Throwable cause = e.getCause();
       throw cause instanceof IOException io ? io : new IOException(cause);

@@ -2,6 +2,7 @@ package org.indexfs.client;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
@@ -26,7 +27,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A publish into a subtree with a directory homed on another slot, that slot down before it
- * prepares its share: nothing is published anywhere, and the publish lands once when it is back.
+ * prepares its share: nothing is published anywhere, the holder is answered without waiting for
+ * the abort to reach the slot, and the publish lands once when it is back; the holder hears an
+ * error only for a publish that did not land.
  * Its own cluster: the lease outlives the peer calls' 30 s wait for the slot (the holder cannot
  * renew while its publish waits).
  */
@@ -93,70 +96,39 @@ class BulkSubtreeSlotsDownTest {
     t.complete(t.create(path, 0644, false, 1, 1 << 20).status().getInodeId(), 1, new byte[] {7}, null);
   }
 
-  @Test
-  @Timeout(value = 4, unit = TimeUnit.MINUTES)
-  void aSubdirectorysSlotDownBeforeItPreparesPublishesNothingAndTheRetryLandsOnce() throws Exception {
-    String s0 = subdirElsewhere("/down");
-    int participant = admin.getFileStatus(s0).getZerothSlot();
-    // The holder's BulkInsertion is closed with it: its renewer must not outlive this test's cluster
-    // (LongPublishLeaseTest, later in the same JVM, counts renewal warnings).
-    try (IndexFsClient holder = BulkPublishTest.client(cluster, TestData.USER, "holder-down");
-        BulkInsertion bulk = bulk(holder)) {
-      LocalSubtree t = bulk.localize("/down", 0777, false);
-      file(t, "/down/top");
-      file(t, s0 + "/mine");
-      AtomicBoolean fired = new AtomicBoolean();
-      java.util.List<String> points = new java.util.concurrent.CopyOnWriteArrayList<>();
-      FaultPoints.install(p -> {
-        points.add(p);
-        if (p.equals("publish.tx.recorded") && fired.compareAndSet(false, true)) {
-          cluster.stopServer(participant); // before it is asked to prepare
-        }
-      });
-      // The client retries a publish that did not prepare everywhere (SERVER_BUSY) until it lands.
-      java.util.concurrent.CompletableFuture<PublishResult> publish = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
-        try {
-          return t.publish(true);
-        } catch (IOException e) {
-          throw new java.io.UncheckedIOException(e);
-        }
-      });
-      long deadline = System.currentTimeMillis() + 30_000;
-      while (!fired.get()) {
-        assertTrue(System.currentTimeMillis() < deadline, "the publish reached its participants");
-        Thread.sleep(50);
-      }
-      // The home's call to prepare fails once the peer call gives up (30 s): it aborts the publish.
-      deadline = System.currentTimeMillis() + 150_000;
-      while (!points.contains("publish.aborted")) {
-        assertTrue(System.currentTimeMillis() < deadline, "the first attempt aborted: " + points);
-        assertFalse(exists("/down/top"), "nothing published on the home while a participant is down");
-        Thread.sleep(250);
-      }
-      assertFalse(exists("/down/top"));
-      assertFalse(points.contains("publish.prepared"), "never decided while the participant was down: " + points);
-      cluster.restartServer(participant);
-      assertEquals(Set.of("pre"), names(s0));
-      PublishResult r = null;
+  /** Publishes {@code t} (with release) on another thread. */
+  static java.util.concurrent.CompletableFuture<PublishResult> publishAsync(LocalSubtree t) {
+    return java.util.concurrent.CompletableFuture.supplyAsync(() -> {
       try {
-        r = publish.get(150, TimeUnit.SECONDS); // the client's own retry landed it
-      } catch (java.util.concurrent.ExecutionException gaveUp) {
-        // The client stopped retrying (its failover wait ran out while the home waited for the
-        // slot): the holder publishes again, unless a resend of the same call landed it already
-        // (then the lease is released and the entries below are there, once).
-        try {
-          r = retry(t);
-        } catch (IndexFsException e) {
-          assertEquals(Code.LEASE_EXPIRED, e.code(), e.getMessage());
-        }
+        return t.publish(true);
+      } catch (IOException e) {
+        throw new java.io.UncheckedIOException(e);
       }
-      FaultPoints.install(null);
-      if (r != null) {
-        assertEquals(0, r.getRejectedCount(), r.toString());
-        assertEquals(2, r.getIngested(), r.toString());
+    });
+  }
+
+  /** Stops {@code participant} when the home has recorded its undecided publish; returns the points seen. */
+  static java.util.List<String> stopAtRecorded(int participant, AtomicBoolean fired) {
+    java.util.List<String> points = new java.util.concurrent.CopyOnWriteArrayList<>();
+    FaultPoints.install(p -> {
+      points.add(p);
+      if (p.equals("publish.tx.recorded") && fired.compareAndSet(false, true)) {
+        cluster.stopServer(participant); // before it is asked to prepare
       }
-      assertEquals(1, points.stream().filter("publish.committed"::equals).count(), "decided once: " + points);
+    });
+    return points;
+  }
+
+  static void waitFor(AtomicBoolean fired) throws InterruptedException {
+    long deadline = System.currentTimeMillis() + 30_000;
+    while (!fired.get()) {
+      assertTrue(System.currentTimeMillis() < deadline, "the publish reached its participants");
+      Thread.sleep(50);
     }
+  }
+
+  /** The entries of the subtree are on the slots once each, and visible. */
+  void landedOnce(String s0) throws IOException {
     assertEquals(Set.of("pre", "mine"), names(s0));
     long s0Id = admin.getFileStatus(s0).getInodeId();
     long stored = 0;
@@ -164,12 +136,99 @@ class BulkSubtreeSlotsDownTest {
       stored += Slots.entriesOn(cluster, slot, s0Id);
     }
     assertEquals(2, stored, "each entry once, on the slots");
-    assertTrue(exists("/down/top"));
+  }
+
+  @Test
+  @Timeout(value = 4, unit = TimeUnit.MINUTES)
+  void aSubdirectorysSlotDownBeforeItPreparesPublishesNothingAndTheRetryLandsOnce() throws Exception {
+    String root = "/down";
+    String s0 = subdirElsewhere(root);
+    int participant = admin.getFileStatus(s0).getZerothSlot();
+    // The holder's BulkInsertion is closed with it: its renewer must not outlive this test's cluster
+    // (LongPublishLeaseTest, later in the same JVM, counts renewal warnings).
+    try (IndexFsClient holder = BulkPublishTest.client(cluster, TestData.USER, "holder-down");
+        BulkInsertion bulk = bulk(holder)) {
+      LocalSubtree t = bulk.localize(root, 0777, false);
+      file(t, root + "/top");
+      file(t, s0 + "/mine");
+      AtomicBoolean fired = new AtomicBoolean();
+      java.util.List<String> points = stopAtRecorded(participant, fired);
+      // The client resends the call (same id) while its answer is overdue or says "retry" (SERVER_BUSY):
+      // each resend waits for the running try or runs the call again once the try before it aborted.
+      java.util.concurrent.CompletableFuture<PublishResult> publish = publishAsync(t);
+      waitFor(fired);
+      // The home's call to prepare fails once the peer call gives up (30 s): it aborts the publish.
+      long deadline = System.currentTimeMillis() + 150_000;
+      while (!points.contains("publish.aborted")) {
+        assertTrue(System.currentTimeMillis() < deadline, "the first attempt aborted: " + points);
+        assertFalse(exists(root + "/top"), "nothing published on the home while a participant is down");
+        Thread.sleep(250);
+      }
+      assertFalse(exists(root + "/top"));
+      assertFalse(points.contains("publish.prepared"), "never decided while the participant was down: " + points);
+      cluster.restartServer(participant);
+      assertEquals(Set.of("pre"), names(s0));
+      PublishResult r;
+      try {
+        r = publish.get(150, TimeUnit.SECONDS); // a resend of the same call landed it
+      } catch (java.util.concurrent.ExecutionException e) {
+        // The only error the holder may see is one for a publish that did not land; it publishes again.
+        IndexFsException refused = assertInstanceOf(IndexFsException.class, e.getCause().getCause(), e.toString());
+        assertEquals(Code.SERVER_BUSY, refused.code(), refused.getMessage());
+        assertTrue(refused.getMessage().contains("nothing was published"), refused.getMessage());
+        assertFalse(exists(root + "/top"), "an error only for a publish that did not land");
+        r = retry(t);
+      }
+      FaultPoints.install(null);
+      assertEquals(0, r.getRejectedCount(), r.toString());
+      assertEquals(2, r.getIngested(), r.toString());
+      assertEquals(1, points.stream().filter("publish.committed"::equals).count(), "decided once: " + points);
+    }
+    landedOnce(s0);
+    assertTrue(exists(root + "/top"));
+  }
+
+  @Test
+  @Timeout(value = 4, unit = TimeUnit.MINUTES)
+  void anAbortedPublishIsAnsweredBeforeItsParticipantsAreTold() throws Exception {
+    String root = "/abort";
+    String s0 = subdirElsewhere(root);
+    int participant = admin.getFileStatus(s0).getZerothSlot();
+    // No failover wait: the holder hears the first answer itself.
+    ClusterConnection c = ClusterConnection.openUnshared(cluster.zookeeperConnect(), cluster.clusterName(),
+        IndexFsConfig.RPC_MAX_FRAME_BYTES.defaultValue(), 10_000);
+    try (IndexFsClient holder = new IndexFsClient(c, IndexFsClient.caller(TestData.USER, java.util.List.of(),
+        "holder-abort"), 120_000, 0); BulkInsertion bulk = bulk(holder)) {
+      LocalSubtree t = bulk.localize(root, 0777, false);
+      file(t, root + "/top");
+      file(t, s0 + "/mine");
+      AtomicBoolean fired = new AtomicBoolean();
+      java.util.List<String> points = stopAtRecorded(participant, fired);
+      java.util.concurrent.CompletableFuture<PublishResult> publish = publishAsync(t);
+      java.util.concurrent.ExecutionException e = org.junit.jupiter.api.Assertions.assertThrows(
+          java.util.concurrent.ExecutionException.class, () -> publish.get(150, TimeUnit.SECONDS));
+      java.util.List<String> seen = java.util.List.copyOf(points);
+      IndexFsException refused = assertInstanceOf(IndexFsException.class, e.getCause().getCause(), e.toString());
+      assertEquals(Code.SERVER_BUSY, refused.code(), refused.getMessage());
+      assertTrue(refused.getMessage().contains("nothing was published: retry"), refused.getMessage());
+      assertTrue(seen.contains("publish.aborted"), seen.toString());
+      // Telling the stopped slot ABORT takes the peer call's 30 s: the holder was answered first.
+      assertFalse(seen.contains("publish.unsettled"), "answered without waiting for the abort: " + seen);
+      assertFalse(exists(root + "/top"));
+      cluster.restartServer(participant);
+      PublishResult r = retry(t);
+      FaultPoints.install(null);
+      assertEquals(0, r.getRejectedCount(), r.toString());
+      assertEquals(2, r.getIngested(), r.toString());
+      assertEquals(1, points.stream().filter("publish.committed"::equals).count(), "decided once: " + points);
+    }
+    landedOnce(s0);
+    assertTrue(exists(root + "/top"));
   }
 
   /** The holder's publish again (with release), while a slot still settles the aborted one. */
   static PublishResult retry(LocalSubtree t) throws Exception {
-    long deadline = System.currentTimeMillis() + 60_000;
+    long deadline = System.currentTimeMillis() + 90_000;
     while (true) {
       try {
         return t.publish(true);

@@ -20,9 +20,11 @@ import java.util.function.Consumer;
  *       {@code publish.ingested}, {@code publish.recorded}; a publish into a directory split across
  *       slots ({@code bulk/SplitPublish}) adds, on its home, {@code publish.tx.recorded} (undecided
  *       record written, no share sent), {@code publish.aborted} (a participant did not prepare:
- *       the publish is aborted, nothing decided), {@code publish.prepared} (every share staged, nothing
- *       decided) and {@code publish.committed} (home's part in, participants not told), and on a
- *       participant {@code publish.share.prepared} (share staged, no answer sent).</li>
+ *       the publish is aborted, nothing decided, participants not told), {@code publish.prepared}
+ *       (every share staged, nothing decided), {@code publish.committed} (home's part in,
+ *       participants not told) and {@code publish.unsettled} (a participant did not hear the
+ *       outcome: left to the next settling), and on a participant {@code publish.share.prepared}
+ *       (share staged, no answer sent).</li>
  * </ul>
  */
 public final class FaultPoints {

@@ -144,7 +144,8 @@ final class Mirrors implements AutoCloseable {
     }
     here.split().forEach((d, sp) -> gather(dirId, d, sp, split, slots, asked, todo));
     while (!todo.isEmpty()) {
-      if (found.size() + split.size() > MAX_DIRS_ELSEWHERE) {
+      // Bounded when a lease is handed out; an end walks all, or a refused grant would stay held.
+      if (found.size() + split.size() > MAX_DIRS_ELSEWHERE && req.getAction() == LocalizeRequest.Action.MIRROR) {
         throw new IndexFsException(Code.UNSUPPORTED, "Directory " + InodeIds.format(dirId) + " holds more than "
             + MAX_DIRS_ELSEWHERE + " directories homed on other slots than its own or split across slots; "
             + "localize a smaller subtree");

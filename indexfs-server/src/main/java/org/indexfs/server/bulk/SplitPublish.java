@@ -44,7 +44,9 @@ import org.slf4j.LoggerFactory;
  * {@link #settleAll} (the localizer's monitor, and a restarted home) tells the participants that
  * have not heard. A restarted participant keeps its staged share and its directory held until its
  * home's word arrives. Fault points: {@code publish.tx.recorded}, {@code publish.aborted} (home: a
- * participant did not prepare, every participant told or left to {@link #settleAll}),
+ * participant did not prepare; the caller is answered at once, the participants told by
+ * {@link #settleAll}), {@code publish.unsettled} (home: a participant did not hear
+ * COMMIT or ABORT, left to the next {@link #settleAll}),
  * {@code publish.prepared} (home),
  * {@code publish.share.prepared} (participant), then the home's ingest points, then
  * {@code publish.committed} (home: own part in, participants not told).
@@ -155,7 +157,8 @@ final class SplitPublish {
         shipped.put(share.getKey(), name);
       }
       PublishTxns.Tx tx = new PublishTxns.Tx(txid, l.dirId(), false, new ArrayList<>(plan.shares.keySet()), new byte[0]);
-      ctx.ns().mutate(batch -> {
+      // Not the call's change (its decision is): the retry cache's applied mark stays for that batch.
+      ctx.ns().prepare(batch -> {
         ingest.txns.putTx(batch, tx);
         return null;
       });
@@ -202,9 +205,11 @@ final class SplitPublish {
         }
       }
     } catch (IOException | RuntimeException e) {
-      LOG.warn("Publish {} into {} did not prepare on every slot it reaches: aborted ({})", tx.txid(),
-          rootPath, e.toString());
-      settle(tx);
+      // Decided: the record stays PREPARING, which never commits once this call lets go of it. The
+      // participants hear ABORT from settleAll (within a second), not inside the caller's call: a
+      // slot that could not prepare is likely away, and telling it would take the peer call's 30 s.
+      LOG.warn("Publish {} into {} did not prepare on every slot it reaches: aborted, its participants "
+          + "told in the background ({})", tx.txid(), rootPath, e.toString());
       FaultPoints.at("publish.aborted");
       throw new IndexFsException(Code.SERVER_BUSY, "Publish into " + rootPath + " did not prepare on every slot "
           + "it reaches (" + e.getMessage() + "); nothing was published: retry");
@@ -243,6 +248,7 @@ final class SplitPublish {
       } catch (IOException e) {
         all = false;
         LOG.warn("Publish {}: slot {} has not heard {} yet (retried): {}", tx.txid(), slot, phase, e.toString());
+        FaultPoints.at("publish.unsettled");
       }
     }
     if (!all) {

@@ -90,6 +90,8 @@ public final class AppliedAnswers {
         Boolean landed = crossSlot.settleNow(key::ownsTxid);
         yield landed != null ? (landed ? bool(true) : null) : settledMeanwhile(key);
       }
+      // A publish's mark is on its ingest's intent batch, which a restart may have finished or
+      // undone: it runs again (a resend while it runs, or once it answered, never gets here).
       default -> null;
     };
   }

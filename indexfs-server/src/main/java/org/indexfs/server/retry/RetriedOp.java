@@ -47,7 +47,7 @@ public final class RetriedOp implements Operation {
 
   @Override
   public Response.Builder apply(Request request) throws IOException {
-    CallKey key = CallKey.of(request);
+    CallKey key = RetryCache.covers(request) ? CallKey.of(request) : null;
     if (key == null) {
       return op.apply(request);
     }

@@ -112,9 +112,14 @@ final class BulkSlots implements AutoCloseable {
 
   /** True when no slot holds a staged share or an undecided publish. */
   boolean noPendingPublish() {
+    return noMetaUnder("bulk.tx/", "bulk.part/", "bulk/");
+  }
+
+  /** True when no slot's meta column holds a key under any of {@code prefixes}. */
+  boolean noMetaUnder(String... prefixes) {
     for (int slot = 0; slot < SLOTS; slot++) {
       org.indexfs.server.store.MetadataStore store = cluster.server(slot).namespace().store();
-      for (String prefix : new String[] {"bulk.tx/", "bulk.part/", "bulk/"}) {
+      for (String prefix : prefixes) {
         byte[] p = prefix.getBytes(StandardCharsets.UTF_8);
         try (org.rocksdb.RocksIterator it = store.iterator(store.meta(), null)) {
           it.seek(p);

@@ -335,20 +335,9 @@ class BulkSplitPublishTest {
     }
   }
 
+  /** No slot holds a publish transaction or a staged share. */
   private static boolean settled() {
-    for (int slot = 0; slot < SLOTS; slot++) {
-      org.indexfs.server.store.MetadataStore store = cluster.server(slot).namespace().store();
-      for (String prefix : new String[] {"bulk.tx/", "bulk.part/"}) {
-        byte[] p = prefix.getBytes(StandardCharsets.UTF_8);
-        try (org.rocksdb.RocksIterator it = store.iterator(store.meta(), null)) {
-          it.seek(p);
-          if (it.isValid() && org.indexfs.common.schema.Bytes.startsWith(it.key(), p)) {
-            return false;
-          }
-        }
-      }
-    }
-    return true;
+    return slots.noMetaUnder("bulk.tx/", "bulk.part/");
   }
 
   /** A publish that an injected failure stops once at {@code point}: it fails, and the fault is removed. */

@@ -290,7 +290,8 @@ public final class IndexFsServer implements AutoCloseable {
       splits.useGate(snapshotGate);
       // Bulk insertion (DESIGN §12): leases on subtrees and the publishes that end them.
       ops.put(OpCase.LOCALIZE, new org.indexfs.server.bulk.LocalizeOp(ctx, localizer));
-      ops.put(OpCase.PUBLISH, new org.indexfs.server.bulk.PublishOp(ctx, localizer));
+      org.indexfs.server.bulk.PublishOp publishOp = new org.indexfs.server.bulk.PublishOp(ctx, localizer);
+      ops.put(OpCase.PUBLISH, publishOp);
       org.indexfs.server.snapshot.GatedOp.install(ops, snapshotGate);
       SpaceGuard.install(ops, new DiskSpace(Path.of(dir), IndexFsConfig.STORE_RESERVED_BYTES.get(conf)), slot);
       // At-most-once calls: a retry gets the first answer (outermost, DESIGN §11).
@@ -308,7 +309,7 @@ public final class IndexFsServer implements AutoCloseable {
           retries.forgetIn(batch, key);
         }
       });
-      RetriedOp.install(ops, retries, new AppliedAnswers(ctx, crossSlot));
+      RetriedOp.install(ops, retries, new AppliedAnswers(ctx, crossSlot, publishOp::landed));
       retryPurge = new Periodic("indexfs-retry-purge-" + slot, IndexFsConfig.RETRY_CACHE_EXPIRY_MS.get(conf) / 2,
           false, () -> {
             if (fence.serving()) {

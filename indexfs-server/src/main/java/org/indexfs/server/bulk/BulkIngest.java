@@ -54,6 +54,8 @@ import org.slf4j.LoggerFactory;
 public final class BulkIngest {
   private static final Logger LOG = LoggerFactory.getLogger(BulkIngest.class);
   private static final byte[] INTENT = "bulk/".getBytes(StandardCharsets.UTF_8);
+  /** Beside a single-slot intent: the publishing call's key, whose landed mark recovery forgets if it undoes the intent. */
+  private static final byte[] CALL = "bulk.call/".getBytes(StandardCharsets.UTF_8);
 
   private final OpContext ctx;
   private final Localizations table;
@@ -208,7 +210,7 @@ public final class BulkIngest {
       } else {
         plan = new PublishPlan(ctx, l, publisher, root, rootPath, subtree(l.dirId()));
         if (plan.run(fetched, staged)) {
-          ingest(staged, plan, null);
+          ingest(staged, plan, null, result(plan.accepted, plan.rejections));
         }
         rejections = plan.rejections;
         accepted = plan.accepted;
@@ -232,7 +234,7 @@ public final class BulkIngest {
       } catch (IOException e) {
         LOG.debug("Published file {} stays on the data tier: {}", dataFile, e.toString());
       }
-      return PublishResult.newBuilder().setIngested(accepted).addAllRejected(rejections).build();
+      return result(accepted, rejections);
     } finally {
       table.endPublish(l.dirId());
       turn.unlock();
@@ -241,13 +243,24 @@ public final class BulkIngest {
     }
   }
 
+  static PublishResult result(long accepted, List<Rejection> rejections) {
+    return PublishResult.newBuilder().setIngested(accepted).addAllRejected(rejections).build();
+  }
+
   /**
    * The one step that changes the namespace: stage, ingest (the commit point), finish. The journal
-   * of DESIGN §11 records the staged file by reference here.
+   * of DESIGN §11 records the staged file by reference here. The publishing call's retry-cache
+   * mark rides on the first batch, carrying {@code answer}: the call's answer if the publish lands.
+   * A split publish's first batch is its decision (never undone); a single-slot one's is the
+   * intent, which recovery undoes when the ingest did not happen — and then forgets the mark too
+   * (the call's key is kept beside the intent), so a resend after a crash is answered with the
+   * publish's report exactly when it landed, and runs it again otherwise.
    */
-  void ingest(Path file, PublishPlan plan, Extra extra) throws IOException {
+  void ingest(Path file, PublishPlan plan, Extra extra, PublishResult answer) throws IOException {
+    org.indexfs.proto.Response landed = org.indexfs.proto.Response.newBuilder().setPublishResult(answer).build();
     if (file == null) {
       // Nothing of the publish is on this slot but new directories' records (a split publish).
+      org.indexfs.server.retry.RetryCache.landsWith(ctx.ns(), landed);
       ctx.ns().mutate(batch -> {
         partitionRecords(batch, plan);
         extra.write(batch, new byte[0]);
@@ -261,10 +274,14 @@ public final class BulkIngest {
       keepCopy(intent); // a split publish's decided part: a standby may have to ingest it
     }
     byte[] intentKey = Bytes.concat(INTENT, file.getFileName().toString().getBytes(StandardCharsets.UTF_8));
+    byte[] callKey = org.indexfs.server.retry.RetryCache.landsWith(ctx.ns(), landed);
     ctx.ns().mutate(batch -> {
       partitionRecords(batch, plan);
       try {
         batch.put(ctx.ns().store().meta(), intentKey, intent.encode());
+        if (extra == null && callKey != null) {
+          batch.put(ctx.ns().store().meta(), callKeyOf(intentKey), callKey);
+        }
       } catch (RocksDBException e) {
         throw new IOException(e);
       }
@@ -274,7 +291,14 @@ public final class BulkIngest {
       return null;
     });
     FaultPoints.at("publish.staged");
-    ctx.ns().store().ingest(ctx.ns().store().entries(), file);
+    try {
+      ctx.ns().store().ingest(ctx.ns().store().entries(), file);
+    } catch (IOException | RuntimeException e) {
+      if (extra == null && callKey != null) {
+        unmark(intentKey, callKey); // not in: a resend must not be told it landed
+      }
+      throw e;
+    }
     FaultPoints.at("publish.ingested");
     indexNames(intent);
     finish(intentKey, intent);
@@ -285,6 +309,27 @@ public final class BulkIngest {
     forget.addAll(intent.newDirs());
     ctx.ns().forgetDirectories(forget);
     FaultPoints.at("publish.recorded");
+  }
+
+  private static byte[] callKeyOf(byte[] intentKey) {
+    return Bytes.concat(CALL, java.util.Arrays.copyOfRange(intentKey, INTENT.length, intentKey.length));
+  }
+
+  /** The ingest of {@code intentKey} failed on a running server: its call's landed mark goes, the intent stays for recovery. */
+  private void unmark(byte[] intentKey, byte[] callKey) {
+    try {
+      ctx.ns().withoutCallMark(() -> ctx.ns().mutate(batch -> {
+        try {
+          batch.delete(ctx.ns().store().calls(), callKey);
+          batch.delete(ctx.ns().store().meta(), callKeyOf(intentKey));
+        } catch (RocksDBException e) {
+          throw new IOException(e);
+        }
+        return null;
+      }));
+    } catch (IOException | RuntimeException e) {
+      LOG.warn("The landed mark of a publish whose ingest failed stays: {}", e.toString());
+    }
   }
 
   private void partitionRecords(org.rocksdb.WriteBatch batch, PublishPlan plan) throws IOException {
@@ -435,6 +480,7 @@ public final class BulkIngest {
     finish((batch, none) -> {
       try {
         batch.delete(ctx.ns().store().meta(), intentKey);
+        batch.delete(ctx.ns().store().meta(), callKeyOf(intentKey)); // the mark stands: the publish landed
       } catch (RocksDBException e) {
         throw new IOException(e);
       }
@@ -511,12 +557,18 @@ public final class BulkIngest {
         finish(p[0], intent);
       } else {
         LOG.info("Undoing a publish that was not ingested before the restart ({}): its client publishes again", intent.file());
+        byte[] callKey = ctx.ns().store().get(ctx.ns().store().meta(), callKeyOf(p[0]));
         ctx.ns().mutate(batch -> {
           try {
             for (long dir : intent.newDirs()) {
               batch.delete(ctx.ns().store().meta(), Namespace.partitionKeyOf(dir));
             }
             batch.delete(ctx.ns().store().meta(), p[0]);
+            if (callKey != null) {
+              // Its call's mark said "landed": a resend now runs the publish again.
+              batch.delete(ctx.ns().store().calls(), callKey);
+              batch.delete(ctx.ns().store().meta(), callKeyOf(p[0]));
+            }
           } catch (RocksDBException e) {
             throw new IOException(e);
           }

@@ -44,12 +44,36 @@ public final class PublishOp implements Operation {
       Inode root = ctx.ns().partition(dir.inodeId);
       result = localizer.ingest().publish(l, holder, root, req.getPath(), req.getFile());
     }
-    if (req.getRelease()) {
-      localizer.release(dir.inodeId, client, "published and released");
-    } else if (!localizer.table().isContended(dir.inodeId)) {
-      localizer.table().extend(dir.inodeId, client);
-    }
+    afterPublish(dir.inodeId, client, req.getRelease());
     return Response.newBuilder().setPublishResult(result);
+  }
+
+  private void afterPublish(long dirId, String client, boolean release) throws IOException {
+    if (release) {
+      localizer.release(dirId, client, "published and released");
+    } else if (!localizer.table().isContended(dirId)) {
+      localizer.table().extend(dirId, client);
+    }
+  }
+
+  /**
+   * The answer to a resend of a publish that landed before its server stopped, its answer not
+   * recorded ({@code first}: the answer its landed mark carries): the lease step the first try may
+   * not have reached is taken now, if the holder still holds the lease.
+   */
+  public Response.Builder landed(Request request, Response first) throws IOException {
+    String client = request.getCaller().getClientId();
+    try {
+      long dirId = LocalizeOp.localizedDirectory(ctx, request, request.getPublish().getPath()).last().inodeId;
+      Localization l = localizer.table().get(dirId);
+      Localization.Holder holder = l == null ? null : l.holder(client);
+      if (holder != null && !holder.released() && localizer.table().remainingMs(dirId, client) > 0) {
+        afterPublish(dirId, client, request.getPublish().getRelease());
+      }
+    } catch (IndexFsException gone) {
+      // The directory or its lease is gone since: the publish's answer stands as it was.
+    }
+    return first.toBuilder();
   }
 
   /** Between servers: a partition's slot's part in a publish into a split directory ({@link SplitPublish}). */

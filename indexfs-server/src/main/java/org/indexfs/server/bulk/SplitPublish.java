@@ -147,7 +147,7 @@ final class SplitPublish {
     try {
       if (plan.shares.isEmpty()) {
         if (any) {
-          ingest.ingest(staged, plan, null);
+          ingest.ingest(staged, plan, null, BulkIngest.result(plan.accepted, plan.rejections));
         }
         return new Outcome(plan, plan.rejections, plan.accepted);
       }
@@ -226,12 +226,14 @@ final class SplitPublish {
         Files.deleteIfExists(f);
       }
     }
+    rejections.addAll(0, plan.rejections);
+    long all = plan.accepted + accepted;
+    // The decision carries the call's answer: a resend after a crash from here on gets it.
     ingest.ingest(any ? staged : null, plan, (batch, intentKey) -> ingest.txns.putTx(batch,
-        new PublishTxns.Tx(tx.txid(), tx.dirId(), true, tx.participants(), intentKey)));
+        new PublishTxns.Tx(tx.txid(), tx.dirId(), true, tx.participants(), intentKey)), BulkIngest.result(all, rejections));
     FaultPoints.at("publish.committed");
     settle(tx.decided());
-    rejections.addAll(0, plan.rejections);
-    return new Outcome(plan, rejections, plan.accepted + accepted);
+    return new Outcome(plan, rejections, all);
   }
 
   /**

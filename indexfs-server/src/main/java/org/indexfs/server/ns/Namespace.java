@@ -557,6 +557,12 @@ public final class Namespace implements AutoCloseable {
     }
   }
 
+  /** The key of the call mark this thread's next batch carries (null: none), to give the mark a value of its own. */
+  public byte[] pendingCallMark() {
+    byte[][] mark = callMark.get();
+    return mark == null ? null : mark[0];
+  }
+
   private void putCallMark(WriteBatch batch, byte[][] mark) throws IOException {
     try {
       batch.put(store.calls(), mark[0], mark[1]);

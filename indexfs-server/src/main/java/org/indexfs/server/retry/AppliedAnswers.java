@@ -24,10 +24,18 @@ import org.indexfs.server.op.OpContext;
 public final class AppliedAnswers {
   private final OpContext ctx;
   private final CrossSlotRename crossSlot;
+  private final Landed publishes;
 
-  public AppliedAnswers(OpContext ctx, CrossSlotRename crossSlot) {
+  /** A publish whose mark says it landed: its answer, after the lease step its first try may have missed. */
+  @FunctionalInterface
+  public interface Landed {
+    Response.Builder answer(Request request, Response first) throws IOException;
+  }
+
+  public AppliedAnswers(OpContext ctx, CrossSlotRename crossSlot, Landed publishes) {
     this.ctx = ctx;
     this.crossSlot = crossSlot;
+    this.publishes = publishes;
   }
 
   Response.Builder answer(Request request, CallKey key) throws IOException {
@@ -90,8 +98,14 @@ public final class AppliedAnswers {
         Boolean landed = crossSlot.settleNow(key::ownsTxid);
         yield landed != null ? (landed ? bool(true) : null) : settledMeanwhile(key);
       }
-      // A publish's mark is on its ingest's intent batch, which a restart may have finished or
-      // undone: it runs again (a resend while it runs, or once it answered, never gets here).
+      case PUBLISH -> {
+        // Its mark carries its answer (written with the intent or the decision): recovery forgot
+        // the mark if it undid the intent, so a mark found here is a publish that landed. A mark
+        // without an answer (nothing was ingested: every entry refused) runs it again.
+        byte[] stored = ctx.ns().store().get(ctx.ns().store().calls(), key.encode());
+        Response first = stored == null ? null : CallRecord.decode(stored).landedAnswer();
+        yield first == null ? null : publishes.answer(request, first);
+      }
       default -> null;
     };
   }

@@ -7,11 +7,14 @@ import org.indexfs.proto.Response;
 
 /**
  * A call's value in the calls column family: when it was written, and either the call's answer or
- * only the mark that its first batch was applied (the answer was not recorded yet).
+ * only the mark that its first batch was applied (the answer was not recorded yet) — a mark that
+ * may carry the answer the call gives if that batch's change stands ({@link #landed}: a publish,
+ * whose batch precedes its commit point and which recovery may undo).
  */
-record CallRecord(long writtenAtMs, Response answer) {
+record CallRecord(long writtenAtMs, Response answer, boolean landedOnly) {
   private static final byte APPLIED = 0;
   private static final byte ANSWERED = 1;
+  private static final byte LANDED = 2;
 
   static byte[] applied(long nowMs) {
     return ByteBuffer.allocate(9).put(APPLIED).putLong(nowMs).array();
@@ -22,15 +25,21 @@ record CallRecord(long writtenAtMs, Response answer) {
     return ByteBuffer.allocate(9 + r.length).put(ANSWERED).putLong(nowMs).put(r).array();
   }
 
+  /** The mark of a call whose answer is {@code answer} if its batch's change stands (no recovery undid it). */
+  static byte[] landed(long nowMs, Response answer) {
+    byte[] r = answer.toByteArray();
+    return ByteBuffer.allocate(9 + r.length).put(LANDED).putLong(nowMs).put(r).array();
+  }
+
   static CallRecord decode(byte[] value) throws IOException {
     ByteBuffer b = ByteBuffer.wrap(value);
     byte kind = b.get();
     long at = b.getLong();
     if (kind == APPLIED) {
-      return new CallRecord(at, null);
+      return new CallRecord(at, null, false);
     }
     try {
-      return new CallRecord(at, Response.parseFrom(b));
+      return new CallRecord(at, Response.parseFrom(b), kind == LANDED);
     } catch (InvalidProtocolBufferException e) {
       throw new IOException("Undecodable retry cache record", e);
     }
@@ -38,7 +47,12 @@ record CallRecord(long writtenAtMs, Response answer) {
 
   /** Only the mark: the call changed something, its answer is not known. */
   boolean appliedOnly() {
-    return answer == null;
+    return answer == null || landedOnly;
+  }
+
+  /** The answer a landed mark carries (null: none); read by {@link AppliedAnswers}. */
+  Response landedAnswer() {
+    return landedOnly ? answer : null;
   }
 
   static long writtenAt(byte[] value) {

@@ -117,6 +117,21 @@ public final class RetryCache {
   }
 
   /**
+   * The call this thread runs marks its next batch with {@code answer}, the answer it gives if that
+   * batch's change stands: a publish's intent (single slot, undone by recovery when its ingest did
+   * not happen) or its decision (split, never undone). A retry after a crash then gets it
+   * ({@link AppliedAnswers}) instead of running the publish again. Returns the call's key (to
+   * forget the mark when the change is undone), or null when no call is marked.
+   */
+  public static byte[] landsWith(Namespace ns, Response answer) {
+    byte[] key = ns.pendingCallMark();
+    if (key != null) {
+      ns.markNextWrite(key, CallRecord.landed(System.currentTimeMillis(), answer));
+    }
+    return key;
+  }
+
+  /**
    * The call owned by this thread ended with {@code answer}: a final one is recorded (in a batch the
    * reply waits for, as it waits for the call's own) and handed to duplicates waiting for it.
    */

@@ -113,6 +113,69 @@ class BulkPublishHomeCrashTest {
     reader.mkdirs(dir + "/after", 0755);
   }
 
+  @org.junit.jupiter.api.Test
+  void aPublishThatIngestedNothingAnswersItsResendWithItsReport() throws Exception {
+    admin.mkdirs("/refused/ro", 0777);
+    admin.setPermission("/refused/ro", 0555);
+    try (IndexFsClient holder = BulkPublishTest.client(cluster, "alice", "holder-refused");
+        BulkInsertion bulk = new BulkInsertion(holder, new DirectoryShipper(cluster.dataUri()), "buffer",
+            workDir.resolve("scratch"), 100_000, 1L << 30)) {
+      LocalSubtree t = bulk.localize("/refused", 0755, false);
+      t.complete(t.create("/refused/ro/a", 0644, false, 1, 1 << 20).status().getInodeId(), 0, new byte[0], null);
+      List<String> points = new CopyOnWriteArrayList<>();
+      AtomicBoolean fired = new AtomicBoolean();
+      FaultPoints.install(p -> {
+        points.add(p);
+        if (p.equals("call.applied") && points.contains("publish.received") && fired.compareAndSet(false, true)) {
+          throw new IllegalStateException("injected stop at " + p);
+        }
+      });
+      long id = RpcConnection.newCallId();
+      holder.reuseCallId(id);
+      assertThrows(IOException.class, () -> t.publish(false));
+      assertTrue(fired.get(), points.toString());
+      FaultPoints.install(null);
+      cluster.restartServer();
+
+      List<String> again = new CopyOnWriteArrayList<>();
+      FaultPoints.install(again::add);
+      holder.reuseCallId(id);
+      PublishResult r = t.publish(false); // the lease stays: no batch of the lease's carries the answer
+      FaultPoints.install(null);
+      assertEquals(0, r.getIngested(), r.toString());
+      assertEquals(List.of("/refused/ro/a"), r.getRejectedList().stream().map(Rejection::getPath).toList(), r.toString());
+      assertEquals(0, again.stream().filter("publish.received"::equals).count(), "not run again: " + again);
+    }
+    assertEquals(0, reader.listAll("/refused/ro").size());
+    reader.mkdirs("/refused/after", 0755);
+  }
+
+  @org.junit.jupiter.api.Test
+  void anEmptyPublishThatEndedTheLeaseAnswersItsResend() throws Exception {
+    admin.mkdirs("/empty", 0777);
+    try (IndexFsClient holder = BulkPublishTest.client(cluster, "alice", "holder-empty");
+        BulkInsertion bulk = new BulkInsertion(holder, new DirectoryShipper(cluster.dataUri()), "buffer",
+            workDir.resolve("scratch"), 100_000, 1L << 30)) {
+      LocalSubtree t = bulk.localize("/empty", 0755, false);
+      AtomicBoolean fired = new AtomicBoolean();
+      FaultPoints.install(p -> {
+        if (p.equals("call.applied") && fired.compareAndSet(false, true)) {
+          throw new IllegalStateException("injected stop at " + p);
+        }
+      });
+      long id = RpcConnection.newCallId();
+      holder.reuseCallId(id);
+      assertThrows(IOException.class, () -> t.publish(true));
+      assertTrue(fired.get());
+      FaultPoints.install(null);
+      cluster.restartServer();
+      holder.reuseCallId(id);
+      // Released by the first try: a rerun would be refused LEASE_EXPIRED.
+      assertEquals(PublishResult.getDefaultInstance(), t.publish(true));
+    }
+    reader.mkdirs("/empty/after", 0755);
+  }
+
   private static Set<String> expected(String dir) {
     Set<String> out = new TreeSet<>(Set.of("readonly"));
     for (int i = 0; i < 10; i++) {

@@ -211,6 +211,8 @@ public final class BulkIngest {
         plan = new PublishPlan(ctx, l, publisher, root, rootPath, subtree(l.dirId()));
         if (plan.run(fetched, staged)) {
           ingest(staged, plan, null, result(plan.accepted, plan.rejections));
+        } else {
+          nothingIngested(result(plan.accepted, plan.rejections));
         }
         rejections = plan.rejections;
         accepted = plan.accepted;
@@ -241,6 +243,12 @@ public final class BulkIngest {
       Files.deleteIfExists(fetched);
       Files.deleteIfExists(staged.resolveSibling(staged.getFileName() + ".direct"));
     }
+  }
+
+  /** A publish that ingests nothing still answers a resend with its report (its file is consumed next). */
+  void nothingIngested(PublishResult answer) throws IOException {
+    org.indexfs.server.retry.RetryCache.recordLanded(ctx.ns(),
+        org.indexfs.proto.Response.newBuilder().setPublishResult(answer).build());
   }
 
   static PublishResult result(long accepted, List<Rejection> rejections) {

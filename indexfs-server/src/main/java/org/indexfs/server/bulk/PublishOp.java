@@ -44,6 +44,9 @@ public final class PublishOp implements Operation {
       Inode root = ctx.ns().partition(dir.inodeId);
       result = localizer.ingest().publish(l, holder, root, req.getPath(), req.getFile());
     }
+    // Nothing written yet (an empty publish): the lease's end carries the answer, so a resend
+    // after a crash is answered, not refused LEASE_EXPIRED. After an ingest this does nothing.
+    org.indexfs.server.retry.RetryCache.landsWith(ctx.ns(), Response.newBuilder().setPublishResult(result).build());
     afterPublish(dir.inodeId, client, req.getRelease());
     return Response.newBuilder().setPublishResult(result);
   }

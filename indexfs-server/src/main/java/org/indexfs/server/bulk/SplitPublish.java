@@ -148,6 +148,8 @@ final class SplitPublish {
       if (plan.shares.isEmpty()) {
         if (any) {
           ingest.ingest(staged, plan, null, BulkIngest.result(plan.accepted, plan.rejections));
+        } else {
+          ingest.nothingIngested(BulkIngest.result(plan.accepted, plan.rejections));
         }
         return new Outcome(plan, plan.rejections, plan.accepted);
       }

@@ -99,9 +99,9 @@ public final class AppliedAnswers {
         yield landed != null ? (landed ? bool(true) : null) : settledMeanwhile(key);
       }
       case PUBLISH -> {
-        // Its mark carries its answer (written with the intent or the decision): recovery forgot
-        // the mark if it undid the intent, so a mark found here is a publish that landed. A mark
-        // without an answer (nothing was ingested: every entry refused) runs it again.
+        // Its mark carries its answer (written with the intent or the decision, or alone when
+        // nothing is ingested): recovery forgot the mark if it undid the intent, so a mark found
+        // here is a publish that landed. A plain mark (none of those) runs it again.
         byte[] stored = ctx.ns().store().get(ctx.ns().store().calls(), key.encode());
         Response first = stored == null ? null : CallRecord.decode(stored).landedAnswer();
         yield first == null ? null : publishes.answer(request, first);

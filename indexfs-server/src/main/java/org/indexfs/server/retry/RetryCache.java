@@ -132,6 +132,27 @@ public final class RetryCache {
   }
 
   /**
+   * As {@link #landsWith}, for a publish that ingests nothing (every entry refused): the mark and
+   * its answer are written now, alone, before the publish consumes its file and ends its lease.
+   */
+  public static void recordLanded(Namespace ns, Response answer) throws IOException {
+    byte[] key = ns.pendingCallMark();
+    if (key == null) {
+      return;
+    }
+    byte[] value = CallRecord.landed(System.currentTimeMillis(), answer);
+    ns.markNextWrite(null, null);
+    ns.mutate(batch -> {
+      try {
+        batch.put(ns.store().calls(), key, value);
+      } catch (RocksDBException e) {
+        throw new IOException(e);
+      }
+      return null;
+    });
+  }
+
+  /**
    * The call owned by this thread ended with {@code answer}: a final one is recorded (in a batch the
    * reply waits for, as it waits for the call's own) and handed to duplicates waiting for it.
    */

@@ -195,7 +195,8 @@ final class SplitPublish {
     long accepted = 0;
     try {
       for (int slot : tx.participants()) {
-        PublishResult r = ctx.peers().call(slot, Request.newBuilder().setPublish(PublishRequest.newBuilder()
+        // A slot known to be away fails its PREPARE at once: the client's call is waiting on it.
+        PublishResult r = ctx.peers().callUnlessDown(slot, Request.newBuilder().setPublish(PublishRequest.newBuilder()
             .setPhase(PublishRequest.Phase.PREPARE).setTxid(tx.txid()).setDirId(tx.dirId()).setPath(rootPath)
             .setClientId(publisher.clientId()).setFile(shipped.get(slot))
             .addAllSubtreeDirs(dirsOn(slot, remote, splits, subtree))

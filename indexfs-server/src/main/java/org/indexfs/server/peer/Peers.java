@@ -81,6 +81,35 @@ public final class Peers implements AutoCloseable {
     return response;
   }
 
+  /**
+   * As {@link #call}, but a slot that ZooKeeper shows without a server and without a standby to
+   * take it over fails the call at once instead of after the failover wait (the PREPARE of a split
+   * publish: the client's call waits on it, and a slot that is away gains nothing from waiting).
+   */
+  public Response callUnlessDown(int target, Request.Builder request) throws IOException {
+    Response response = send(target, request, true);
+    if (response.getCode() != Code.OK) {
+      throw new IndexFsException(response.getCode(), "slot " + target + ": " + response.getMessage());
+    }
+    return response;
+  }
+
+  /** True when ZooKeeper shows no server of {@code target} and no standby of it: waiting would not bring one. */
+  boolean knownDown(int target) {
+    if (curator == null) {
+      return false;
+    }
+    try {
+      if (curator.checkExists().forPath(ClusterPaths.slot(cluster, target)) != null) {
+        return false;
+      }
+      org.apache.zookeeper.data.Stat standbys = curator.checkExists().forPath(ClusterPaths.standbys(cluster, target));
+      return standbys == null || standbys.getNumChildren() == 0;
+    } catch (Exception e) {
+      return false; // ZooKeeper itself unsure: wait as usual
+    }
+  }
+
   /** How long a call keeps trying a slot that is unreachable or failing over (DESIGN §11). */
   private static final long FAILOVER_WAIT_MS = 30_000;
 
@@ -91,6 +120,10 @@ public final class Peers implements AutoCloseable {
    * renames by transaction id).
    */
   public Response send(int target, Request.Builder request) throws IOException {
+    return send(target, request, false);
+  }
+
+  private Response send(int target, Request.Builder request, boolean unlessDown) throws IOException {
     org.indexfs.server.Blocking.check("call to slot " + target);
     long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(FAILOVER_WAIT_MS);
     for (int attempt = 0; ; attempt++) {
@@ -110,6 +143,10 @@ public final class Peers implements AutoCloseable {
       } catch (IOException unreachable) {
         if (System.nanoTime() > deadline) {
           throw unreachable;
+        }
+        if (unlessDown && knownDown(target)) {
+          throw new IOException("Slot " + target + " has no live server and no standby (ZooKeeper): " + unreachable.getMessage(),
+              unreachable);
         }
         pause(attempt);
         continue;

@@ -231,4 +231,26 @@ class BulkSplitRootSubdirTest {
     slots.awaitSettled(belowId, 2, 50);
     assertEquals(50, slots.names(below).size());
   }
+
+  @Test
+  @Timeout(value = 3, unit = TimeUnit.MINUTES)
+  void aDirectoryBelowStaysHeldAcrossARestartOfTheLocalizedDirectorysSlot() throws Exception {
+    Layout l = layout("/rsdur", 0777);
+    String below = Slots.dirOn(slots.admin, l.dirPath(), "e", l.home());
+    long belowId = slots.admin.getFileStatus(below).getInodeId();
+    try (IndexFsClient holder = BulkPublishTest.client(slots.cluster, TestData.USER, "holder-rsdur")) {
+      BulkInsertion bulk = slots.bulk(holder);
+      bulk.localize(l.root(), 0777, false);
+      slots.cluster.restartServer(l.home());
+      for (int i = 0; i < 50; i++) {
+        TestData.createClosed(holder, below + "/more-" + i);
+      }
+      Thread.sleep(2_000); // a split, were it allowed, starts within this
+      assertEquals(Set.of(l.home()), slots.slotsHolding(belowId),
+          "no split while localized: " + Arrays.toString(slots.entriesBySlot(belowId)));
+      bulk.publish(l.root(), true);
+    }
+    slots.awaitSettled(belowId, 2, 50);
+    assertEquals(50, slots.names(below).size());
+  }
 }

@@ -117,8 +117,15 @@ public final class Localizer implements AutoCloseable {
       if (here.reachesOtherSlots()) {
         try {
           // Directories homed here below one homed elsewhere (or in a partition of the root on
-          // another slot) are this subtree's from now on: held from splitting at once.
-          here.adoptHomed(mirrors.pushSubtree(after, here), ctx.ns().slot());
+          // another slot) are this subtree's from now on: held from splitting at once, and
+          // durably (a restart here walks only its own entries; BulkIngest.walkedAgain adds these).
+          List<Long> adopted = here.adoptHomed(mirrors.pushSubtree(after, here), ctx.ns().slot());
+          if (!adopted.isEmpty()) {
+            ctx.ns().mutate(batch -> {
+              table.putHeld(batch, dir.inodeId, adopted);
+              return null;
+            });
+          }
         } catch (IndexFsException e) {
           if (e.code() == Code.UNSUPPORTED) {
             release(dir.inodeId, client, "was refused (too many directories on other slots) and gave up");

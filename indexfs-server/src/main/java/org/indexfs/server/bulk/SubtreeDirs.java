@@ -145,14 +145,16 @@ final class SubtreeDirs {
   /**
    * Adds the directories homed on {@code slot} that the walk found with their entries elsewhere
    * (below a directory homed on another slot, or in a partition of the root there): they are this
-   * subtree's here from the grant on, so they take no split until it ends.
+   * subtree's here from the grant on, so they take no split until it ends. Returns those new here.
    */
-  void adoptHomed(Mirrors.Reach reach, int slot) {
+  java.util.List<Long> adoptHomed(Mirrors.Reach reach, int slot) {
+    java.util.List<Long> added = new java.util.ArrayList<>();
     placesOf(reach.away().values()).forEach((id, place) -> {
-      if (reach.away().get(id).slot() == slot) {
-        dirs.putIfAbsent(id, place);
+      if (reach.away().get(id).slot() == slot && dirs.putIfAbsent(id, place) == null) {
+        added.add(id);
       }
     });
+    return added;
   }
 
   Place get(long dirId) {

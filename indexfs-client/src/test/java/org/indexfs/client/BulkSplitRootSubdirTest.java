@@ -97,6 +97,22 @@ class BulkSplitRootSubdirTest {
     return GigaIndex.slotOf(dir.getZerothSlot(), GigaIndex.partitionOf(NameHash.of(name), b), BulkSlots.SLOTS);
   }
 
+  /**
+   * A new directory of {@code parent} homed on {@code slot}; tries placed elsewhere are removed
+   * again, so {@code parent} keeps one new entry (it must not split before the test starts).
+   */
+  static String dirOn(String parent, int slot) throws IOException {
+    for (int i = 0; i < 1000; i++) {
+      String path = parent + "/e" + i;
+      slots.admin.mkdirs(path, 0777);
+      if (slots.admin.getFileStatus(path).getZerothSlot() == slot) {
+        return path;
+      }
+      slots.admin.delete(path, false);
+    }
+    throw new AssertionError("placement never chose slot " + slot);
+  }
+
   static void file(LocalSubtree t, String path) throws IOException {
     t.complete(t.create(path, 0644, false, 1, 1 << 20).status().getInodeId(), 1, new byte[] {7}, null);
   }
@@ -208,8 +224,9 @@ class BulkSplitRootSubdirTest {
   void directoriesBelowAPartitionElsewhereTakeNoSplitUntilTheRelease() throws Exception {
     Layout l = layout("/rssplit", 0777);
     // Homed on the root's own slot, its entry in the directory homed on the third slot.
-    String below = Slots.dirOn(slots.admin, l.dirPath(), "e", l.home());
+    String below = dirOn(l.dirPath(), l.home());
     long belowId = slots.admin.getFileStatus(below).getInodeId();
+    assertEquals(Set.of(l.dir().getZerothSlot()), slots.slotsHolding(l.dir().getInodeId()), "not split before");
     long dirEntries = Slots.entriesOn(slots.cluster, l.dir().getZerothSlot(), l.dir().getInodeId());
     try (IndexFsClient holder = BulkPublishTest.client(slots.cluster, TestData.USER, "holder-rssplit")) {
       BulkInsertion bulk = slots.bulk(holder);
@@ -236,7 +253,7 @@ class BulkSplitRootSubdirTest {
   @Timeout(value = 3, unit = TimeUnit.MINUTES)
   void aDirectoryBelowStaysHeldAcrossARestartOfTheLocalizedDirectorysSlot() throws Exception {
     Layout l = layout("/rsdur", 0777);
-    String below = Slots.dirOn(slots.admin, l.dirPath(), "e", l.home());
+    String below = dirOn(l.dirPath(), l.home());
     long belowId = slots.admin.getFileStatus(below).getInodeId();
     try (IndexFsClient holder = BulkPublishTest.client(slots.cluster, TestData.USER, "holder-rsdur")) {
       BulkInsertion bulk = slots.bulk(holder);

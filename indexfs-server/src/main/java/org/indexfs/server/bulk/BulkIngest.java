@@ -155,7 +155,15 @@ public final class BulkIngest {
    */
   private SubtreeDirs walkedAgain(long rootId) {
     if (table.mirrorOf(rootId) < 0) {
-      return subtree(rootId);
+      // Its home: the walk here, and the directories homed here whose entries are on other slots
+      // that the grant's walk over slots found (their places are filled in by the next publish).
+      SubtreeDirs s = subtree(rootId);
+      for (long d : table.held().getOrDefault(rootId, Set.of())) {
+        if (!s.contains(d)) {
+          s.add(d, new SubtreeDirs.Place(0, "", "/?"));
+        }
+      }
+      return s;
     }
     Set<Long> told = table.held().get(rootId);
     if (told == null) {

@@ -112,11 +112,20 @@ public final class Localizer implements AutoCloseable {
     }
     if (!renew || block[1] > 0) {
       // So does every slot homing a directory of the subtree made before, or holding a partition of
-      // one that split before (none: no call at all).
+      // it (of the root, walked there, or of one below that split before; none: no call at all).
       SubtreeDirs here = ingest.subtree(dir.inodeId);
       if (here.reachesOtherSlots()) {
         try {
-          mirrors.pushSubtree(after, here);
+          // Directories homed here below one homed elsewhere (or in a partition of the root on
+          // another slot) are this subtree's from now on: held from splitting at once, and
+          // durably (a restart here walks only its own entries; BulkIngest.walkedAgain adds these).
+          List<Long> adopted = here.adoptHomed(mirrors.pushSubtree(after, here), ctx.ns().slot());
+          if (!adopted.isEmpty()) {
+            ctx.ns().mutate(batch -> {
+              table.putHeld(batch, dir.inodeId, adopted);
+              return null;
+            });
+          }
         } catch (IndexFsException e) {
           if (e.code() == Code.UNSUPPORTED) {
             release(dir.inodeId, client, "was refused (too many directories on other slots) and gave up");

@@ -108,7 +108,8 @@ final class Mirrors implements AutoCloseable {
 
   /**
    * Tells every slot homing a directory of the subtree (made there before the localization), and
-   * every slot holding a partition of a directory of it that had split, the record {@code l}, so
+   * every slot holding a partition of a directory of it that had split (the localized directory
+   * itself included: a partition's slot walks its part of the root), the record {@code l}, so
    * mutations inside those directories by other clients are refused there as here; each such slot
    * walks its part and names the directories it found there (those homed on yet another slot are
    * asked in turn) and those that split, until none is left. Returns every directory of the subtree
@@ -142,10 +143,13 @@ final class Mirrors implements AutoCloseable {
     for (SubtreeDirs.Away a : found.values()) {
       ask(new Visit(a.inode().inodeId, a.slot()), asked, todo);
     }
-    here.split().forEach((d, sp) -> gather(dirId, d, sp, split, slots, asked, todo));
+    // A split root too: each of its partitions' slots walks its part of the root (the directories
+    // whose entries are there, and everything below them), as for any directory walked elsewhere.
+    here.split().forEach((d, sp) -> gather(d, sp, split, slots, asked, todo));
     while (!todo.isEmpty()) {
       // Bounded when a lease is handed out; an end walks all, or a refused grant would stay held.
-      if (found.size() + split.size() > MAX_DIRS_ELSEWHERE && req.getAction() == LocalizeRequest.Action.MIRROR) {
+      int reached = found.size() + split.size() - (split.containsKey(dirId) ? 1 : 0);
+      if (reached > MAX_DIRS_ELSEWHERE && req.getAction() == LocalizeRequest.Action.MIRROR) {
         throw new IndexFsException(Code.UNSUPPORTED, "Directory " + InodeIds.format(dirId) + " holds more than "
             + MAX_DIRS_ELSEWHERE + " directories homed on other slots than its own or split across slots; "
             + "localize a smaller subtree");
@@ -190,9 +194,10 @@ final class Mirrors implements AutoCloseable {
             ask(new Visit(b.inode().inodeId, b.slot()), asked, todo);
           }
         }
-        splitThere.forEach((d, sp) -> gather(dirId, d, sp, split, slots, asked, todo));
+        splitThere.forEach((d, sp) -> gather(d, sp, split, slots, asked, todo));
       }
     }
+    split.remove(dirId); // the localized directory's own partitions: push / end, and PublishPlan's bitmap
     return new Reach(found, split);
   }
 
@@ -203,11 +208,8 @@ final class Mirrors implements AutoCloseable {
   }
 
   /** Merges what one slot knows of split directory {@code d}'s bitmap; asks the slots of partitions new to it. */
-  private static void gather(long rootId, long d, SubtreeDirs.Split sp, Map<Long, SubtreeDirs.Split> split, int slots,
+  private static void gather(long d, SubtreeDirs.Split sp, Map<Long, SubtreeDirs.Split> split, int slots,
       Set<Visit> asked, Deque<Visit> todo) {
-    if (d == rootId) {
-      return; // the localized directory's own partitions: push / end
-    }
     SubtreeDirs.Split all = split.computeIfAbsent(d, k -> new SubtreeDirs.Split(sp.zerothSlot(), sp.bitmap().copy()));
     all.bitmap().merge(sp.bitmap());
     for (int index : all.bitmap().partitions()) {

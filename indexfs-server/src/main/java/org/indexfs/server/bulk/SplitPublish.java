@@ -88,21 +88,14 @@ final class SplitPublish {
     }
     Mirrors.Reach reach = mirrors.pushSubtree(l, subtree);
     splits.putAll(reach.split());
-    for (SubtreeDirs.Away a : reach.away().values()) {
-      SubtreeDirs.Place parent = subtree.get(a.parentId());
-      if (parent == null && out.containsKey(a.parentId())) {
-        parent = out.get(a.parentId()).place();
-      }
-      if (parent == null) {
-        continue; // below a directory not reached (cannot happen: the walk goes parents first)
-      }
-      SubtreeDirs.Place place = new SubtreeDirs.Place(a.parentId(), a.name(), parent.relPath() + "/" + a.name());
+    subtree.placesOf(reach.away().values()).forEach((id, place) -> {
+      SubtreeDirs.Away a = reach.away().get(id);
       if (a.slot() == ctx.ns().slot()) {
-        subtree.add(a.inode().inodeId, place);
+        subtree.add(id, place);
       } else {
-        out.put(a.inode().inodeId, new PublishPlan.Remote(a.slot(), a.inode(), place));
+        out.put(id, new PublishPlan.Remote(a.slot(), a.inode(), place));
       }
-    }
+    });
     return out;
   }
 

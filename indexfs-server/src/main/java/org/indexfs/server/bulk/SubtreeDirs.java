@@ -119,11 +119,42 @@ final class SubtreeDirs {
   }
 
   /**
-   * True when directories of the subtree below its root are on other slots too: homed there, or
-   * split (GIGA+) before the localization. Those slots hold a mirror of the localization.
+   * True when the subtree is on other slots too: its root split (GIGA+; its partitions' slots walk
+   * their part of it), or directories below the root homed there or split before the
+   * localization. Those slots hold a mirror of the localization.
    */
   boolean reachesOtherSlots() {
-    return !elsewhere.isEmpty() || split.keySet().stream().anyMatch(d -> d != rootId);
+    return !elsewhere.isEmpty() || !split.isEmpty();
+  }
+
+  /**
+   * Where each directory a walk over slots found is below the root ({@link Mirrors#pushSubtree};
+   * parents come first), those whose parent is not reached left out.
+   */
+  Map<Long, Place> placesOf(Iterable<Away> away) {
+    Map<Long, Place> out = new java.util.LinkedHashMap<>();
+    for (Away a : away) {
+      Place parent = dirs.containsKey(a.parentId()) ? dirs.get(a.parentId()) : out.get(a.parentId());
+      if (parent != null) {
+        out.put(a.inode().inodeId, new Place(a.parentId(), a.name(), parent.relPath() + "/" + a.name()));
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Adds the directories homed on {@code slot} that the walk found with their entries elsewhere
+   * (below a directory homed on another slot, or in a partition of the root there): they are this
+   * subtree's here from the grant on, so they take no split until it ends. Returns those new here.
+   */
+  java.util.List<Long> adoptHomed(Mirrors.Reach reach, int slot) {
+    java.util.List<Long> added = new java.util.ArrayList<>();
+    placesOf(reach.away().values()).forEach((id, place) -> {
+      if (reach.away().get(id).slot() == slot && dirs.putIfAbsent(id, place) == null) {
+        added.add(id);
+      }
+    });
+    return added;
   }
 
   Place get(long dirId) {

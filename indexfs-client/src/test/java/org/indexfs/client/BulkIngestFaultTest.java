@@ -1,6 +1,7 @@
 package org.indexfs.client;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -9,12 +10,19 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Collectors;
 import org.indexfs.client.bulk.BulkInsertion;
 import org.indexfs.client.bulk.DirectoryShipper;
 import org.indexfs.client.bulk.LocalSubtree;
 import org.indexfs.common.IndexFsConfig;
+import org.indexfs.common.IndexFsException;
 import org.indexfs.proto.FileStatus;
 import org.indexfs.proto.PublishResult;
 import org.indexfs.server.FaultPoints;
@@ -22,6 +30,8 @@ import org.indexfs.server.local.LocalCluster;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.api.io.TempDir;
@@ -108,6 +118,60 @@ class BulkIngestFaultTest {
       assertEquals(made, tree(reader, dir), "the retry lands every entry exactly once");
       List<String> top = reader.listAll(dir).stream().map(FileStatus::getName).collect(Collectors.toList());
       assertEquals(3, top.size());
+    }
+  }
+
+  /**
+   * A reader that arrives between a publish's two ingests (its entries, then the name index that
+   * listings read) waits for both: it never finds a published file by getFileStatus that its
+   * listing of the directory misses.
+   */
+  @Test
+  @Timeout(value = 2, unit = TimeUnit.MINUTES)
+  void aReaderBetweenThePublishsTwoIngestsWaitsForBothAndSeesAllOfIt() throws Exception {
+    String dir = "/between-ingests";
+    ExecutorService readers = Executors.newSingleThreadExecutor();
+    try (IndexFsClient holder = BulkPublishTest.client(cluster, TestData.USER, "holder-between")) {
+      BulkInsertion bulk = new BulkInsertion(holder, new DirectoryShipper(cluster.dataUri()), "buffer",
+          workDir.resolve("scratch-between"), 100_000, 1L << 30);
+      LocalSubtree t = bulk.localize(dir, 0777, false);
+      Set<String> made = fill(t, dir);
+      AtomicReference<Future<String>> seen = new AtomicReference<>();
+      AtomicBoolean answeredBetween = new AtomicBoolean();
+      FaultPoints.install(p -> {
+        if (p.equals("publish.ingested") && seen.get() == null) {
+          Future<String> f = readers.submit(() -> found(dir + "/d0/f0") + " " + tree(reader, dir).size());
+          seen.set(f);
+          try {
+            f.get(500, TimeUnit.MILLISECONDS);
+            answeredBetween.set(true);
+          } catch (TimeoutException waiting) {
+            // As it should: the reader waits until both ingests are in.
+          } catch (Exception e) {
+            throw new IllegalStateException(e);
+          }
+        }
+      });
+      PublishResult r = t.publish(true);
+      FaultPoints.install(null);
+      assertEquals(0, r.getRejectedCount(), r.toString());
+      String view = seen.get().get(30, TimeUnit.SECONDS);
+      assertFalse(answeredBetween.get(), "a reader was answered between the two ingests: " + view);
+      assertEquals("true " + made.size(), view, "stat and listing agree, and see all of the publish");
+    } finally {
+      readers.shutdownNow();
+    }
+  }
+
+  private static boolean found(String path) throws IOException {
+    try {
+      reader.getFileStatus(path);
+      return true;
+    } catch (IndexFsException e) {
+      if (e.code() == org.indexfs.proto.Code.FILE_NOT_FOUND) {
+        return false;
+      }
+      throw e;
     }
   }
 }

@@ -22,6 +22,7 @@ import org.indexfs.proto.Rejection;
 import org.indexfs.server.FaultPoints;
 import org.indexfs.server.ns.Namespace;
 import org.indexfs.server.op.OpContext;
+import org.indexfs.server.store.MetadataStore;
 import org.rocksdb.RocksDBException;
 import org.rocksdb.RocksIterator;
 import org.slf4j.Logger;
@@ -38,15 +39,18 @@ import org.slf4j.LoggerFactory;
  *       have written, the objects replaced entries leave behind) are written in one batch; then
  *       {@code ingestExternalFile} of the entries — the commit point; then the name-index file is
  *       ingested into column family {@code names} (a copy: the file stays until the intent is
- *       dropped); then the intent is dropped and replaced objects are reclaimed, in one batch.</li>
+ *       dropped) — both ingests inside {@link org.indexfs.server.ns.Namespace#exclusively}, after
+ *       the files are shipped to the journal, so no reader sees one without the other; then the
+ *       intent is dropped and replaced objects are reclaimed, in one batch.</li>
  * </ol>
  * RocksJava cannot ingest into two column families in one call, so the second ingest is made
  * certain by recovery instead: a restart finishes an intent whose sentinel entry is there —
  * ingesting its name-index file again, which is harmless if it was ingested already (same keys,
  * same values) — and undoes one whose is not (its name-index file was never ingested), before the
  * server serves anything. The index records of an entry replaced by the publish (same directory
- * and name) are overwritten by the new ones, so index and entries agree either way. Between the
- * two ingests a running server's listings miss the new entries for a moment (stat finds them).
+ * and name) are overwritten by the new ones, so index and entries agree either way. A running
+ * server's readers wait out the two ingests (they hold the namespace alone, as a split's freeze
+ * does), so a listing never misses what getFileStatus finds.
  * Fault points: {@code publish.received} (file fetched, nothing written), {@code publish.staged}
  * (intent and records written, not ingested), {@code publish.ingested} (entries committed, index
  * not ingested, intent not dropped), {@code publish.recorded} (done, no answer).
@@ -307,16 +311,24 @@ public final class BulkIngest {
       return null;
     });
     FaultPoints.at("publish.staged");
+    MetadataStore.Shipped entries = ctx.ns().store().ship(file);
+    MetadataStore.Shipped names = shipNames(intent);
+    boolean[] entriesIn = {false};
     try {
-      ctx.ns().store().ingest(ctx.ns().store().entries(), file);
+      // Both ingests with the namespace to themselves (shipped to the journal before): no reader on
+      // this slot finds the entries (getFileStatus) without their name index (listStatus).
+      ctx.ns().exclusively(() -> {
+        ctx.ns().store().ingest(ctx.ns().store().entries(), entries, true);
+        entriesIn[0] = true;
+        FaultPoints.at("publish.ingested");
+        indexNames(names);
+      });
     } catch (IOException | RuntimeException e) {
-      if (extra == null && callKey != null) {
+      if (!entriesIn[0] && extra == null && callKey != null) {
         unmark(intentKey, callKey); // not in: a resend must not be told it landed
       }
       throw e;
     }
-    FaultPoints.at("publish.ingested");
-    indexNames(intent);
     finish(intentKey, intent);
     if (extra != null) {
       dropCopy(intent);
@@ -442,9 +454,10 @@ public final class BulkIngest {
   void commit(Intent recorded, Extra drop) throws IOException {
     // Staged by this slot's server, or by the one it took over from (its copies are on the data tier).
     Intent intent = recorded.in(staging);
+    MetadataStore.Shipped entries = null;
     if (!intent.file().isEmpty() && !ingested(intent)) {
       if (fetched(intent.file())) {
-        ctx.ns().store().ingest(ctx.ns().store().entries(), Path.of(intent.file()));
+        entries = ctx.ns().store().ship(Path.of(intent.file()));
       } else {
         // Written and synced before its record: only lost with the disk. Say so.
         LOG.error("The staged file {} of a decided publish is gone: its entries are missing", intent.file());
@@ -453,7 +466,15 @@ public final class BulkIngest {
     if (!intent.namesFile().isEmpty()) {
       fetched(intent.namesFile());
     }
-    indexNames(intent);
+    MetadataStore.Shipped names = shipNames(intent);
+    // Fetched and shipped first; then both ingests alone in the namespace, as in ingest().
+    MetadataStore.Shipped in = entries;
+    ctx.ns().exclusively(() -> {
+      if (in != null) {
+        ctx.ns().store().ingest(ctx.ns().store().entries(), in, true);
+      }
+      indexNames(names);
+    });
     finish(drop, intent);
     dropCopy(intent);
   }
@@ -466,18 +487,25 @@ public final class BulkIngest {
     return out;
   }
 
-  /** Ingests the intent's name-index file (a copy: recovery may ingest it again). */
-  private void indexNames(Intent intent) throws IOException {
+  /** The intent's name-index file, shipped for its ingest; null when it has none (or lost it). */
+  private MetadataStore.Shipped shipNames(Intent intent) throws IOException {
     if (intent.namesFile().isEmpty()) {
-      return;
+      return null;
     }
     Path names = Path.of(intent.namesFile());
     if (!Files.exists(names)) {
       // Written and synced before its intent: only lost with the disk. Say so; fsck-style checks follow listings.
       LOG.error("The name-index file {} of an ingested publish is gone: listings may miss its entries", names);
-      return;
+      return null;
     }
-    ctx.ns().store().ingest(ctx.ns().store().names(), names, false);
+    return ctx.ns().store().ship(names);
+  }
+
+  /** Ingests a shipped name-index file (a copy: recovery may ingest it again). */
+  private void indexNames(MetadataStore.Shipped names) throws IOException {
+    if (names != null) {
+      ctx.ns().store().ingest(ctx.ns().store().names(), names, false);
+    }
   }
 
   /** Gives each published object its file's owner, group and mode (its writer made it 0600, DESIGN §14). */
@@ -569,7 +597,7 @@ public final class BulkIngest {
           dropCopy(intent);
         }
         LOG.info("Finishing a publish ingested before the restart ({})", intent.file());
-        indexNames(intent);
+        indexNames(shipNames(intent)); // before serving: no reader to hold off
         finish(p[0], intent);
       } else {
         LOG.info("Undoing a publish that was not ingested before the restart ({}): its client publishes again", intent.file());

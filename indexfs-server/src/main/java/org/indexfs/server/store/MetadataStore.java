@@ -244,15 +244,33 @@ public final class MetadataStore implements AutoCloseable {
    * file stays (a bulk publish's recovery ingests it again).
    */
   public void ingest(ColumnFamilyHandle cf, java.nio.file.Path file, boolean move) throws IOException {
+    ingest(cf, ship(file), move);
+  }
+
+  /** A file made ready for {@link #ingest(ColumnFamilyHandle, Shipped, boolean)}: {@code name} is its copy in the change log (null: none). */
+  public record Shipped(java.nio.file.Path file, String name) {}
+
+  /**
+   * The slow half of an ingest, done ahead of it: with a change log, the copy of {@code file} where
+   * replicas find it (an upload to the journal). A caller that must hold others off during the
+   * ingest itself ships first, outside its hold.
+   */
+  public Shipped ship(java.nio.file.Path file) throws IOException {
+    ChangeLog l = log;
+    return new Shipped(file, l == null ? null : l.ship(file));
+  }
+
+  /** Ingests a file {@link #ship shipped} before (shipping it now if a change log appeared since). */
+  public void ingest(ColumnFamilyHandle cf, Shipped file, boolean move) throws IOException {
     ChangeLog l = log;
     if (l == null) {
-      ingestFile(cf, file, move);
+      ingestFile(cf, file.file(), move);
       return;
     }
-    String shipped = l.ship(file);
+    String shipped = file.name() != null ? file.name() : l.ship(file.file());
     synchronized (commitOrder) {
       LogPosition at = l.next();
-      ingestFile(cf, file, move);
+      ingestFile(cf, file.file(), move);
       recordPosition(at);
       l.appendIngest(at, shipped, cf == names ? "names" : cf == attrs ? "attrs" : "entries");
     }

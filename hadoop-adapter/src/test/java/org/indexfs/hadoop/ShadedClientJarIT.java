@@ -177,12 +177,19 @@ class ShadedClientJarIT {
       classpath = work + File.pathSeparator + shadedJar() + File.pathSeparator + hadoopOnly;
     }
 
-    record Result(int exit, String text) {}
+    record Result(int exit, String text, String errors) {}
 
-    /** Runs the command, expects success, and returns its output without log lines. */
+    /**
+     * Runs the command, expects success, and returns what it printed on stdout (what a script
+     * capturing the answer sees); stderr may carry warnings, but no error log or stack trace.
+     */
     String ok(String... args) throws Exception {
       Result r = run(args);
-      assertEquals(0, r.exit(), "FsShell " + String.join(" ", args) + " failed:\n" + r.text());
+      assertEquals(0, r.exit(), "FsShell " + String.join(" ", args) + " failed:\n" + r.text() + "\n" + r.errors());
+      List<String> bad = r.errors().lines()
+          .filter(l -> l.contains(" ERROR ") || l.contains("Exception") || l.startsWith("\tat "))
+          .toList();
+      assertEquals(List.of(), bad, "FsShell " + String.join(" ", args) + " logged on stderr:\n" + r.errors());
       return r.text();
     }
 
@@ -190,13 +197,15 @@ class ShadedClientJarIT {
       List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
           "-Xmx256m", "-cp", classpath, "org.apache.hadoop.fs.FsShell"));
       command.addAll(List.of(args));
-      Path out = work.resolve("shell-" + System.nanoTime() + ".out");
-      Process p = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(out.toFile()).start();
+      long n = System.nanoTime();
+      Path out = work.resolve("shell-" + n + ".out");
+      Path err = work.resolve("shell-" + n + ".err");
+      Process p = new ProcessBuilder(command).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
       assertTrue(p.waitFor(120, TimeUnit.SECONDS), "FsShell finished");
-      String text = Files.readString(out).lines()
+      String errors = Files.readString(err).lines()
           .filter(l -> !l.contains(" WARN ") && !l.startsWith("SLF4J") && !l.startsWith("log4j:"))
           .collect(Collectors.joining("\n"));
-      return new Result(p.exitValue(), text);
+      return new Result(p.exitValue(), Files.readString(out).strip(), errors);
     }
   }
 }

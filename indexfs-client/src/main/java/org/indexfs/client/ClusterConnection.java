@@ -60,6 +60,7 @@ public final class ClusterConnection implements AutoCloseable {
   private final ResolutionCache resolutions;
   private final SlotDirectory directory;
   private volatile CuratorCache slotWatch;
+  private volatile boolean closing;
   /** Names this connection's calls for the servers' retry caches (Hadoop's RPC clientId). */
   private final ByteString rpcClientId = randomId();
   private int references;
@@ -83,7 +84,10 @@ public final class ClusterConnection implements AutoCloseable {
   }
 
   private void watchSlots(CuratorFramework curator) {
-    CuratorCache watch = CuratorCache.build(curator, ClusterPaths.slots(cluster));
+    // Curator's default handler logs every failed background read at ERROR with its stack trace;
+    // one in flight when the session closes at exit would end a `hadoop fs` command on stderr.
+    CuratorCache watch = CuratorCache.builder(curator, ClusterPaths.slots(cluster))
+        .withExceptionHandler(this::watchFailed).build();
     watch.listenable().addListener(CuratorCacheListener.builder()
         .forCreates(node -> learn(node, node.getData()))
         .forChanges((before, after) -> {
@@ -97,6 +101,14 @@ public final class ClusterConnection implements AutoCloseable {
         .build());
     watch.start();
     slotWatch = watch;
+  }
+
+  private void watchFailed(Exception e) {
+    if (closing) {
+      LOG.debug("Slot watch stopped while closing: {}", e.toString());
+    } else {
+      LOG.warn("Watching slot ownership failed: {}", e.toString());
+    }
   }
 
   private static int slotOf(ChildData node) {
@@ -390,6 +402,7 @@ public final class ClusterConnection implements AutoCloseable {
   }
 
   private void shutdown() {
+    closing = true;
     synchronized (this) {
       connections.values().forEach(RpcConnection::close);
       connections.clear();

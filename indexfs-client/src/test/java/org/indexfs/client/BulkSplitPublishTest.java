@@ -235,6 +235,101 @@ class BulkSplitPublishTest {
     }
   }
 
+  /**
+   * Another client reading all through a publish across slots never finds one of its names and
+   * then misses another: each participant holds its readers from PREPARE, the home from just before
+   * its commit point, until every slot has its share in. The publish is held at the home's commit
+   * point (its own part in, no participant told) for a second: no read is answered meanwhile.
+   */
+  @Test
+  @Timeout(value = 3, unit = TimeUnit.MINUTES)
+  void readersSeeAPublishAcrossSlotsAtOneMoment() throws Exception {
+    FileStatus dir = splitDirectory("/moment");
+    try (IndexFsClient holder = BulkPublishTest.client(cluster, TestData.USER, "holder-moment");
+        IndexFsClient watcher = BulkPublishTest.client(cluster, "reader", "watcher-moment")) {
+      watcher.waitForLocalized(0);
+      BulkInsertion bulk = bulk(holder);
+      LocalSubtree t = bulk.localize("/moment", 0777, false);
+      List<String> names = new ArrayList<>(made(t, "/moment", "new-", FILES));
+      java.util.concurrent.CountDownLatch paused = new java.util.concurrent.CountDownLatch(1);
+      java.util.concurrent.CountDownLatch resume = new java.util.concurrent.CountDownLatch(1);
+      FaultPoints.install(p -> {
+        if (p.equals("publish.committed") && paused.getCount() > 0) {
+          paused.countDown();
+          try {
+            resume.await(60, TimeUnit.SECONDS);
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+          }
+        }
+      });
+      // Read after read, round and round the new names: {name's index, found (1) or not (0), when answered}.
+      List<long[]> seen = new java.util.concurrent.CopyOnWriteArrayList<>();
+      AtomicBoolean stop = new AtomicBoolean();
+      java.util.concurrent.CompletableFuture<Void> reads = java.util.concurrent.CompletableFuture.runAsync(() -> {
+        for (int i = 0; !stop.get(); i++) {
+          int k = i % names.size();
+          long found;
+          try {
+            watcher.getFileStatus("/moment/" + names.get(k));
+            found = 1;
+          } catch (IndexFsException e) {
+            if (e.code() != Code.FILE_NOT_FOUND) {
+              throw new IllegalStateException(names.get(k) + ": " + e.getMessage(), e);
+            }
+            found = 0;
+          } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+          }
+          seen.add(new long[] {k, found, System.nanoTime()});
+        }
+      });
+      while (seen.size() < 50) {
+        Thread.sleep(10);
+      }
+      java.util.concurrent.CompletableFuture<PublishResult> publish = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+        try {
+          return bulk.publish("/moment", true);
+        } catch (IOException e) {
+          throw new java.io.UncheckedIOException(e);
+        }
+      });
+      assertTrue(paused.await(60, TimeUnit.SECONDS), "the publish reached its commit point");
+      Thread.sleep(100); // a read answered before the hold may still be on its way back
+      int before = seen.size();
+      Thread.sleep(1_000);
+      int during = seen.size() - before;
+      long resumed = System.nanoTime();
+      resume.countDown();
+      PublishResult r = publish.get(60, TimeUnit.SECONDS);
+      FaultPoints.install(null);
+      assertEquals(FILES, r.getIngested(), r.toString());
+      int after = seen.size();
+      while (seen.size() < after + 2 * names.size()) {
+        Thread.sleep(10);
+      }
+      stop.set(true);
+      reads.get(60, TimeUnit.SECONDS);
+
+      int firstFound = -1;
+      List<String> missedAfter = new ArrayList<>();
+      for (int i = 0; i < seen.size(); i++) {
+        long[] x = seen.get(i);
+        if (x[1] == 1 && firstFound < 0) {
+          firstFound = i;
+        } else if (x[1] == 0 && firstFound >= 0) {
+          missedAfter.add(names.get((int) x[0]));
+        }
+      }
+      assertTrue(firstFound > 0, "read before and after the publish: " + firstFound);
+      assertEquals(List.of(), missedAfter, "names missed after " + names.get((int) seen.get(firstFound)[0])
+          + " was found (read " + firstFound + " of " + seen.size() + ")");
+      assertEquals(0, during, "no read answered while the home held its part in and no participant had its share");
+      assertTrue(seen.get(firstFound)[2] - resumed > 0, "found only after the publish went on");
+      assertTrue(slotsHolding(dir.getInodeId()).size() > 1, "the directory spans slots");
+    }
+  }
+
   @Test
   @Timeout(value = 3, unit = TimeUnit.MINUTES)
   void aParticipantRestartedBetweenPrepareAndCommitIngestsItsShare() throws Exception {

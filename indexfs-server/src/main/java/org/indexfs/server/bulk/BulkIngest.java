@@ -105,9 +105,17 @@ public final class BulkIngest {
   private final Set<Long> heldByRecovery = ConcurrentHashMap.newKeySet();
 
   void settled(long dirId) {
+    releaseWalksUnlessUnsettled(dirId);
     boolean pending = txns.txs().stream().anyMatch(t -> t.dirId() == dirId);
     if (!pending && heldByRecovery.remove(dirId)) {
       table.endPublish(dirId);
+    }
+  }
+
+  /** Lets walks through {@code dirId} go on unless a decided publish into it has a participant not yet told. */
+  void releaseWalksUnlessUnsettled(long dirId) {
+    if (txns.txs().stream().noneMatch(t -> t.dirId() == dirId && t.committed())) {
+      table.releaseWalks(dirId); // every slot has its share in: readers may look
     }
   }
 
@@ -561,10 +569,14 @@ public final class BulkIngest {
       if (table.beginPublish(tx.dirId())) {
         heldByRecovery.add(tx.dirId());
       }
+      if (tx.committed()) {
+        table.holdWalks(tx.dirId()); // decided, not every participant told: readers wait for the rest
+      }
     }
     Set<Path> keep = new HashSet<>();
     for (PublishTxns.Part part : txns.parts()) {
       table.beginPublish(part.dirId());
+      table.holdWalks(part.dirId());
       for (String f : new String[] {part.intent().file(), part.intent().namesFile()}) {
         if (!f.isEmpty()) {
           keep.add(Path.of(f));

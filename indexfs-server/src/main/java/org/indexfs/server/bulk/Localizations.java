@@ -49,6 +49,12 @@ public final class Localizations implements PathResolver.LocalizedSubtrees {
   private final Map<String, Long> expiry = new ConcurrentHashMap<>();
   private final Set<Long> contended = ConcurrentHashMap.newKeySet();
   private final Set<Long> publishing = ConcurrentHashMap.newKeySet();
+  /**
+   * Localized directories whose publish across slots is between its first PREPARE here and its
+   * last COMMIT (or ABORT) everywhere: every walk through them — reads too — retries meanwhile, so
+   * a publish spanning slots becomes visible at one moment ({@link SplitPublish}).
+   */
+  private final Set<Long> committing = ConcurrentHashMap.newKeySet();
   private final Map<Long, Integer> homes = new ConcurrentHashMap<>();
   /**
    * A mirror for directories of the subtree on this slot: the directories its home told it
@@ -279,6 +285,19 @@ public final class Localizations implements PathResolver.LocalizedSubtrees {
     publishing.remove(dirId);
   }
 
+  /** Readers and writers of {@code dirId} retry until {@link #releaseWalks}: a publish across slots is committing. */
+  void holdWalks(long dirId) {
+    committing.add(dirId);
+  }
+
+  void releaseWalks(long dirId) {
+    committing.remove(dirId);
+  }
+
+  boolean walksHeld(long dirId) {
+    return committing.contains(dirId);
+  }
+
   /** True when a holder of a live localization may write object {@code name} (the scrubber keeps it). */
   public static boolean reserved(List<Localization> all, String name) {
     for (Localization l : all) {
@@ -308,7 +327,7 @@ public final class Localizations implements PathResolver.LocalizedSubtrees {
 
   @Override
   public void walked(Inode[] dirs, int count, boolean mutating) throws IOException {
-    if (byDir.isEmpty() || EXEMPT.get() != null) {
+    if ((byDir.isEmpty() && committing.isEmpty()) || EXEMPT.get() != null) {
       return;
     }
     Caller caller = Acting.caller();
@@ -319,6 +338,11 @@ public final class Localizations implements PathResolver.LocalizedSubtrees {
       Inode dir = dirs[i];
       if (dir == null || !dir.isDirectory()) {
         return;
+      }
+      if (committing.contains(dir.inodeId)) {
+        // The localization itself may have ended (published and released) while the last slots ingest.
+        throw new IndexFsException(Code.STALE_RESOLUTION, "A publish into localized directory "
+            + InodeIds.format(dir.inodeId) + " is becoming visible on every slot it reaches; retry");
       }
       Localization l = byDir.get(dir.inodeId);
       if (l == null) {

@@ -90,6 +90,8 @@ final class PublishShare {
         return null;
       });
       kept = true;
+      // From here until COMMIT or ABORT nobody reads here what another slot may already show otherwise.
+      table.holdWalks(req.getDirId());
       touched.put(txid, new java.util.HashSet<>(plan.touched));
       FaultPoints.at("publish.share.prepared");
       for (Rejection r : plan.rejections) {
@@ -125,6 +127,7 @@ final class PublishShare {
     forget.add(part.dirId());
     touched.remove(txid);
     ctx.ns().forgetDirectories(forget);
+    table.releaseWalks(part.dirId());
     table.endPublish(part.dirId());
     LOG.info("Ingested the share of publish {} into directory {}", txid, BulkIngest.format(part.dirId()));
   }
@@ -148,6 +151,7 @@ final class PublishShare {
         }
       }
       touched.remove(txid);
+      table.releaseWalks(part.dirId());
       table.endPublish(part.dirId());
       LOG.info("Dropped the share of publish {} into directory {} (its home aborted it)", txid,
           BulkIngest.format(part.dirId()));

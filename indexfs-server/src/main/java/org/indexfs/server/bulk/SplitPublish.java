@@ -224,11 +224,20 @@ final class SplitPublish {
     }
     rejections.addAll(0, plan.rejections);
     long all = plan.accepted + accepted;
-    // The decision carries the call's answer: a resend after a crash from here on gets it.
-    ingest.ingest(any ? staged : null, plan, (batch, intentKey) -> ingest.txns.putTx(batch,
-        new PublishTxns.Tx(tx.txid(), tx.dirId(), true, tx.participants(), intentKey)), BulkIngest.result(all, rejections));
-    FaultPoints.at("publish.committed");
-    settle(tx.decided());
+    // Readers here wait from before the commit point until every participant has ingested its
+    // share (they wait there from PREPARE on): no reader sees the publish on one slot and not on another.
+    table.holdWalks(tx.dirId());
+    try {
+      // The decision carries the call's answer: a resend after a crash from here on gets it.
+      ingest.ingest(any ? staged : null, plan, (batch, intentKey) -> ingest.txns.putTx(batch,
+          new PublishTxns.Tx(tx.txid(), tx.dirId(), true, tx.participants(), intentKey)), BulkIngest.result(all, rejections));
+      FaultPoints.at("publish.committed");
+      settle(tx.decided());
+    } finally {
+      // Not decided (the staging batch failed): nothing to wait for. Decided and not settled: the
+      // hold stays until settleAll has told every participant.
+      ingest.releaseWalksUnlessUnsettled(tx.dirId());
+    }
     return new Outcome(plan, rejections, all);
   }
 

@@ -330,6 +330,66 @@ class BulkSplitPublishTest {
     }
   }
 
+  /**
+   * The home stops just after its decision (its own part in) while a participant is away: restarted,
+   * it holds its readers again from the durable decision until that participant is back and has its
+   * share, so no reader finds the home's names while the participant's are missing.
+   */
+  @Test
+  @Timeout(value = 3, unit = TimeUnit.MINUTES)
+  void aRestartedHomeHoldsItsReadersUntilAnAwayParticipantHasItsShare() throws Exception {
+    FileStatus dir = splitDirectory("/held");
+    int home = dir.getZerothSlot();
+    // Not slot 0: it homes the root, and with it away no path resolves at all.
+    int participant = slotsHolding(dir.getInodeId()).stream().filter(s -> s != home && s != 0).findFirst().orElseThrow();
+    try (IndexFsClient holder = BulkPublishTest.client(cluster, TestData.USER, "holder-held");
+        IndexFsClient watcher = BulkPublishTest.client(cluster, "reader", "watcher-held")) {
+      watcher.waitForLocalized(0);
+      BulkInsertion bulk = bulk(holder);
+      LocalSubtree t = bulk.localize("/held", 0777, false);
+      Set<String> expected = new TreeSet<>(pre());
+      Set<String> made = made(t, "/held", "new-", FILES);
+      expected.addAll(made);
+      AtomicBoolean fired = new AtomicBoolean();
+      FaultPoints.install(p -> {
+        if (p.equals("publish.committed") && fired.compareAndSet(false, true)) {
+          cluster.stopServer(participant);
+          throw new IllegalStateException("injected stop at " + p);
+        }
+      });
+      assertThrows(IOException.class, () -> t.publish(false));
+      FaultPoints.install(null);
+      assertTrue(fired.get(), "the publish reached its decision");
+      cluster.restartServer(home);
+
+      String onHome = null;
+      for (String name : made) {
+        if (cluster.server(home).namespace().lookup(dir.getInodeId(), name) != null) {
+          onHome = name;
+          break;
+        }
+      }
+      assertTrue(onHome != null, "the home ingested its part with the decision");
+      String path = "/held/" + onHome;
+      java.util.concurrent.CompletableFuture<FileStatus> stat = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+        try {
+          return watcher.getFileStatus(path);
+        } catch (IOException e) {
+          throw new java.io.UncheckedIOException(e);
+        }
+      });
+      Thread.sleep(1_500);
+      assertFalse(stat.isDone(), "a read of " + path + " waits while slot " + participant + " lacks its share: "
+          + (stat.isDone() ? stat.join() : ""));
+      cluster.restartServer(participant);
+      assertEquals(1, stat.get(60, TimeUnit.SECONDS).getLength(), "answered once the participant has its share");
+      awaitNoPendingShares(dir.getInodeId());
+      assertEquals(expected, new TreeSet<>(listed("/held")));
+      assertEquals(200 + FILES, entriesEverywhere(dir.getInodeId()));
+      retry(t);
+    }
+  }
+
   @Test
   @Timeout(value = 3, unit = TimeUnit.MINUTES)
   void aParticipantRestartedBetweenPrepareAndCommitIngestsItsShare() throws Exception {

@@ -98,9 +98,11 @@ public final class BulkMain {
             IndexFsConfig.DATA_URI.name(), dataUri, IndexFsConfig.HTTP_PORT.name(), "-1",
             IndexFsConfig.AUDIT_ENABLED.name(), "false"), work.resolve("server-cold.log"))) {
       Bench b = new Bench(zk.connectString(), dataUri, work);
+      // Reads and a listing first, while nothing is cached; then the same again once warm.
+      b.smallReadsAndListing(entries, "cold (restarted server)");
       b.lookups(entries, threads, seconds, "cold (restarted server)");
       b.lookups(entries, threads, seconds, "warm");
-      b.smallReadsAndListing(entries);
+      b.smallReadsAndListing(entries, "warm");
     }
     System.out.printf(Locale.ROOT, "RocksDB size on disk (slot-0): %.1f MiB for %,d loaded entries (%.1f bytes/entry)%n",
         size(work.resolve("slot-0")) / 1048576.0, entries, size(work.resolve("slot-0")) / (double) Math.max(1, entries));
@@ -188,10 +190,12 @@ public final class BulkMain {
       return v;
     }
 
+    private int rounds;
+
     void localized(String store, long n) throws Exception {
       try (IndexFsClient c = client()) {
         BulkInsertion bulk = bulk(c, store);
-        String dir = "/local-" + store + "-" + n;
+        String dir = "/local-" + store + "-" + n + "-" + (++rounds); // the warm-up may have the same size
         LocalSubtree t = bulk.localize(dir, 0777, false);
         java.lang.management.ThreadMXBean mx = java.lang.management.ManagementFactory.getThreadMXBean();
         long cpu0 = mx.getCurrentThreadCpuTime();
@@ -347,18 +351,18 @@ public final class BulkMain {
       }
     }
 
-    void smallReadsAndListing(long n) throws Exception {
+    void smallReadsAndListing(long n, String label) throws Exception {
       try (IndexFsClient c = client()) {
         long start = System.nanoTime();
         int reads = 0;
-        for (long i = 1; i < n && reads < 1_000; i += 1000) {
+        for (long i = 1; i < n && reads < 1_000; i += Math.max(1, n / 1000)) {
           c.open(nameOf(i));
           reads++;
         }
-        report("open-for-read of small inline files (1 thread)", reads, System.nanoTime() - start);
+        report("open-for-read of small inline files, " + label + " (1 thread)", reads, System.nanoTime() - start);
         start = System.nanoTime();
         long listed = c.listAll("/load/tree.3/sub.4").size();
-        report("listing /load/tree.3/sub.4", listed, System.nanoTime() - start);
+        report("listing /load/tree.3/sub.4, " + label, listed, System.nanoTime() - start);
       }
     }
   }

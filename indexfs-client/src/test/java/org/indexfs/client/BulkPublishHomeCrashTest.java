@@ -7,26 +7,26 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Collectors;
 import org.indexfs.client.bulk.BulkInsertion;
-import org.indexfs.client.bulk.DirectoryShipper;
 import org.indexfs.client.bulk.LocalSubtree;
 import org.indexfs.common.IndexFsConfig;
 import org.indexfs.common.rpc.RpcConnection;
 import org.indexfs.proto.PublishResult;
 import org.indexfs.proto.Rejection;
 import org.indexfs.server.FaultPoints;
-import org.indexfs.server.local.LocalCluster;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The home slot stopped between a publish's batch and the record of its answer, restarted, and
@@ -38,24 +38,16 @@ import org.junit.jupiter.api.io.TempDir;
 class BulkPublishHomeCrashTest {
   @TempDir
   static Path workDir;
-  static LocalCluster cluster;
-  static IndexFsClient admin;
-  static IndexFsClient reader;
+  static BulkCluster one;
 
   @BeforeAll
   static void start() throws IOException {
-    cluster = LocalCluster.builder(workDir).clusterName("bulkhomecrash").servers(1)
-        .set(IndexFsConfig.LOCALIZE_LEASE_MS.name(), "60000").start();
-    admin = BulkPublishTest.client(cluster, TestData.USER, "admin");
-    reader = BulkPublishTest.client(cluster, "reader", "reader");
-    reader.waitForLocalized(0);
+    one = BulkCluster.start(workDir, "bulkhomecrash", 1, Map.of(IndexFsConfig.LOCALIZE_LEASE_MS.name(), "60000"));
   }
 
   @AfterAll
   static void stop() {
-    reader.close();
-    admin.close();
-    cluster.close();
+    one.close();
   }
 
   @AfterEach
@@ -67,95 +59,50 @@ class BulkPublishHomeCrashTest {
   @CsvSource({"publish.staged, false", "publish.ingested, true", "publish.recorded, true", "call.applied, true"})
   void aResendAfterTheHomeStoppedGetsThePublishOnce(String point, boolean landed) throws Exception {
     String dir = "/" + point.replace('.', '-');
-    admin.mkdirs(dir, 0777);
-    try (IndexFsClient holder = BulkPublishTest.client(cluster, "alice", "holder-" + point);
-        BulkInsertion bulk = new BulkInsertion(holder, new DirectoryShipper(cluster.dataUri()), "buffer",
-            workDir.resolve("scratch"), 100_000, 1L << 30)) {
+    one.admin.mkdirs(dir, 0777);
+    try (IndexFsClient holder = one.client("alice", "holder-" + point); BulkInsertion bulk = one.bulk(holder)) {
       LocalSubtree t = bulk.localize(dir, 0755, false);
-      t.mkdirs(dir + "/readonly", 0555);
-      for (int i = 0; i < 10; i++) {
-        t.complete(t.create(dir + "/f" + i, 0644, false, 1, 1 << 20).status().getInodeId(), 0, new byte[0], null);
-      }
-      // Refused (no write permission there): the report the resend must give back.
-      t.complete(t.create(dir + "/readonly/a", 0644, false, 1, 1 << 20).status().getInodeId(), 0, new byte[0], null);
-
-      List<String> points = new CopyOnWriteArrayList<>();
-      AtomicBoolean fired = new AtomicBoolean();
-      FaultPoints.install(p -> {
-        points.add(p);
-        // call.applied follows every at-most-once call: stop the publish's, once it ran.
-        if (p.equals(point) && points.contains("publish.received") && fired.compareAndSet(false, true)) {
-          throw new IllegalStateException("injected stop at " + p);
-        }
-      });
-      long id = RpcConnection.newCallId();
-      holder.reuseCallId(id);
-      assertThrows(IOException.class, () -> t.publish(true));
-      assertTrue(fired.get(), "the publish reached " + point + ": " + points);
-      FaultPoints.install(null);
-      cluster.restartServer();
+      filesAndARefusal(t, dir);
+      long id = PublishAgain.stoppedAt(point, holder, t, true);
+      one.cluster.restartServer();
 
       List<String> again = new CopyOnWriteArrayList<>();
-      FaultPoints.install(again::add);
-      holder.reuseCallId(id);
-      PublishResult r = t.publish(true);
-      FaultPoints.install(null);
-      assertEquals(11, r.getIngested(), r.toString());
-      assertEquals(Set.of(dir + "/readonly/a"), r.getRejectedList().stream().map(Rejection::getPath)
-          .collect(Collectors.toSet()), "the publish's report: " + r);
+      PublishResult r = PublishAgain.underCallId(holder, t, id, true, again);
+      assertReport(dir, r);
       assertEquals(landed ? 0 : 1, again.stream().filter("publish.received"::equals).count(),
           (landed ? "answered without running again: " : "run again, once: ") + again);
       assertEquals(landed ? 0 : 1, again.stream().filter("publish.recorded"::equals).count(), again.toString());
     }
-    assertEquals(expected(dir), new TreeSet<>(reader.listAll(dir).stream()
-        .map(org.indexfs.proto.FileStatus::getName).collect(Collectors.toSet())));
+    assertEquals(expected(), one.listedNames(dir));
     // The lease was released (by the first try, or at the resend): others may change the subtree.
-    reader.mkdirs(dir + "/after", 0755);
+    one.reader.mkdirs(dir + "/after", 0755);
   }
 
-  @org.junit.jupiter.api.Test
+  @Test
   void aPublishThatIngestedNothingAnswersItsResendWithItsReport() throws Exception {
-    admin.mkdirs("/refused/ro", 0777);
-    admin.setPermission("/refused/ro", 0555);
-    try (IndexFsClient holder = BulkPublishTest.client(cluster, "alice", "holder-refused");
-        BulkInsertion bulk = new BulkInsertion(holder, new DirectoryShipper(cluster.dataUri()), "buffer",
-            workDir.resolve("scratch"), 100_000, 1L << 30)) {
+    one.admin.mkdirs("/refused/ro", 0777);
+    one.admin.setPermission("/refused/ro", 0555);
+    try (IndexFsClient holder = one.client("alice", "holder-refused"); BulkInsertion bulk = one.bulk(holder)) {
       LocalSubtree t = bulk.localize("/refused", 0755, false);
       t.complete(t.create("/refused/ro/a", 0644, false, 1, 1 << 20).status().getInodeId(), 0, new byte[0], null);
-      List<String> points = new CopyOnWriteArrayList<>();
-      AtomicBoolean fired = new AtomicBoolean();
-      FaultPoints.install(p -> {
-        points.add(p);
-        if (p.equals("call.applied") && points.contains("publish.received") && fired.compareAndSet(false, true)) {
-          throw new IllegalStateException("injected stop at " + p);
-        }
-      });
-      long id = RpcConnection.newCallId();
-      holder.reuseCallId(id);
-      assertThrows(IOException.class, () -> t.publish(false));
-      assertTrue(fired.get(), points.toString());
-      FaultPoints.install(null);
-      cluster.restartServer();
+      long id = PublishAgain.stoppedAt("call.applied", holder, t, false);
+      one.cluster.restartServer();
 
       List<String> again = new CopyOnWriteArrayList<>();
-      FaultPoints.install(again::add);
-      holder.reuseCallId(id);
-      PublishResult r = t.publish(false); // the lease stays: no batch of the lease's carries the answer
-      FaultPoints.install(null);
+      // The lease stays: no batch of the lease's carries the answer.
+      PublishResult r = PublishAgain.underCallId(holder, t, id, false, again);
       assertEquals(0, r.getIngested(), r.toString());
       assertEquals(List.of("/refused/ro/a"), r.getRejectedList().stream().map(Rejection::getPath).toList(), r.toString());
       assertEquals(0, again.stream().filter("publish.received"::equals).count(), "not run again: " + again);
     }
-    assertEquals(0, reader.listAll("/refused/ro").size());
-    reader.mkdirs("/refused/after", 0755);
+    assertEquals(0, one.reader.listAll("/refused/ro").size());
+    one.reader.mkdirs("/refused/after", 0755);
   }
 
-  @org.junit.jupiter.api.Test
+  @Test
   void anEmptyPublishThatEndedTheLeaseAnswersItsResend() throws Exception {
-    admin.mkdirs("/empty", 0777);
-    try (IndexFsClient holder = BulkPublishTest.client(cluster, "alice", "holder-empty");
-        BulkInsertion bulk = new BulkInsertion(holder, new DirectoryShipper(cluster.dataUri()), "buffer",
-            workDir.resolve("scratch"), 100_000, 1L << 30)) {
+    one.admin.mkdirs("/empty", 0777);
+    try (IndexFsClient holder = one.client("alice", "holder-empty"); BulkInsertion bulk = one.bulk(holder)) {
       LocalSubtree t = bulk.localize("/empty", 0755, false);
       AtomicBoolean fired = new AtomicBoolean();
       FaultPoints.install(p -> {
@@ -168,15 +115,33 @@ class BulkPublishHomeCrashTest {
       assertThrows(IOException.class, () -> t.publish(true));
       assertTrue(fired.get());
       FaultPoints.install(null);
-      cluster.restartServer();
+      one.cluster.restartServer();
       holder.reuseCallId(id);
       // Released by the first try: a rerun would be refused LEASE_EXPIRED.
       assertEquals(PublishResult.getDefaultInstance(), t.publish(true));
     }
-    reader.mkdirs("/empty/after", 0755);
+    one.reader.mkdirs("/empty/after", 0755);
   }
 
-  private static Set<String> expected(String dir) {
+  /**
+   * Ten files in {@code dir} and a directory "readonly" the holder may not write with one file in
+   * it: refused (no write permission there), the report the resend must give back.
+   */
+  static void filesAndARefusal(LocalSubtree t, String dir) throws IOException {
+    t.mkdirs(dir + "/readonly", 0555);
+    BulkCluster.files(t, dir, 10);
+    t.complete(t.create(dir + "/readonly/a", 0644, false, 1, 1 << 20).status().getInodeId(), 0, new byte[0], null);
+  }
+
+  /** The answer to the publish of {@link #filesAndARefusal}: all eleven ingested, the one refusal reported. */
+  static void assertReport(String dir, PublishResult r) {
+    assertEquals(11, r.getIngested(), r.toString());
+    assertEquals(Set.of(dir + "/readonly/a"), r.getRejectedList().stream().map(Rejection::getPath)
+        .collect(Collectors.toSet()), "the publish's report: " + r);
+  }
+
+  /** The names of a directory once the publish of {@link #filesAndARefusal} landed. */
+  static Set<String> expected() {
     Set<String> out = new TreeSet<>(Set.of("readonly"));
     for (int i = 0; i < 10; i++) {
       out.add("f" + i);

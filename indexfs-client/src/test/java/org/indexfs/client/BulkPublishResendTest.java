@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -17,7 +18,6 @@ import org.indexfs.common.rpc.RpcConnection;
 import org.indexfs.proto.PublishResult;
 import org.indexfs.proto.Rejection;
 import org.indexfs.server.FaultPoints;
-import org.indexfs.server.local.LocalCluster;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -33,47 +33,22 @@ import org.junit.jupiter.api.io.TempDir;
 class BulkPublishResendTest {
   @TempDir
   static Path workDir;
-  static LocalCluster cluster;
-  static IndexFsClient admin;
-  static IndexFsClient reader;
+  static BulkCluster one;
 
   @BeforeAll
   static void start() throws IOException {
     // A long lease: the holders' short reply timeouts must not meet a renewal.
-    cluster = LocalCluster.builder(workDir).clusterName("bulkresend").servers(1)
-        .set(IndexFsConfig.LOCALIZE_LEASE_MS.name(), "60000").start();
-    admin = BulkPublishTest.client(cluster, TestData.USER, "admin");
-    reader = BulkPublishTest.client(cluster, "reader", "reader");
-    reader.waitForLocalized(0);
+    one = BulkCluster.start(workDir, "bulkresend", 1, Map.of(IndexFsConfig.LOCALIZE_LEASE_MS.name(), "60000"));
   }
 
   @AfterAll
   static void stop() {
-    reader.close();
-    admin.close();
-    cluster.close();
+    one.close();
   }
 
   @AfterEach
   void noHook() {
     FaultPoints.install(null);
-  }
-
-  static IndexFsClient client(String id, long timeoutMs, long failoverWaitMs) throws IOException {
-    ClusterConnection c = ClusterConnection.openUnshared(cluster.zookeeperConnect(), cluster.clusterName(),
-        IndexFsConfig.RPC_MAX_FRAME_BYTES.defaultValue(), 10_000);
-    return new IndexFsClient(c, IndexFsClient.caller(TestData.USER, List.of(), id), timeoutMs, failoverWaitMs);
-  }
-
-  BulkInsertion bulk(IndexFsClient c) {
-    return new BulkInsertion(c, new org.indexfs.client.bulk.DirectoryShipper(cluster.dataUri()), "buffer",
-        workDir.resolve("scratch"), 100_000, 1L << 30);
-  }
-
-  static void files(LocalSubtree t, String dir, int n) throws IOException {
-    for (int i = 0; i < n; i++) {
-      t.complete(t.create(dir + "/f" + i, 0644, false, 1, 1 << 20).status().getInodeId(), 0, new byte[0], null);
-    }
   }
 
   /** The server's points, the first {@code publish.received} held for {@code holdMs} (the answer is late). */
@@ -100,9 +75,9 @@ class BulkPublishResendTest {
   @Test
   void aResendWhileThePublishRunsWaitsForItsAnswerInsteadOfIngestingAgain() throws Exception {
     // Replies overdue after 2 s; the client resends the call (same id) within its failover wait.
-    try (IndexFsClient holder = client("holder-wait", 2_000, 60_000); BulkInsertion bulk = bulk(holder)) {
+    try (IndexFsClient holder = one.client("holder-wait", 2_000, 60_000); BulkInsertion bulk = one.bulk(holder)) {
       LocalSubtree t = bulk.localize("/wait", 0777, false);
-      files(t, "/wait", 20);
+      BulkCluster.files(t, "/wait", 20);
       List<String> points = slowFirstIngest(7_000);
       PublishResult r = t.publish(true);
       FaultPoints.install(null);
@@ -112,16 +87,16 @@ class BulkPublishResendTest {
       assertEquals(1, count(points, "publish.received"), "run once: " + points);
       assertEquals(1, count(points, "publish.recorded"), "ingested once: " + points);
     }
-    assertEquals(20, reader.listAll("/wait").size());
+    assertEquals(20, one.reader.listAll("/wait").size());
   }
 
   @Test
   void aPublishOutlastingTheFailoverWaitIsAskedForAgainUnderItsCallId() throws Exception {
     // The client's failover wait (1 s) runs out long before the answer (6 s): the publish, not the
     // application, keeps asking under the same call id.
-    try (IndexFsClient holder = client("holder-late", 1_500, 1_000); BulkInsertion bulk = bulk(holder)) {
+    try (IndexFsClient holder = one.client("holder-late", 1_500, 1_000); BulkInsertion bulk = one.bulk(holder)) {
       LocalSubtree t = bulk.localize("/late", 0777, false);
-      files(t, "/late", 10);
+      BulkCluster.files(t, "/late", 10);
       List<String> points = slowFirstIngest(6_000);
       PublishResult r = t.publish(true);
       FaultPoints.install(null);
@@ -129,13 +104,13 @@ class BulkPublishResendTest {
       assertTrue(holder.rpcCounters().get("publish.resend") > 0, holder.rpcCounters().snapshot().toString());
       assertEquals(1, count(points, "publish.recorded"), "ingested once: " + points);
     }
-    assertEquals(10, reader.listAll("/late").size());
+    assertEquals(10, one.reader.listAll("/late").size());
   }
 
   @Test
   void aSecondCallWithTheSameIdGetsTheFirstReportNotANewPublish() throws Exception {
-    try (IndexFsClient holder = BulkPublishTest.client(cluster, "alice", "holder-again"); BulkInsertion bulk = bulk(holder)) {
-      admin.mkdirs("/again", 0777);
+    try (IndexFsClient holder = one.client("alice", "holder-again"); BulkInsertion bulk = one.bulk(holder)) {
+      one.admin.mkdirs("/again", 0777);
       LocalSubtree t = bulk.localize("/again", 0755, false);
       t.mkdirs("/again/readonly", 0555);
       t.complete(t.create("/again/ok", 0644, false, 1, 1 << 20).status().getInodeId(), 0, new byte[0], null);
@@ -153,7 +128,6 @@ class BulkPublishResendTest {
       PublishResult fresh = t.publish(false);
       assertEquals(0, fresh.getIngested(), "a new call is a new publish: " + fresh);
     }
-    assertEquals(Set.of("ok", "readonly"), reader.listAll("/again").stream()
-        .map(org.indexfs.proto.FileStatus::getName).collect(Collectors.toSet()));
+    assertEquals(Set.of("ok", "readonly"), one.listedNames("/again"));
   }
 }

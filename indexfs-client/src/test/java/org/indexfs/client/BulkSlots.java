@@ -11,45 +11,26 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
-import org.indexfs.client.bulk.BulkInsertion;
-import org.indexfs.client.bulk.DirectoryShipper;
 import org.indexfs.common.IndexFsException;
 import org.indexfs.proto.Code;
 import org.indexfs.proto.FileStatus;
 import org.indexfs.server.local.LocalCluster;
 
 /**
- * The four-slot cluster the bulk-insertion tests across slots share (in-process servers, RocksDB
- * on disk, local data tier): an admin client (the test's user), a reader of another user that
- * does not wait out localizations, and the helpers they all use — a holder's {@link BulkInsertion},
- * listings, refused creates, a directory filled until it has split and settled.
+ * The four-slot cluster the bulk-insertion tests across slots share (a {@link BulkCluster}), and
+ * the helpers they all use: listings, refused creates, entries per slot, a directory filled until
+ * it has split and settled.
  */
-final class BulkSlots implements AutoCloseable {
+final class BulkSlots extends BulkCluster {
   static final int SLOTS = 4;
 
-  final LocalCluster cluster;
-  final IndexFsClient admin;
-  final IndexFsClient reader;
-  private final Path workDir;
-
   private BulkSlots(Path workDir, LocalCluster cluster) throws IOException {
-    this.workDir = workDir;
-    this.cluster = cluster;
-    this.admin = BulkPublishTest.client(cluster, TestData.USER, "admin");
-    this.reader = BulkPublishTest.client(cluster, "reader", "reader");
-    reader.waitForLocalized(0);
+    super(workDir, cluster);
   }
 
   /** Four slots named {@code name}, with {@code settings} (config key → value). */
   static BulkSlots start(Path workDir, String name, Map<String, String> settings) throws IOException {
-    LocalCluster.Builder b = LocalCluster.builder(workDir).clusterName(name).servers(SLOTS);
-    settings.forEach(b::set);
-    return new BulkSlots(workDir, b.start());
-  }
-
-  BulkInsertion bulk(IndexFsClient c) {
-    return new BulkInsertion(c, new DirectoryShipper(cluster.dataUri()), "buffer", workDir.resolve("scratch"),
-        100_000, 1L << 30);
+    return new BulkSlots(workDir, startCluster(workDir, name, SLOTS, settings));
   }
 
   /** The names another client lists in {@code dir}, each once. */
@@ -110,6 +91,24 @@ final class BulkSlots implements AutoCloseable {
     return last;
   }
 
+  /** Entries of {@code dirId} on all slots together. */
+  long entriesEverywhere(long dirId) {
+    long n = 0;
+    for (long x : entriesBySlot(dirId)) {
+      n += x;
+    }
+    return n;
+  }
+
+  /** Waits up to a minute until the slots hold {@code total} entries of {@code dirId}; {@code why} names the wait. */
+  void awaitEntries(long dirId, long total, String why) throws InterruptedException {
+    long deadline = System.currentTimeMillis() + 60_000;
+    while (entriesEverywhere(dirId) < total) {
+      assertTrue(System.currentTimeMillis() < deadline, why);
+      Thread.sleep(200);
+    }
+  }
+
   /** True when no slot holds a staged share or an undecided publish. */
   boolean noPendingPublish() {
     return noMetaUnder("bulk.tx/", "bulk.part/", "bulk/");
@@ -130,12 +129,5 @@ final class BulkSlots implements AutoCloseable {
       }
     }
     return true;
-  }
-
-  @Override
-  public void close() {
-    reader.close();
-    admin.close();
-    cluster.close();
   }
 }

@@ -39,12 +39,20 @@ class BulkSplitFailoverTest {
 
   @BeforeAll
   static void start() throws IOException {
-    BulkSplitPublishTest.use(BulkSlots.start(workDir, "bulksplitfo", java.util.Map.of(
+    startJournaled(workDir, "bulksplitfo");
+    cluster = BulkSplitPublishTest.cluster;
+  }
+
+  /**
+   * {@link BulkSplitPublishTest}'s four slots (its helpers run on them), journaled so a standby can
+   * follow a slot, with a short ZooKeeper session so a stopped active's slot is taken over soon.
+   */
+  static void startJournaled(Path workDir, String name) throws IOException {
+    BulkSplitPublishTest.use(BulkSlots.start(workDir, name, java.util.Map.of(
         IndexFsConfig.JOURNAL_ENABLED.name(), "true",
         IndexFsConfig.ZOOKEEPER_SESSION_TIMEOUT_MS.name(), "3000",
         IndexFsConfig.SPLIT_THRESHOLD.name(), "40",
         IndexFsConfig.LOCALIZE_LEASE_MS.name(), "60000")));
-    cluster = BulkSplitPublishTest.cluster;
   }
 
   @AfterAll
@@ -55,15 +63,6 @@ class BulkSplitFailoverTest {
   @AfterEach
   void noHook() {
     FaultPoints.install(null);
-  }
-
-  static void awaitCaughtUp(int slot, SlotRunner standby) throws Exception {
-    long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(3);
-    while (standby.standby() == null
-        || !standby.standby().position().equals(cluster.server(slot).namespace().store().position())) {
-      assertTrue(System.nanoTime() < deadline, "the standby catches up within 3 minutes");
-      Thread.sleep(50);
-    }
   }
 
   @Test
@@ -83,7 +82,7 @@ class BulkSplitFailoverTest {
       FaultPoints.install(p -> {
         if (p.equals("publish.prepared") && fired.compareAndSet(false, true)) {
           try {
-            awaitCaughtUp(participant, standby);
+            StandbyCatchUpTest.awaitCaughtUp(cluster, participant, standby);
             System.out.printf("participant slot %d: the standby serves %.1f s after its active stopped%n", participant,
                 StandbyCatchUpTest.failOver(cluster, participant, standby));
           } catch (Exception e) {
@@ -111,15 +110,12 @@ class BulkSplitFailoverTest {
       LocalSubtree t = bulk.localize("/fo-home", 0777, false);
       Set<String> expected = new TreeSet<>(BulkSplitPublishTest.pre());
       expected.addAll(BulkSplitPublishTest.made(t, "/fo-home", "new-", FILES));
-      awaitCaughtUp(home, standby);
+      StandbyCatchUpTest.awaitCaughtUp(cluster, home, standby);
       BulkSplitPublishTest.publishStoppedAt(t, "publish.staged");
       System.out.printf("home slot %d: the standby serves %.1f s after its active stopped%n", home,
           StandbyCatchUpTest.failOver(cluster, home, standby));
-      long deadline = System.currentTimeMillis() + 60_000;
-      while (BulkSplitPublishTest.entriesEverywhere(dir.getInodeId()) < 200 + FILES) {
-        assertTrue(System.currentTimeMillis() < deadline, "the standby ingests the decided publish and settles it");
-        Thread.sleep(200);
-      }
+      BulkSplitPublishTest.slots.awaitEntries(dir.getInodeId(), 200 + FILES,
+          "the standby ingests the decided publish and settles it");
       assertEquals(200 + FILES, BulkSplitPublishTest.entriesEverywhere(dir.getInodeId()));
       assertEquals(expected, new TreeSet<>(BulkSplitPublishTest.listed("/fo-home")));
     }

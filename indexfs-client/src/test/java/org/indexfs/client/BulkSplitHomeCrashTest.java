@@ -1,8 +1,6 @@
 package org.indexfs.client;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.nio.file.Path;
@@ -11,13 +9,9 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Collectors;
 import org.indexfs.client.bulk.BulkInsertion;
 import org.indexfs.client.bulk.LocalSubtree;
-import org.indexfs.common.IndexFsConfig;
-import org.indexfs.common.IndexFsException;
-import org.indexfs.common.rpc.RpcConnection;
 import org.indexfs.proto.Code;
 import org.indexfs.proto.FileStatus;
 import org.indexfs.proto.PublishResult;
@@ -50,11 +44,7 @@ class BulkSplitHomeCrashTest {
 
   @BeforeAll
   static void start() throws IOException {
-    BulkSplitPublishTest.use(BulkSlots.start(workDir, "bulksplitcrash", java.util.Map.of(
-        IndexFsConfig.JOURNAL_ENABLED.name(), "true",
-        IndexFsConfig.ZOOKEEPER_SESSION_TIMEOUT_MS.name(), "3000",
-        IndexFsConfig.SPLIT_THRESHOLD.name(), "40",
-        IndexFsConfig.LOCALIZE_LEASE_MS.name(), "60000")));
+    BulkSplitFailoverTest.startJournaled(workDir, "bulksplitcrash");
     cluster = BulkSplitPublishTest.cluster;
   }
 
@@ -90,22 +80,10 @@ class BulkSplitHomeCrashTest {
       expected.addAll(BulkSplitPublishTest.made(tb, dir, "new-", FILES));
       assertEquals(0, bulkA.publish(dir, false).getRejectedCount());
       if (standby != null) {
-        awaitCaughtUp(home, standby);
+        StandbyCatchUpTest.awaitCaughtUp(cluster, home, standby);
       }
 
-      List<String> points = new CopyOnWriteArrayList<>();
-      AtomicBoolean fired = new AtomicBoolean();
-      FaultPoints.install(p -> {
-        points.add(p);
-        if (p.equals(point) && points.contains("publish.received") && fired.compareAndSet(false, true)) {
-          throw new IllegalStateException("injected stop at " + p);
-        }
-      });
-      long id = RpcConnection.newCallId();
-      b.reuseCallId(id);
-      assertThrows(IOException.class, () -> tb.publish(true));
-      assertTrue(fired.get(), "the publish reached " + point + ": " + points);
-      FaultPoints.install(null);
+      long id = PublishAgain.stoppedAt(point, b, tb, true);
       if (standby != null) {
         StandbyCatchUpTest.failOver(cluster, home, standby);
       } else {
@@ -113,9 +91,8 @@ class BulkSplitHomeCrashTest {
       }
 
       List<String> again = new CopyOnWriteArrayList<>();
-      FaultPoints.install(again::add);
-      PublishResult r = resend(b, tb, id);
-      FaultPoints.install(null);
+      // The directory may still be held by the settling publish.
+      PublishResult r = PublishAgain.underCallIdOnceSettled(b, tb, id, again);
       assertEquals(FILES, r.getIngested(), r.toString());
       Set<String> refused = r.getRejectedList().stream().filter(x -> x.getCode() != Code.OK)
           .map(Rejection::getPath).collect(Collectors.toSet());
@@ -125,39 +102,11 @@ class BulkSplitHomeCrashTest {
           (landed ? "answered without running again: " : "run again, once: ") + again);
       assertEquals(landed ? 0 : 1, again.stream().filter("publish.received"::equals).count(), again.toString());
 
-      long deadline = System.currentTimeMillis() + 60_000;
-      while (BulkSplitPublishTest.entriesEverywhere(s.getInodeId()) < 200 + DUPS + FILES) {
-        assertTrue(System.currentTimeMillis() < deadline, "the decided publish is settled on every slot");
-        Thread.sleep(200);
-      }
+      BulkSplitPublishTest.slots.awaitEntries(s.getInodeId(), 200 + DUPS + FILES,
+          "the decided publish is settled on every slot");
       assertEquals(expected, new TreeSet<>(BulkSplitPublishTest.listed(dir)));
       assertEquals(200 + DUPS + FILES, BulkSplitPublishTest.entriesEverywhere(s.getInodeId()));
       bulkA.publish(dir, true);
-    }
-  }
-
-  static void awaitCaughtUp(int slot, SlotRunner standby) throws Exception {
-    long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(3);
-    while (standby.standby() == null
-        || !standby.standby().position().equals(cluster.server(slot).namespace().store().position())) {
-      assertTrue(System.nanoTime() < deadline, "the standby catches up within 3 minutes");
-      Thread.sleep(50);
-    }
-  }
-
-  /** The publish sent again under call {@code id}, while the directory is still held by a settling publish. */
-  private static PublishResult resend(IndexFsClient c, LocalSubtree t, long id) throws Exception {
-    long deadline = System.currentTimeMillis() + 60_000;
-    while (true) {
-      c.reuseCallId(id);
-      try {
-        return t.publish(true);
-      } catch (IndexFsException e) {
-        if (e.code() != Code.STALE_RESOLUTION || System.currentTimeMillis() > deadline) {
-          throw e;
-        }
-        Thread.sleep(200);
-      }
     }
   }
 }

@@ -468,17 +468,7 @@ class BulkSplitPublishTest {
 
   /** The holder's publish again (with release), while the directory is still held by a settling publish. */
   private static PublishResult retry(LocalSubtree t) throws Exception {
-    long deadline = System.currentTimeMillis() + 60_000;
-    while (true) {
-      try {
-        return t.publish(true);
-      } catch (IndexFsException e) {
-        if (e.code() != Code.STALE_RESOLUTION || System.currentTimeMillis() > deadline) {
-          throw e;
-        }
-        Thread.sleep(200);
-      }
-    }
+    return PublishAgain.untilAccepted(t, 60_000, Code.STALE_RESOLUTION);
   }
 
   /** Waits until no slot holds a staged share or an undecided publish of {@code dirId}: another client may create there. */

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -36,34 +37,25 @@ import org.junit.jupiter.api.io.TempDir;
 class BulkSubtreeSlotsDownTest {
   @TempDir
   static Path workDir;
+  static BulkSlots slots;
   static LocalCluster cluster;
   static IndexFsClient admin;
-  static IndexFsClient reader;
 
   @BeforeAll
   static void start() throws IOException {
-    cluster = LocalCluster.builder(workDir).clusterName("bulksubtreedown").servers(4)
-        .set(IndexFsConfig.LOCALIZE_LEASE_MS.name(), "180000").start();
-    admin = BulkPublishTest.client(cluster, TestData.USER, "admin");
-    reader = BulkPublishTest.client(cluster, "reader", "reader");
-    reader.waitForLocalized(0);
+    slots = BulkSlots.start(workDir, "bulksubtreedown", Map.of(IndexFsConfig.LOCALIZE_LEASE_MS.name(), "180000"));
+    cluster = slots.cluster;
+    admin = slots.admin;
   }
 
   @AfterAll
   static void stop() {
-    reader.close();
-    admin.close();
-    cluster.close();
+    slots.close();
   }
 
   @AfterEach
   void noHook() {
     FaultPoints.install(null);
-  }
-
-  BulkInsertion bulk(IndexFsClient c) {
-    return new BulkInsertion(c, new org.indexfs.client.bulk.DirectoryShipper(cluster.dataUri()), "buffer",
-        workDir.resolve("scratch"), 100_000, 1L << 30);
   }
 
   String subdirElsewhere(String root) throws IOException {
@@ -78,18 +70,11 @@ class BulkSubtreeSlotsDownTest {
   }
 
   Set<String> names(String dir) throws IOException {
-    return reader.listAll(dir).stream().map(org.indexfs.proto.FileStatus::getName)
-        .collect(java.util.stream.Collectors.toCollection(java.util.TreeSet::new));
+    return slots.listedNames(dir);
   }
 
   boolean exists(String path) throws IOException {
-    try {
-      reader.getFileStatus(path);
-      return true;
-    } catch (IndexFsException e) {
-      assertEquals(Code.FILE_NOT_FOUND, e.code(), e.getMessage());
-      return false;
-    }
+    return slots.exists(path);
   }
 
   static void file(LocalSubtree t, String path) throws IOException {
@@ -127,15 +112,17 @@ class BulkSubtreeSlotsDownTest {
     }
   }
 
+  /** The publish of "top" and "mine" was answered with both ingested, decided once over all its tries. */
+  static void decidedOnce(PublishResult r, java.util.List<String> points) {
+    assertEquals(0, r.getRejectedCount(), r.toString());
+    assertEquals(2, r.getIngested(), r.toString());
+    assertEquals(1, points.stream().filter("publish.committed"::equals).count(), "decided once: " + points);
+  }
+
   /** The entries of the subtree are on the slots once each, and visible. */
   void landedOnce(String s0) throws IOException {
     assertEquals(Set.of("pre", "mine"), names(s0));
-    long s0Id = admin.getFileStatus(s0).getInodeId();
-    long stored = 0;
-    for (int slot = 0; slot < 4; slot++) {
-      stored += Slots.entriesOn(cluster, slot, s0Id);
-    }
-    assertEquals(2, stored, "each entry once, on the slots");
+    assertEquals(2, slots.entriesEverywhere(admin.getFileStatus(s0).getInodeId()), "each entry once, on the slots");
   }
 
   @Test
@@ -146,8 +133,7 @@ class BulkSubtreeSlotsDownTest {
     int participant = admin.getFileStatus(s0).getZerothSlot();
     // The holder's BulkInsertion is closed with it: its renewer must not outlive this test's cluster
     // (LongPublishLeaseTest, later in the same JVM, counts renewal warnings).
-    try (IndexFsClient holder = BulkPublishTest.client(cluster, TestData.USER, "holder-down");
-        BulkInsertion bulk = bulk(holder)) {
+    try (IndexFsClient holder = slots.client(TestData.USER, "holder-down"); BulkInsertion bulk = slots.bulk(holder)) {
       LocalSubtree t = bulk.localize(root, 0777, false);
       file(t, root + "/top");
       file(t, s0 + "/mine");
@@ -180,9 +166,7 @@ class BulkSubtreeSlotsDownTest {
         r = retry(t);
       }
       FaultPoints.install(null);
-      assertEquals(0, r.getRejectedCount(), r.toString());
-      assertEquals(2, r.getIngested(), r.toString());
-      assertEquals(1, points.stream().filter("publish.committed"::equals).count(), "decided once: " + points);
+      decidedOnce(r, points);
     }
     landedOnce(s0);
     assertTrue(exists(root + "/top"));
@@ -195,10 +179,7 @@ class BulkSubtreeSlotsDownTest {
     String s0 = subdirElsewhere(root);
     int participant = admin.getFileStatus(s0).getZerothSlot();
     // No failover wait: the holder hears the first answer itself.
-    ClusterConnection c = ClusterConnection.openUnshared(cluster.zookeeperConnect(), cluster.clusterName(),
-        IndexFsConfig.RPC_MAX_FRAME_BYTES.defaultValue(), 10_000);
-    try (IndexFsClient holder = new IndexFsClient(c, IndexFsClient.caller(TestData.USER, java.util.List.of(),
-        "holder-abort"), 120_000, 0); BulkInsertion bulk = bulk(holder)) {
+    try (IndexFsClient holder = slots.client("holder-abort", 120_000, 0); BulkInsertion bulk = slots.bulk(holder)) {
       LocalSubtree t = bulk.localize(root, 0777, false);
       file(t, root + "/top");
       file(t, s0 + "/mine");
@@ -223,9 +204,7 @@ class BulkSubtreeSlotsDownTest {
       cluster.restartServer(participant);
       PublishResult r = retry(t);
       FaultPoints.install(null);
-      assertEquals(0, r.getRejectedCount(), r.toString());
-      assertEquals(2, r.getIngested(), r.toString());
-      assertEquals(1, points.stream().filter("publish.committed"::equals).count(), "decided once: " + points);
+      decidedOnce(r, points);
     }
     landedOnce(s0);
     assertTrue(exists(root + "/top"));
@@ -233,16 +212,6 @@ class BulkSubtreeSlotsDownTest {
 
   /** The holder's publish again (with release), while a slot still settles the aborted one. */
   static PublishResult retry(LocalSubtree t) throws Exception {
-    long deadline = System.currentTimeMillis() + 90_000;
-    while (true) {
-      try {
-        return t.publish(true);
-      } catch (IndexFsException e) {
-        if ((e.code() != Code.STALE_RESOLUTION && e.code() != Code.SERVER_BUSY) || System.currentTimeMillis() > deadline) {
-          throw e;
-        }
-        Thread.sleep(200);
-      }
-    }
+    return PublishAgain.untilAccepted(t, 90_000, Code.STALE_RESOLUTION, Code.SERVER_BUSY);
   }
 }

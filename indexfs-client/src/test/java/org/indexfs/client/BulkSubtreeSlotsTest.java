@@ -136,13 +136,7 @@ class BulkSubtreeSlotsTest {
   }
 
   static boolean exists(String path) throws IOException {
-    try {
-      reader.getFileStatus(path);
-      return true;
-    } catch (IndexFsException e) {
-      assertEquals(Code.FILE_NOT_FOUND, e.code(), e.getMessage());
-      return false;
-    }
+    return slots.exists(path);
   }
 
   @Test

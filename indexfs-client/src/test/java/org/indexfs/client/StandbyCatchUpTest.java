@@ -95,9 +95,14 @@ class StandbyCatchUpTest {
   }
 
   static void awaitCaughtUp(LocalCluster cluster, SlotRunner standby) throws Exception {
+    awaitCaughtUp(cluster, 0, standby);
+  }
+
+  /** Waits until {@code standby} has applied everything slot {@code slot}'s active has written. */
+  static void awaitCaughtUp(LocalCluster cluster, int slot, SlotRunner standby) throws Exception {
     long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(3);
     while (standby.standby() == null
-        || !standby.standby().position().equals(cluster.server(0).namespace().store().position())) {
+        || !standby.standby().position().equals(cluster.server(slot).namespace().store().position())) {
       assertTrue(System.nanoTime() < deadline, "the standby catches up within 3 minutes");
       Thread.sleep(50);
     }

@@ -210,6 +210,61 @@ class BulkSubtreeSlotsDownTest {
     assertTrue(exists(root + "/top"));
   }
 
+  /**
+   * A participant killed before its registration expired (kill -9: its ZooKeeper node stays for the
+   * session's timeout) and without a standby: nothing listens at its address, so its PREPARE fails
+   * at once rather than after the peer call's 30 s wait. The stale registration is made here by
+   * writing the stopped server's node back, as a session not yet expired leaves it.
+   */
+  @Test
+  @Timeout(value = 4, unit = TimeUnit.MINUTES)
+  void aPrepareToAKilledSlotStillRegisteredFailsAtOnce() throws Exception {
+    String root = "/killed";
+    String s0 = subdirElsewhere(root);
+    int participant = admin.getFileStatus(s0).getZerothSlot();
+    String node = org.indexfs.common.ClusterPaths.slot(cluster.clusterName(), participant);
+    try (org.apache.curator.framework.CuratorFramework zk = org.apache.curator.framework.CuratorFrameworkFactory.newClient(
+            cluster.zookeeperConnect(), new org.apache.curator.retry.RetryOneTime(100));
+        IndexFsClient holder = slots.client("holder-killed", 120_000, 0); BulkInsertion bulk = slots.bulk(holder)) {
+      zk.start();
+      byte[] registration = zk.getData().forPath(node);
+      LocalSubtree t = bulk.localize(root, 0777, false);
+      file(t, root + "/top");
+      file(t, s0 + "/mine");
+      AtomicBoolean fired = new AtomicBoolean();
+      java.util.List<String> points = new java.util.concurrent.CopyOnWriteArrayList<>();
+      FaultPoints.install(p -> {
+        points.add(p);
+        if (p.equals("publish.tx.recorded") && fired.compareAndSet(false, true)) {
+          cluster.stopServer(participant);
+          try {
+            zk.create().forPath(node, registration);
+          } catch (Exception e) {
+            throw new IllegalStateException(e);
+          }
+        }
+      });
+      long sent = System.nanoTime();
+      java.util.concurrent.CompletableFuture<PublishResult> publish = publishAsync(t);
+      java.util.concurrent.ExecutionException e = org.junit.jupiter.api.Assertions.assertThrows(
+          java.util.concurrent.ExecutionException.class, () -> publish.get(150, TimeUnit.SECONDS));
+      double answeredS = (System.nanoTime() - sent) / 1e9;
+      assertTrue(fired.get(), points.toString());
+      IndexFsException refused = assertInstanceOf(IndexFsException.class, e.getCause().getCause(), e.toString());
+      assertEquals(Code.SERVER_BUSY, refused.code(), refused.getMessage());
+      assertTrue(refused.getMessage().contains("refuses connections"), refused.getMessage());
+      assertTrue(answeredS < 15, "answered in " + answeredS + " s, not after the 30 s wait");
+      assertFalse(exists(root + "/top"));
+      zk.delete().forPath(node); // the session's expiry
+      cluster.restartServer(participant);
+      PublishResult r = retry(t);
+      FaultPoints.install(null);
+      decidedOnce(r, points);
+    }
+    landedOnce(s0);
+    assertTrue(exists(root + "/top"));
+  }
+
   /** The holder's publish again (with release), while a slot still settles the aborted one. */
   static PublishResult retry(LocalSubtree t) throws Exception {
     return PublishAgain.untilAccepted(t, 90_000, Code.STALE_RESOLUTION, Code.SERVER_BUSY);

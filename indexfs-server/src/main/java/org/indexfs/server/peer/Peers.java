@@ -94,6 +94,29 @@ public final class Peers implements AutoCloseable {
     return response;
   }
 
+  /** True when the connection attempt itself was refused (nothing listens at the address). */
+  private static boolean refused(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof java.net.ConnectException) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** True when ZooKeeper shows no standby of {@code target} (false when it cannot tell). */
+  private boolean noStandby(int target) {
+    if (curator == null) {
+      return false;
+    }
+    try {
+      org.apache.zookeeper.data.Stat standbys = curator.checkExists().forPath(ClusterPaths.standbys(cluster, target));
+      return standbys == null || standbys.getNumChildren() == 0;
+    } catch (Exception e) {
+      return false;
+    }
+  }
+
   /** True when ZooKeeper shows no server of {@code target} and no standby of it: waiting would not bring one. */
   boolean knownDown(int target) {
     if (curator == null) {
@@ -103,11 +126,10 @@ public final class Peers implements AutoCloseable {
       if (curator.checkExists().forPath(ClusterPaths.slot(cluster, target)) != null) {
         return false;
       }
-      org.apache.zookeeper.data.Stat standbys = curator.checkExists().forPath(ClusterPaths.standbys(cluster, target));
-      return standbys == null || standbys.getNumChildren() == 0;
     } catch (Exception e) {
       return false; // ZooKeeper itself unsure: wait as usual
     }
+    return noStandby(target);
   }
 
   /** How long a call keeps trying a slot that is unreachable or failing over (DESIGN §11). */
@@ -147,6 +169,12 @@ public final class Peers implements AutoCloseable {
         if (unlessDown && knownDown(target)) {
           throw new IOException("Slot " + target + " has no live server and no standby (ZooKeeper): " + unreachable.getMessage(),
               unreachable);
+        }
+        if (unlessDown && refused(unreachable) && noStandby(target)) {
+          // Killed, its registration not yet expired: nobody listens at its address, and no standby
+          // will take the slot over when the session ends.
+          throw new IOException("Slot " + target + "'s registered server refuses connections and it has no standby: "
+              + unreachable.getMessage(), unreachable);
         }
         pause(attempt);
         continue;

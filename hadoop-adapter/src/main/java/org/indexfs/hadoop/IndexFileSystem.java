@@ -97,6 +97,7 @@ public class IndexFileSystem extends ExtendedNamespace implements LeaseRecoverab
         : ClusterConnection.acquire(zk, cluster,
             get(conf, IndexFsConfig.RPC_MAX_FRAME_BYTES), 30_000, get(conf, IndexFsConfig.CLIENT_CACHE_ENTRIES), login,
             get(conf, IndexFsConfig.CLIENT_CONNECTION_LINGER_MS));
+    connection.listConnections(get(conf, IndexFsConfig.CLIENT_LIST_CONNECTIONS));
     client = new IndexFsClient(connection, caller(ugi), get(conf, IndexFsConfig.RPC_TIMEOUT_MS),
         get(conf, IndexFsConfig.CLIENT_FAILOVER_WAIT_MS));
     try {

@@ -841,7 +841,8 @@ public final class IndexFsClient implements AutoCloseable {
 
   private Response sendOnce(int slot, Request.Builder request) throws IOException {
     counters.count(request.getOpCase());
-    RpcConnection conn = cluster.connection(slot);
+    // Listing pages spread over the connections' lanes; every other call keeps to one.
+    RpcConnection conn = cluster.connection(slot, request.getOpCase() == Request.OpCase.LIST_STATUS);
     CompletableFuture<Response> future = conn.call(request);
     Response response;
     try {

@@ -140,6 +140,9 @@ public final class IndexFsConfig {
   public static final ConfigKey<Integer> CLIENT_CACHE_ENTRIES = ConfigKey.integer(
       "indexfs.client.cache-entries", 100_000,
       "Directory entries a client process caches under leases (least recently used go first).");
+  public static final ConfigKey<Integer> CLIENT_LIST_CONNECTIONS = ConfigKey.integer(
+      "indexfs.client.list-connections", 2,
+      "Connections per server a client process spreads listing pages over (by caller thread), so a server answers a busy process's listings on that many I/O threads; every other call uses one connection.");
   public static final ConfigKey<Long> CLIENT_CONNECTION_LINGER_MS = ConfigKey.longValue(
       "indexfs.client.connection-linger-ms", 10_000,
       "How long a process keeps its shared cluster connection (ZooKeeper session, server connections, settings)"
@@ -272,7 +275,7 @@ public final class IndexFsConfig {
       MAX_XATTRS_PER_INODE, MAX_XATTR_SIZE, ACLS_ENABLED, AUDIT_ENABLED, AUDIT_QUEUE, LEASE_POLICY, LEASE_FIXED_MS,
       LEASE_MAX_MS, SECURITY_RESOLUTION_GRACE_MS, SECURITY_KEY_ROTATION_MS, SECURITY_ZOOKEEPER_DIGEST,
       SERVER_KERBEROS_PRINCIPAL, SERVER_KEYTAB,
-      LEASE_TABLE_ENTRIES, CLIENT_CACHE_ENTRIES, CLIENT_CONNECTION_LINGER_MS, CLIENT_PRIVATE_CONNECTION, HOME_SYNC_INTERVAL_MS,
+      LEASE_TABLE_ENTRIES, CLIENT_CACHE_ENTRIES, CLIENT_LIST_CONNECTIONS, CLIENT_CONNECTION_LINGER_MS, CLIENT_PRIVATE_CONNECTION, HOME_SYNC_INTERVAL_MS,
       METRICS_LOG_INTERVAL_MS, METRICS_WINDOW_MS, HTTP_PORT, SPLIT_THRESHOLD, LOCALIZE_LEASE_MS,
       LOCALIZE_MAX_ID_BLOCK, CLIENT_LOCALIZE_PATTERNS, CLIENT_LOCALIZE_BUFFER_ENTRIES, CLIENT_LOCALIZE_DATA_LIMIT_BYTES,
       CLIENT_LOCALIZE_STORE, CLIENT_LOCALIZE_TASK_ATTEMPTS, STORE_BLOB_MIN_BYTES);

@@ -194,17 +194,13 @@ class BulkSubtreeSlotsDownTest {
       double answeredS = (System.nanoTime() - sent) / 1e9;
       assertTrue(answeredS < 15, "answered in " + answeredS + " s");
       java.util.List<String> seen = java.util.List.copyOf(points);
-      IndexFsException refused = assertInstanceOf(IndexFsException.class, e.getCause().getCause(), e.toString());
-      assertEquals(Code.SERVER_BUSY, refused.code(), refused.getMessage());
-      assertTrue(refused.getMessage().contains("nothing was published: retry"), refused.getMessage());
+      refusedBusy(e, "nothing was published: retry");
       assertTrue(seen.contains("publish.aborted"), seen.toString());
       // Telling the stopped slot ABORT takes the peer call's 30 s: the holder was answered first.
       assertFalse(seen.contains("publish.unsettled"), "answered without waiting for the abort: " + seen);
       assertFalse(exists(root + "/top"));
       cluster.restartServer(participant);
-      PublishResult r = retry(t);
-      FaultPoints.install(null);
-      decidedOnce(r, points);
+      retriedOnce(t, points);
     }
     landedOnce(s0);
     assertTrue(exists(root + "/top"));
@@ -250,19 +246,29 @@ class BulkSubtreeSlotsDownTest {
           java.util.concurrent.ExecutionException.class, () -> publish.get(150, TimeUnit.SECONDS));
       double answeredS = (System.nanoTime() - sent) / 1e9;
       assertTrue(fired.get(), points.toString());
-      IndexFsException refused = assertInstanceOf(IndexFsException.class, e.getCause().getCause(), e.toString());
-      assertEquals(Code.SERVER_BUSY, refused.code(), refused.getMessage());
-      assertTrue(refused.getMessage().contains("refuses connections"), refused.getMessage());
+      refusedBusy(e, "refuses connections");
       assertTrue(answeredS < 15, "answered in " + answeredS + " s, not after the 30 s wait");
       assertFalse(exists(root + "/top"));
       zk.delete().forPath(node); // the session's expiry
       cluster.restartServer(participant);
-      PublishResult r = retry(t);
-      FaultPoints.install(null);
-      decidedOnce(r, points);
+      retriedOnce(t, points);
     }
     landedOnce(s0);
     assertTrue(exists(root + "/top"));
+  }
+
+  /** The publish failed SERVER_BUSY, its message saying {@code says}: nothing of it landed. */
+  static void refusedBusy(java.util.concurrent.ExecutionException e, String says) {
+    IndexFsException refused = assertInstanceOf(IndexFsException.class, e.getCause().getCause(), e.toString());
+    assertEquals(Code.SERVER_BUSY, refused.code(), refused.getMessage());
+    assertTrue(refused.getMessage().contains(says), refused.getMessage());
+  }
+
+  /** The holder publishes again once its slot is back: it lands, decided once over all the tries. */
+  static void retriedOnce(LocalSubtree t, java.util.List<String> points) throws Exception {
+    PublishResult r = retry(t);
+    FaultPoints.install(null);
+    decidedOnce(r, points);
   }
 
   /** The holder's publish again (with release), while a slot still settles the aborted one. */

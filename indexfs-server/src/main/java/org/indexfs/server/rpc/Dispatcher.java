@@ -123,6 +123,19 @@ public final class Dispatcher implements AutoCloseable {
     }
   }
 
+  /** The calling I/O thread starts dispatching the calls of one read (see {@link #readComplete}). */
+  public void readStarted() {
+    ns.groupCommit().readStarted();
+  }
+
+  /**
+   * The read's calls are dispatched: one WAL sync may now cover every write they made (DESIGN §10).
+   * Must follow every {@link #readStarted} on the same thread.
+   */
+  public void readComplete() {
+    ns.groupCommit().readComplete();
+  }
+
   /**
    * Requests whose other forms are clients': a snapshot's barrier and scans, a split publish's
    * phases, a localization's mirrors. A client sending one could hold every slot's gate, read entries

@@ -147,6 +147,7 @@ public final class RpcServer implements AutoCloseable {
         return;
       }
       budget.started();
+      dispatcher.readStarted();
       dispatcher.dispatch(request, ctx.channel().remoteAddress(), authenticated, replies::send);
     }
 
@@ -189,6 +190,7 @@ public final class RpcServer implements AutoCloseable {
 
     @Override
     public void channelInactive(ChannelHandlerContext ctx) throws Exception {
+      dispatcher.readComplete(); // a read cut short by the close: its writes still get their sync
       if (sasl != null) {
         try {
           sasl.dispose();
@@ -201,6 +203,7 @@ public final class RpcServer implements AutoCloseable {
 
     @Override
     public void channelReadComplete(ChannelHandlerContext ctx) {
+      dispatcher.readComplete();
       replies.flushIfWritten();
     }
 
@@ -222,6 +225,7 @@ public final class RpcServer implements AutoCloseable {
 
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+      dispatcher.readComplete();
       if (closing) {
         return; // what is left of a connection already refused (its remaining bytes, its reset)
       }

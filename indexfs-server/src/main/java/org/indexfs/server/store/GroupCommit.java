@@ -20,6 +20,11 @@ import org.slf4j.LoggerFactory;
  * completion it covers: nobody parks waiting for a sync, and under load each fsync carries every
  * mutation that arrived while the previous one ran (HDFS's logSync batches the same way).
  *
+ * <p>An I/O thread runs a whole read's calls before the syncer starts ({@link #readStarted},
+ * {@link #readComplete}): woken at the first of them, the syncer would fsync for that one alone
+ * while the I/O thread applies the rest, which then wait for the next fsync — and on this machine
+ * an fdatasync costs ~55 µs of CPU, more than the mutation it covers.
+ *
  * <p>With {@code sync=false} completions run at once on the caller's thread.
  */
 public final class GroupCommit implements AutoCloseable {
@@ -44,6 +49,13 @@ public final class GroupCommit implements AutoCloseable {
   private final AtomicLong asyncSince = new AtomicLong();
   private final AtomicLong asyncWrites = new AtomicLong();
   private final AtomicLong maxAsyncLagNanos = new AtomicLong();
+  /** Per I/O thread: inside a read's calls, and whether one of them left a write for the syncer. */
+  private final ThreadLocal<boolean[]> reading = ThreadLocal.withInitial(() -> new boolean[2]);
+  /** I/O threads inside a read's calls right now; the syncer lets them finish before it fsyncs. */
+  private final java.util.concurrent.atomic.AtomicInteger openReads = new java.util.concurrent.atomic.AtomicInteger();
+  private volatile boolean awaitingReads;
+  /** The longest the syncer waits for open reads before an fsync (they still get the next one). */
+  private static final long READ_WAIT_NANOS = 200_000L;
 
   public GroupCommit(MetadataStore store, boolean sync, int slot) {
     this.store = store;
@@ -98,7 +110,41 @@ public final class GroupCommit implements AutoCloseable {
       return;
     }
     queue.add(new Pending(ticket, then));
-    if (sleeping) {
+    boolean[] read = reading.get();
+    if (read[0]) {
+      read[1] = true;
+    } else if (sleeping) {
+      LockSupport.unpark(syncer);
+    }
+  }
+
+  /**
+   * The calling I/O thread starts running the calls of one read: writes they leave wait for
+   * {@link #readComplete} to wake the syncer, so one fsync covers them all.
+   */
+  public void readStarted() {
+    if (sync) {
+      boolean[] read = reading.get();
+      if (!read[0]) {
+        read[0] = true;
+        openReads.incrementAndGet();
+      }
+    }
+  }
+
+  /** The read's calls have run: wakes the syncer if any of them wrote. Safe to call more than once. */
+  public void readComplete() {
+    if (!sync) {
+      return;
+    }
+    boolean[] read = reading.get();
+    if (read[0]) {
+      read[0] = false;
+      openReads.decrementAndGet();
+    }
+    boolean wrote = read[1];
+    read[1] = false;
+    if ((wrote && sleeping) || awaitingReads) {
       LockSupport.unpark(syncer);
     }
   }
@@ -117,6 +163,9 @@ public final class GroupCommit implements AutoCloseable {
         done.completeExceptionally(failure);
       }
     });
+    if (sleeping) {
+      LockSupport.unpark(syncer); // even inside a read: this thread waits here, it will not end the read
+    }
     try {
       done.get();
     } catch (InterruptedException e) {
@@ -148,6 +197,7 @@ public final class GroupCommit implements AutoCloseable {
         }
         // The oldest async write's window is up: sync now, though nobody waits.
       }
+      awaitOpenReads();
       long since = asyncSince.get();
       long target = written.get();
       IOException failure = null;
@@ -185,6 +235,25 @@ public final class GroupCommit implements AutoCloseable {
         }
       }
       due.clear();
+    }
+  }
+
+  /**
+   * Before an fsync: an I/O thread still running a read's calls is about to leave more writes;
+   * waiting (briefly) for it lets this fsync carry them instead of the next.
+   */
+  private void awaitOpenReads() {
+    if (openReads.get() == 0) {
+      return;
+    }
+    long until = System.nanoTime() + READ_WAIT_NANOS;
+    awaitingReads = true;
+    try {
+      for (long left; openReads.get() > 0 && (left = until - System.nanoTime()) > 0 && running; ) {
+        LockSupport.parkNanos(this, left);
+      }
+    } finally {
+      awaitingReads = false;
     }
   }
 

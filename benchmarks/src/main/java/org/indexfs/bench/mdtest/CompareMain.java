@@ -210,6 +210,7 @@ public final class CompareMain {
     report.table(headline(h, s, a));
     report.table(cpuTable(hdfs, sync, async));
     report.table(floor.table(s, a, sync, async));
+    report.table(floor.syncTable(s, sync, o.threads()));
     report.table(journalCost(s, journaled.toRun()));
     report.table(firstCall);
     ReportWriter.write(report, o.out());

@@ -18,8 +18,13 @@ import org.indexfs.bench.report.TargetRun;
  * RocksDB gets as many threads as the machine has cores (its best: more would only contend, and a
  * server runs its calls on about that many threads too). Their costs add: floor ops/s = 1 / (1 / kv
  * + rpcs / echo), and CPU per op likewise.
+ *
+ * <p>The sync floor ({@code kvSync}) is the floor of {@code wal.sync=true}: the same writes, each
+ * fsynced before it returns, from as many threads as the benchmark has callers — an IndexFS server
+ * has that many mutations in flight, and RocksDB's own group commit shares fsyncs among them.
+ * Phases that write nothing (stat, list) have the one floor.
  */
-public record Floor(Map<String, KvBench.Result> kv, RpcEcho.Result echo) {
+public record Floor(Map<String, KvBench.Result> kv, Map<String, KvBench.Result> kvSync, RpcEcho.Result echo) {
   /** RPCs per operation with a warm cache: create + close is two; a listing page holds many entries. */
   static double rpcsPerOp(String phase) {
     return switch (phase) {
@@ -32,8 +37,10 @@ public record Floor(Map<String, KvBench.Result> kv, RpcEcho.Result echo) {
   public static Floor run(Path dir, int threads, int perThread, AtomicLong progress) throws IOException {
     int kvThreads = kvThreads(threads);
     Map<String, KvBench.Result> kv = KvBench.run(dir, kvThreads, threads * perThread / kvThreads, progress);
+    Map<String, KvBench.Result> kvSync = KvBench.run(dir.resolveSibling(dir.getFileName() + "-sync"), threads,
+        perThread, progress, true);
     RpcEcho.Result echo = RpcEcho.run(threads, perThread, progress);
-    return new Floor(kv, echo);
+    return new Floor(kv, kvSync, echo);
   }
 
   /** Calls {@link #run} makes, for a progress bar. */
@@ -41,7 +48,7 @@ public record Floor(Map<String, KvBench.Result> kv, RpcEcho.Result echo) {
     int kvThreads = kvThreads(threads);
     long kvKeys = (long) kvThreads * (threads * perThread / kvThreads);
     long n = (long) threads * perThread;
-    return 3 * kvKeys + kvThreads * kvKeys + n;
+    return 3 * kvKeys + kvThreads * kvKeys + 2 * n + n;
   }
 
   private static int kvThreads(int threads) {
@@ -54,15 +61,33 @@ public record Floor(Map<String, KvBench.Result> kv, RpcEcho.Result echo) {
     return kv.containsKey(phase) ? opsPerSecond(phase) : null;
   }
 
+  /** As above, with the WAL fsynced (the floor of {@code wal.sync=true}). */
+  public Double syncOpsPerSecondOf(String op) {
+    String phase = phaseOf(op);
+    return kv.containsKey(phase) ? opsPerSecond(phase, true) : null;
+  }
+
   public double opsPerSecond(String phase) {
-    KvBench.Result r = kv.get(phase);
+    return opsPerSecond(phase, false);
+  }
+
+  public double opsPerSecond(String phase, boolean sync) {
+    KvBench.Result r = kvOf(phase, sync);
     double kvSeconds = 1 / r.opsPerSecond();
     double rpcSeconds = rpcsPerOp(phase) / echo.callsPerSecond();
     return 1 / (kvSeconds + rpcSeconds);
   }
 
   public double cpuMicrosPerOp(String phase) {
-    return kv.get(phase).cpuMicrosPerOp() + rpcsPerOp(phase) * echo.cpuMicrosPerCall();
+    return cpuMicrosPerOp(phase, false);
+  }
+
+  public double cpuMicrosPerOp(String phase, boolean sync) {
+    return kvOf(phase, sync).cpuMicrosPerOp() + rpcsPerOp(phase) * echo.cpuMicrosPerCall();
+  }
+
+  private KvBench.Result kvOf(String phase, boolean sync) {
+    return sync && kvSync.containsKey(phase) ? kvSync.get(phase) : kv.get(phase);
   }
 
   private static String phaseOf(String op) {
@@ -78,6 +103,7 @@ public record Floor(Map<String, KvBench.Result> kv, RpcEcho.Result echo) {
       }
       double floorOps = opsPerSecond(phase);
       double floorCpu = cpuMicrosPerOp(phase);
+
       OpMetrics s = sync.op(m.op());
       double asyncUs = asyncCpu.serverMicros(m.op()) + asyncCpu.clientMicros(m.op());
       double syncUs = syncCpu.serverMicros(m.op()) + syncCpu.clientMicros(m.op());
@@ -92,6 +118,28 @@ public record Floor(Map<String, KvBench.Result> kv, RpcEcho.Result echo) {
             echo.callsPerSecond(), echo.cpuMicrosPerCall()),
         List.of("phase", "raw KV ops/s", "floor ops/s", "floor CPU µs/op", "IndexFS async ops/s", "% of floor",
             "async CPU µs/op", "floor CPU / async CPU", "IndexFS sync ops/s", "% of floor", "sync CPU µs/op"), rows);
+  }
+
+  /** IndexFS with {@code wal.sync=true} against the floor of the same fsynced writes, for the phases that write. */
+  Table syncTable(TargetRun sync, CompareMain.Subject syncCpu, int writers) {
+    List<List<String>> rows = new ArrayList<>();
+    for (OpMetrics s : sync.ops()) {
+      String phase = phaseOf(s.op());
+      if (!kvSync.containsKey(phase)) {
+        continue;
+      }
+      double floorOps = opsPerSecond(phase, true);
+      double floorCpu = cpuMicrosPerOp(phase, true);
+      double syncUs = syncCpu.serverMicros(s.op()) + syncCpu.clientMicros(s.op());
+      rows.add(List.of(s.op(), fmt(kvSync.get(phase).opsPerSecond()), fmt(floorOps),
+          String.format(Locale.ROOT, "%.1f", floorCpu), fmt(s.opsPerSecond()), pct(s.opsPerSecond(), floorOps),
+          String.format(Locale.ROOT, "%.1f", syncUs), pct(floorCpu, syncUs)));
+    }
+    return new Table(String.format(Locale.ROOT, "IndexFS (wal.sync=true) as a share of the sync floor: the same"
+            + " reads and writes with every write fsynced before it returns, from %d writers sharing fsyncs"
+            + " (RocksDB's group commit), + the same bare RPCs", writers),
+        List.of("phase", "raw KV ops/s (fsynced)", "sync floor ops/s", "sync floor CPU µs/op", "IndexFS sync ops/s",
+            "% of sync floor", "sync CPU µs/op", "sync floor CPU / sync CPU"), rows);
   }
 
   private static String fmt(double v) {

@@ -56,9 +56,10 @@ final class ScaleReport {
           + " threads; 'process' = the whole JVM, also the client and benchmark threads, ZooKeeper, and what no"
           + " Java thread accounts for (RocksDB's native flush/compaction threads, GC, JIT)");
       report.fact("floor", "raw RocksDB doing the same reads and writes as the server, same keys, values and"
-          + " threads, WAL not fsynced (bench kv), plus the bare RPCs each operation needs through IndexFS's"
-          + " framing: the % of floor column compares IndexFS with fsync against a floor without, as bench"
-          + " compare's 'sync' column does. 'client CPU' = the calling threads and the client's network thread");
+          + " threads, plus the bare RPCs each operation needs through IndexFS's framing; for the phases that"
+          + " write, the floor's writes are fsynced too (the sync floor: one RocksDB, as many writers as the"
+          + " benchmark has threads, sharing fsyncs), as the servers here run wal.sync=true."
+          + " 'client CPU' = the calling threads and the client's network thread");
     }
     report.fact("prediction", "no servers and no network: the calls of each workload fed through the servers' own"
         + " power-of-two-choices placement (Placement.choose, over entry counts refreshed every "
@@ -129,7 +130,7 @@ final class ScaleReport {
   }
 
   private static String ofFloor(String op, double ops, Floor floor) {
-    Double f = floor == null ? null : floor.opsPerSecondOf(op);
+    Double f = floor == null ? null : floor.syncOpsPerSecondOf(op);
     return f == null || f <= 0 ? ""
         : String.format(Locale.ROOT, "%.1f %% of %s", 100 * ops / f, num(f));
   }

@@ -153,18 +153,15 @@ public final class RetryCache {
   }
 
   /**
-   * The call owned by this thread ended with {@code answer}: a final one is recorded (in a batch the
-   * reply waits for, as it waits for the call's own) and handed to duplicates waiting for it.
+   * The call owned by this thread ended with {@code answer}: a final one is recorded (by the end of
+   * the I/O thread's read, before the reply leaves; see {@link Namespace#recordAnswer}) and handed to
+   * duplicates waiting for it.
    */
   void finish(CallKey key, Response answer) throws IOException {
     ns.markNextWrite(null, null);
     try {
       if (!NOT_FINAL.contains(answer.getCode())) {
-        byte[] value = CallRecord.answered(System.currentTimeMillis(), answer);
-        ns.bookkeep(m -> {
-          put(m.batch(), key, value);
-          return null;
-        });
+        ns.recordAnswer(key.encode(), CallRecord.answered(System.currentTimeMillis(), answer));
         answered.put(key, answer);
       }
     } finally {

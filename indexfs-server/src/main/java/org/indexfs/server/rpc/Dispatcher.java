@@ -129,11 +129,12 @@ public final class Dispatcher implements AutoCloseable {
   }
 
   /**
-   * The read's calls are dispatched: one WAL sync may now cover every write they made (DESIGN §10).
+   * The read's calls are dispatched: their answer records are written in one batch, and one WAL
+   * sync may now cover every write they made (DESIGN §10).
    * Must follow every {@link #readStarted} on the same thread.
    */
   public void readComplete() {
-    ns.groupCommit().readComplete();
+    ns.readComplete();
   }
 
   /**

@@ -123,21 +123,27 @@ public final class GroupCommit implements AutoCloseable {
    * {@link #readComplete} to wake the syncer, so one fsync covers them all.
    */
   public void readStarted() {
-    if (sync) {
-      boolean[] read = reading.get();
-      if (!read[0]) {
-        read[0] = true;
+    boolean[] read = reading.get();
+    if (!read[0]) {
+      read[0] = true;
+      if (sync) {
         openReads.incrementAndGet();
       }
     }
   }
 
+  /** True on an I/O thread between {@link #readStarted} and {@link #readComplete}. */
+  public boolean inRead() {
+    return reading.get()[0];
+  }
+
   /** The read's calls have run: wakes the syncer if any of them wrote. Safe to call more than once. */
   public void readComplete() {
+    boolean[] read = reading.get();
     if (!sync) {
+      read[0] = false;
       return;
     }
-    boolean[] read = reading.get();
     if (read[0]) {
       read[0] = false;
       openReads.decrementAndGet();

@@ -93,13 +93,25 @@ public final class ClusterConnection implements AutoCloseable {
     this.resolutions = new ResolutionCache(cacheEntries, System::nanoTime);
     // Two loops: calls on one connection, listings spread over more (a loop starts its thread on first use).
     group = org.indexfs.common.rpc.Transport.group(2, new DefaultThreadFactory("indexfs-client", true));
-    // The session comes up on a thread of its own, so its set-up does not delay the first call.
+    // The session comes up later on a thread of its own, so its set-up does not delay the first call.
     // Slot ownership changes (a server restarted, or another took the slot over): drop the old
     // connection at once, so the next call to that slot finds the new owner.
     session = new ZooKeeperSession(zkQuorum, connectTimeoutMs, this::watchSlots);
     directory = new SlotDirectory(session, zkQuorum, cluster, connectTimeoutMs);
-    session.start();
+    session.start(ZOOKEEPER_START_DELAY_MS);
   }
+
+  /**
+   * How long a new client goes on the remembered slot map alone before it starts its ZooKeeper
+   * session (anything that needs the session starts it at once). Building one costs a fresh JVM
+   * ~100 ms of CPU beside the first call (ZooKeeper's client config initializes the JVM's TLS
+   * context, reading every CA certificate), which a {@code hadoop fs} command on two cores paid in
+   * wall time: fresh {@code FsShell -ls}, 6 rounds alternating, 787–947 ms at once vs 685–784 ms
+   * delayed (HDFS: 750–831 ms). A long-running client has its slot watch a second later; until
+   * then a moved slot is found as before the watch existed: the old address refuses or answers
+   * WRONG_SERVER, and the client looks the slot up.
+   */
+  static final long ZOOKEEPER_START_DELAY_MS = 1000;
 
   private void watchSlots(CuratorFramework curator) {
     // Curator's default handler logs every failed background read at ERROR with its stack trace;

@@ -27,6 +27,8 @@ final class ZooKeeperSession {
   private final long waitMs;
 
   private final Thread starter;
+  private final java.util.concurrent.atomic.AtomicBoolean launched = new java.util.concurrent.atomic.AtomicBoolean();
+  private volatile boolean closed;
 
   /**
    * A session to {@code zkQuorum}, to be {@link #start}ed in the background; {@code onStarted} runs
@@ -56,13 +58,36 @@ final class ZooKeeperSession {
     });
   }
 
-  /** Builds and starts the session on its own thread; returns at once. */
-  void start() {
-    starter.start();
+  /**
+   * Builds and starts the session on its own thread after {@code delayMs} — a short-lived command
+   * (a {@code hadoop fs} call answered from the remembered slot map) ends before and never pays for
+   * it — or at once when someone needs it ({@link #get}); returns at once.
+   */
+  void start(long delayMs) {
+    if (delayMs <= 0) {
+      launch();
+      return;
+    }
+    Thread timer = new DefaultThreadFactory("indexfs-client-zk-wait", true).newThread(() -> {
+      try {
+        Thread.sleep(delayMs);
+      } catch (InterruptedException e) {
+        return;
+      }
+      launch();
+    });
+    timer.start();
   }
 
-  /** The started session (waits for its start, not for its connection). */
+  private void launch() {
+    if (!closed && launched.compareAndSet(false, true)) {
+      starter.start();
+    }
+  }
+
+  /** The started session (starts it now if it was not; waits for its start, not for its connection). */
   CuratorFramework get() throws IOException {
+    launch();
     try {
       return started.get(waitMs, TimeUnit.MILLISECONDS);
     } catch (InterruptedException e) {
@@ -77,6 +102,7 @@ final class ZooKeeperSession {
 
   /** Closes the session once it has started (without waiting here); {@code beforeClose} runs first. */
   void closeLater(Runnable beforeClose) {
+    closed = true; // a session not launched yet never is
     started.thenAccept(curator -> {
       // Nothing here is worth waiting for: the session ends by itself if its goodbye is cut short.
       Thread closer = new Thread(() -> {

@@ -25,8 +25,8 @@ class SlotDirectoryTest {
     String cluster = "remembered-" + UUID.randomUUID();
     ZooKeeperSession first = new ZooKeeperSession(NOBODY, 300, c -> {});
     ZooKeeperSession second = new ZooKeeperSession(NOBODY, 300, c -> {});
-    first.start();
-    second.start();
+    first.start(0);
+    second.start(0);
     try {
       SlotDirectory seen = new SlotDirectory(first, NOBODY, cluster, WAIT_MS);
       assertThrows(IOException.class, () -> seen.address(0), "nothing known yet: ZooKeeper is asked");

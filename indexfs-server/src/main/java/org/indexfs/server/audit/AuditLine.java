@@ -29,10 +29,27 @@ public final class AuditLine {
         + "\tugi=" + ugi
         + "\tip=" + addr
         + "\tcmd=" + cmd
-        + "\tsrc=" + StringEscapeUtils.escapeJava(src)
-        + "\tdst=" + StringEscapeUtils.escapeJava(dst)
+        + "\tsrc=" + escape(src)
+        + "\tdst=" + escape(dst)
         + "\tperm=" + (perm == null ? "null" : perm)
         + "\tproto=rpc";
+  }
+
+  /**
+   * {@link StringEscapeUtils#escapeJava}, without its translator pass for the usual path: printable
+   * ASCII other than {@code "} and {@code \\} is what it leaves unchanged.
+   */
+  static String escape(String s) {
+    if (s == null) {
+      return null;
+    }
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      if (c < 0x20 || c > 0x7e || c == '"' || c == '\\') {
+        return StringEscapeUtils.escapeJava(s);
+      }
+    }
+    return s;
   }
 
   /** The caller as {@code UserGroupInformation.toString()} prints it. */

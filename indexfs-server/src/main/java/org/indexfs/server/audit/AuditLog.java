@@ -1,6 +1,8 @@
 package org.indexfs.server.audit;
 
 import java.net.InetAddress;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -30,6 +32,11 @@ public final class AuditLog implements AutoCloseable {
   private final int capacity;
   private final Thread writer;
   private volatile boolean running = true;
+  /** The writer thread's last caller and its {@code ugi=} text. */
+  private Caller lastCaller;
+  private String lastUgi;
+  /** Lines formatted before they are logged: bounds the writer's memory when the queue is long. */
+  private static final int MAX_BATCH = 4096;
 
   private AuditLog(int capacity) {
     this.capacity = capacity;
@@ -69,10 +76,6 @@ public final class AuditLog implements AutoCloseable {
     queued.incrementAndGet();
   }
 
-  private static String format(Record r) {
-    return AuditLine.format(r.allowed(), AuditLine.ugi(r.caller()), r.addr(), r.cmd(), r.src(), r.dst(), r.perm());
-  }
-
   private void drain() {
     while (running) {
       LockSupport.parkNanos(this, WRITE_INTERVAL_NANOS);
@@ -81,11 +84,41 @@ public final class AuditLog implements AutoCloseable {
     writeQueued();
   }
 
+  /**
+   * Formats everything queued and logs it as one batch (one flush per file appender, AuditBatch).
+   * A caller's {@code ugi=} text is built once and reused while the same caller keeps calling.
+   */
   private void writeQueued() {
+    List<String> lines = new ArrayList<>();
     for (Record r; (r = queue.poll()) != null; ) {
       queued.decrementAndGet();
-      AUDIT.info(format(r));
+      lines.add(format(r));
+      if (lines.size() == MAX_BATCH) {
+        write(lines);
+      }
     }
+    write(lines);
+  }
+
+  private void write(List<String> lines) {
+    try {
+      AuditBatch.write(AuditLine.LOGGER_NAME, AUDIT, lines);
+    } catch (LinkageError e) {
+      // Another logging back end than reload4j: one record at a time, as the logger writes them.
+      for (String line : lines) {
+        AUDIT.info(line);
+      }
+    }
+    lines.clear();
+  }
+
+  private String format(Record r) {
+    Caller c = r.caller();
+    if (c != lastCaller && !c.equals(lastCaller)) {
+      lastCaller = c;
+      lastUgi = AuditLine.ugi(c);
+    }
+    return AuditLine.format(r.allowed(), lastUgi, r.addr(), r.cmd(), r.src(), r.dst(), r.perm());
   }
 
   /** Writes every record already queued, then stops the writer. */

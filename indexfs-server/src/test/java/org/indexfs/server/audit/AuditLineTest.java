@@ -26,6 +26,15 @@ class AuditLineTest {
   }
 
   @Test
+  void fastEscapeAgreesWithEscapeJava() {
+    for (String s : new String[] {"/plain/path_1.txt", "/q\"uote", "/back\\slash", "/del\u007f", "/nl\n",
+        "/caf\u00e9", "/emoji\ud83d\ude00", " ~!@#$%^&*()+={}[]|:;'<>,.?/", ""}) {
+      assertEquals(org.apache.commons.text.StringEscapeUtils.escapeJava(s), AuditLine.escape(s), s);
+    }
+    assertEquals(null, AuditLine.escape(null));
+  }
+
+  @Test
   void proxyCallerPrintsLikeUserGroupInformation() {
     Caller proxy = Caller.newBuilder().setUser("alice").setAuthMethod("PROXY")
         .setRealUser("oozie").setRealAuthMethod("KERBEROS").build();

@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.HashMap;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -77,6 +78,8 @@ public final class ClusterConnection implements AutoCloseable {
   private final ResolutionCache resolutions;
   private final SlotDirectory directory;
   private volatile CuratorCache slotWatch;
+  /** Open once the slot watch's first reads have all been answered. */
+  private final CountDownLatch slotWatchBuilt = new CountDownLatch(1);
   private volatile boolean closing;
   /** Names this connection's calls for the servers' retry caches (Hadoop's RPC clientId). */
   private final ByteString rpcClientId = randomId();
@@ -128,6 +131,7 @@ public final class ClusterConnection implements AutoCloseable {
           learn(node, null);
           forget(node);
         })
+        .forInitialized(slotWatchBuilt::countDown)
         .build());
     watch.start();
     slotWatch = watch;
@@ -475,6 +479,15 @@ public final class ClusterConnection implements AutoCloseable {
     session.closeLater(() -> {
       CuratorCache watch = slotWatch;
       if (watch != null) {
+        // The watch's first reads, when still in flight, would be answered into a closed session, and
+        // Curator logs that at ERROR with a stack trace: on a `hadoop fs` command's stderr when it ends
+        // just after the session started (ShadedClientJarIT, once in CI). This runs on the closer's own
+        // daemon thread, so nobody waits for it.
+        try {
+          slotWatchBuilt.await(connectTimeoutMs, TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
         watch.close();
       }
     });

@@ -155,7 +155,10 @@ public final class RenameOp implements Operation {
    * ends up dropped or unsealed whatever happens. Returns its id, or -1.
    */
   private long sealReplacedDirectory(Request request, RenameRequest req) throws IOException {
-    if (req.getMode() != RenameRequest.Mode.EXACT || !req.getOverwrite()) {
+    if (req.getMode() != RenameRequest.Mode.EXACT || !req.getOverwrite()
+        || ctx.resolver().parse(req.getSrc()).equals(ctx.resolver().parse(req.getDst()))) {
+      // Onto itself: nothing is replaced; exact() answers HDFS's "are the same" (a split
+      // directory's home would otherwise refuse the seal as "not empty" first).
       return -1;
     }
     ResolvedPath dst;

@@ -80,6 +80,26 @@ final class HadoopErrors {
     return mapped;
   }
 
+  /**
+   * What DistributedFileSystem's caller sees of {@code e}: DFSClient receives every NameNode refusal
+   * as a RemoteException and unwraps, per call, only the classes it lists ({@code unwrapped}; none
+   * listed: all, as its snapshot calls do). Hadoop's own {@link RemoteException#unwrapRemoteException}
+   * decides, on the exception this adapter maps the server's code to.
+   */
+  @SafeVarargs
+  static IOException asDfsClient(IOException e, Class<? extends IOException>... unwrapped) {
+    RemoteException remote;
+    if (e instanceof RemoteException r) {
+      remote = r;
+    } else if (e.getCause() instanceof IndexFsException) {
+      remote = new RemoteException(e.getClass().getName(), e.getMessage());
+      remote.initCause(e.getCause());
+    } else {
+      return e; // not a server's refusal (a connection that broke, …): as it is
+    }
+    return unwrapped.length == 0 ? remote.unwrapRemoteException() : remote.unwrapRemoteException(unwrapped);
+  }
+
   private static RuntimeException unchecked(RuntimeException mapped, IndexFsException cause) {
     mapped.initCause(cause);
     return mapped;

@@ -457,7 +457,20 @@ public class IndexFileSystem extends ExtendedNamespace implements LeaseRecoverab
     for (Path p : psrcs) {
       sources.add(pathOf(p));
     }
-    writeVoid(() -> client.concat(pathOf(trg), sources));
+    try {
+      writeVoid(() -> client.concat(pathOf(trg), sources));
+    } catch (org.apache.hadoop.HadoopIllegalArgumentException e) {
+      // Not among them: DFSClient.concat's callers get the NameNode's refusal as it came.
+      if (!(e.getCause() instanceof org.indexfs.common.IndexFsException)) {
+        throw e;
+      }
+      throw new org.apache.hadoop.ipc.RemoteException(e.getClass().getName(), e.getMessage());
+    } catch (IOException e) {
+      // DFSClient.concat unwraps only these; the NameNode's other refusals reach callers remote.
+      throw HadoopErrors.asDfsClient(e, org.apache.hadoop.security.AccessControlException.class,
+          org.apache.hadoop.fs.UnresolvedLinkException.class,
+          org.apache.hadoop.hdfs.protocol.SnapshotAccessControlException.class);
+    }
   }
 
   /** HDFS truncate: true if done at once, false while the last block is recovered (file stays open). */
@@ -779,11 +792,20 @@ public class IndexFileSystem extends ExtendedNamespace implements LeaseRecoverab
     return new Snapshots(client);
   }
 
+  /** A snapshot call: DFSClient unwraps whatever the NameNode refuses it with (SnapshotException …). */
+  private <T> T unwrapped(Rpc<T> call) throws IOException {
+    try {
+      return write(call);
+    } catch (IOException e) {
+      throw HadoopErrors.asDfsClient(e);
+    }
+  }
+
   /** HDFS's createSnapshot: the snapshot's path, {@code <dir>/.snapshot/<name>} (a generated name if null). */
   @Override
   public Path createSnapshot(Path path, String snapshotName) throws IOException {
     Path dir = makeQualified(path);
-    String name = write(() -> snapshots().create(pathOf(dir), snapshotName));
+    String name = unwrapped(() -> snapshots().create(pathOf(dir), snapshotName));
     // As HDFS returns it: the path alone, without the file system's scheme and authority.
     return new Path(pathOf(dir), ".snapshot/" + name);
   }
@@ -791,7 +813,7 @@ public class IndexFileSystem extends ExtendedNamespace implements LeaseRecoverab
   @Override
   public void renameSnapshot(Path path, String snapshotOldName, String snapshotNewName) throws IOException {
     String dir = pathOf(makeQualified(path));
-    write(() -> {
+    unwrapped(() -> {
       snapshots().rename(dir, snapshotOldName, snapshotNewName);
       return null;
     });
@@ -800,7 +822,7 @@ public class IndexFileSystem extends ExtendedNamespace implements LeaseRecoverab
   @Override
   public void deleteSnapshot(Path path, String snapshotName) throws IOException {
     String dir = pathOf(makeQualified(path));
-    write(() -> {
+    unwrapped(() -> {
       snapshots().delete(dir, snapshotName);
       return null;
     });
@@ -809,7 +831,7 @@ public class IndexFileSystem extends ExtendedNamespace implements LeaseRecoverab
   /** As DistributedFileSystem#allowSnapshot (superuser): snapshots of {@code path} may be taken. */
   public void allowSnapshot(Path path) throws IOException {
     String dir = pathOf(makeQualified(path));
-    write(() -> {
+    unwrapped(() -> {
       snapshots().allow(dir, true);
       return null;
     });
@@ -818,7 +840,7 @@ public class IndexFileSystem extends ExtendedNamespace implements LeaseRecoverab
   /** As DistributedFileSystem#disallowSnapshot: refused while the directory has snapshots. */
   public void disallowSnapshot(Path path) throws IOException {
     String dir = pathOf(makeQualified(path));
-    write(() -> {
+    unwrapped(() -> {
       snapshots().allow(dir, false);
       return null;
     });
@@ -948,9 +970,11 @@ public class IndexFileSystem extends ExtendedNamespace implements LeaseRecoverab
   @SuppressWarnings("deprecation")
   public FsServerDefaults getServerDefaults() {
     org.indexfs.proto.ServerDefaults d = serverDefaults;
+    // No key provider: IndexFS has no encryption zones (HDFS without a KMS answers "" too).
     return new FsServerDefaults(d.getBlockSize(), d.getBytesPerChecksum(), d.getWritePacketSize(),
         (short) d.getReplication(), d.getFileBufferSize(), d.getEncryptDataTransfer(), d.getTrashInterval(),
-        org.apache.hadoop.util.DataChecksum.Type.valueOf(d.getChecksumType()));
+        org.apache.hadoop.util.DataChecksum.Type.valueOf(d.getChecksumType()), "",
+        (byte) (d.getDefaultStoragePolicyId() == 0 ? 7 : d.getDefaultStoragePolicyId()));
   }
 
   @Override
@@ -960,7 +984,29 @@ public class IndexFileSystem extends ExtendedNamespace implements LeaseRecoverab
 
   @Override
   public String getCanonicalServiceName() {
-    return UserGroupInformation.isSecurityEnabled() ? TOKEN_SERVICE_PREFIX + uri.getAuthority() : null;
+    // Set with or without security, as HDFS's: TokenCache and Spark key credentials by it.
+    return TOKEN_SERVICE_PREFIX + uri.getAuthority();
+  }
+
+  /** As HDFS's (no encryption zones here): the root, as a path without scheme or authority. */
+  @Override
+  public Path getEnclosingRoot(Path path) throws IOException {
+    getFileStatus(path); // HDFS resolves the path first: a missing one is FileNotFoundException
+    return new Path("/");
+  }
+
+  /**
+   * As HDFS's builder: options it does not know, even mandatory ones, are ignored rather than
+   * refused (FileSystem's own builder refuses them).
+   */
+  @Override
+  public org.apache.hadoop.fs.FSDataOutputStreamBuilder createFile(Path path) {
+    return new OutputStreamBuilder(this, path).create().overwrite(true);
+  }
+
+  @Override
+  public org.apache.hadoop.fs.FSDataOutputStreamBuilder appendFile(Path path) {
+    return new OutputStreamBuilder(this, path).append();
   }
 
   /**

@@ -67,7 +67,7 @@ public final class CreateOp implements Operation {
       if (p.isRoot()) {
         throw new IndexFsException(Code.FILE_ALREADY_EXISTS, "/ already exists as a directory");
       }
-      ctx.access().checkTraverse(request.getCaller(), p);
+      ctx.access().checkTraverseToCreate(request.getCaller(), p);
       if (!req.getCreateParent()) {
         verifyParent(p);
       }

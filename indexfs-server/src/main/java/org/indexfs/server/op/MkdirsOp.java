@@ -46,7 +46,7 @@ public final class MkdirsOp implements Operation {
     boolean created = ctx.ns().mutateLocked(m -> {
       WriteBatch batch = m.batch();
       ResolvedPath p = ctx.resolver().resolveForUpdate(m, request.getResolution(), req.getPath());
-      ctx.access().checkTraverse(request.getCaller(), p);
+      ctx.access().checkTraverseToCreate(request.getCaller(), p);
       policy[0] = SubtreePolicies.flagsAt(p);
       if (p.ancestorIsFile()) {
         throw IndexFsException.parentNotDirectory(p.pathAt(p.existingCount() - 1));

@@ -126,11 +126,11 @@ public final class RenameOp implements Operation {
     ResolvedPath src = source(m, request, req);
     ctx.access().checkTraverse(caller, src);
     ResolvedPath dst = ctx.resolver().resolveDestinationForUpdate(m, request.getDstResolution(), req.getDst());
-    ctx.access().checkTraverse(caller, dst);
+    ctx.access().checkTraverseToCreate(caller, dst);
     if (src.last() != null && dst.last() != null && dst.last().isDirectory()) {
       String into = (dst.isRoot() ? "" : PathNames.join(dst.names(), dst.depth())) + "/" + src.lastName();
       dst = ctx.resolver().resolveDestinationForUpdate(m, request.getDstResolution(), into);
-      ctx.access().checkTraverse(caller, dst);
+      ctx.access().checkTraverseToCreate(caller, dst);
       to[0] = into;
     }
     checkAccess(caller, src, dst);
@@ -192,7 +192,7 @@ public final class RenameOp implements Operation {
     if (dst.last() != null && dst.last().isDirectory()) {
       m.exclusive(); // replacing a directory
     }
-    ctx.access().checkTraverse(caller, dst);
+    ctx.access().checkTraverseToCreate(caller, dst);
     checkAccess(caller, src, dst);
     if (src.last() == null) {
       throw new IndexFsException(Code.FILE_NOT_FOUND, "rename source " + req.getSrc() + " is not found.");

@@ -74,6 +74,17 @@ class ApiAnswersParityTest {
         b.opt("fs.unknown.option.key", "x");
         b.build().close();
       });
+      write(fs, new Path(base, "t"), 1000);
+      t.step("truncate inside the (only) block", () -> fs.truncate(new Path(base, "t"), 400));
+      // HDFS recovers the last block in the background; wait for it as `fs -truncate -w` does.
+      org.apache.hadoop.fs.LeaseRecoverable recoverable = (org.apache.hadoop.fs.LeaseRecoverable) fs;
+      for (int i = 0; i < 600 && !recoverable.isFileClosed(new Path(base, "t")); i++) {
+        Thread.sleep(100);
+      }
+      t.step("closed after", () -> recoverable.isFileClosed(new Path(base, "t")));
+      t.step("length after", () -> fs.getFileStatus(new Path(base, "t")).getLen());
+      t.step("truncate to the same length", () -> fs.truncate(new Path(base, "t"), 400));
+      t.step("truncate to 0", () -> fs.truncate(new Path(base, "t"), 0));
       t.call("createSnapshot of a directory not snapshottable", () -> fs.createSnapshot(new Path(base, "full"), "s"));
       t.call("deleteSnapshot of a directory not snapshottable", () -> fs.deleteSnapshot(new Path(base, "full"), "s"));
     });

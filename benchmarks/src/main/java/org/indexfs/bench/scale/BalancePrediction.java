@@ -125,7 +125,7 @@ public final class BalancePrediction {
   }
 
   /** One audit record as the model's calls; refused calls ({@code allowed=false}) are left out. */
-  static void apply(SlotLoadModel m, AuditEvent e) {
+  public static void apply(SlotLoadModel m, AuditEvent e) {
     if (!e.allowed()) {
       return;
     }

@@ -134,7 +134,7 @@ public final class BalancePrediction {
           m.touch(e.src());
       case LIST_STATUS, CONTENT_SUMMARY -> m.list(e.src());
       case CREATE -> m.create(e.src());
-      case MKDIRS -> m.mkdir(e.src());
+      case MKDIRS -> m.mkdirs(e.src()); // HDFS's mkdirs creates missing parents
       case DELETE -> m.delete(e.src());
       case RENAME -> m.rename(e.src(), e.dst());
       case CONCAT -> {

@@ -145,6 +145,37 @@ public final class SlotLoadModel {
     add(components(path), true);
   }
 
+  /**
+   * {@code mkdir -p}, as the server's MkdirsOp places it: one new directory under an existing
+   * parent gets its home by power of two choices; a chain of new ones all stay on the slot that
+   * receives the call (the one holding the first missing entry), so the chain is one batch.
+   */
+  public void mkdirs(String path) {
+    List<String> names = components(path);
+    Dir d = root;
+    int i = 0;
+    for (; i < names.size() - 1; i++) {
+      Entry e = d.children.get(names.get(i));
+      if (e == null) {
+        break;
+      }
+      d = directory(new Located(d, names.get(i), e, slotOf(d, e.hash)));
+    }
+    if (i >= names.size() - 1) {
+      add(names, true); // the last one only (or none) is missing: a single mkdir
+      return;
+    }
+    int receiver = slotOf(d, NameHash.of(names.get(i)));
+    count(receiver);
+    raiseMtime(d, receiver);
+    for (; i < names.size(); i++) {
+      Dir made = new Dir(receiver);
+      directories++;
+      insert(d, names.get(i), made);
+      d = made;
+    }
+  }
+
   /** A listing of a directory: one operation at each slot holding one of its partitions. */
   public void list(String path) {
     List<String> names = components(path);

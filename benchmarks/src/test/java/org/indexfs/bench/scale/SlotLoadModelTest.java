@@ -139,4 +139,20 @@ class SlotLoadModelTest {
     }
     assertThat(away).as("power of two choices homes some directories on the other slot").isPositive();
   }
+
+  @Test
+  void mkdirsOfAChainKeepsTheChainOnTheSlotThatReceivesIt() {
+    SlotLoadModel m = model(8, false, 2000);
+    m.mkdirs("/bench/a/b/c/shared"); // all missing: one call, every new directory on root's slot 0
+    long[] ops = m.result().operations().clone();
+    m.create("/bench/a/b/c/shared/f");
+    long[] after = m.result().operations();
+    assertThat(after[0]).isEqualTo(ops[0] + 1);
+    assertThat(Arrays.stream(m.result().peerCalls()).sum()).as("the directory's entry is where it lives").isZero();
+    // One more level under an existing parent is placed by power of two choices, as a mkdir.
+    for (int d = 0; d < 32; d++) {
+      m.mkdirs("/bench/a/b/c/t" + d);
+    }
+    assertThat(m.result().directories()).isEqualTo(1 + 5 + 32);
+  }
 }

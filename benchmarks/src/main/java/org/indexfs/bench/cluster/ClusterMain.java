@@ -214,11 +214,12 @@ public final class ClusterMain {
     org.rocksdb.RocksDB.loadLibrary(); // so the versions name it
     report.fact("versions", Machine.versions());
     report.fact("hosts", String.format(Locale.ROOT, "every slot server and each NameNode its own process on its own"
-        + " network-namespace host with its own data directory; slices of %s CPU (and %s for %s slots), a cgroup"
-        + " quota each (CFS period %d µs); a NameNode on N slices is one process with N slices' quota; ZooKeeper"
-        + " and %d client hosts without a slice; %d µs of delay between any two hosts, each way (see 'emulation')",
-        ClusterReport.cpus(o.slice()), ClusterReport.cpus(o.smallSlice()), o.smallSlots(), o.periodMicros(),
-        o.clients(), o.delayMicros()));
+        + " network-namespace host with its own data directory; slices of %s CPU%s, a cgroup quota each (CFS period"
+        + " %d µs); a NameNode on N slices is one process with N slices' quota; ZooKeeper and %d client hosts"
+        + " without a slice; %d µs of delay between any two hosts, each way (see 'delay')",
+        ClusterReport.cpus(o.slice()), o.smallSlots().isEmpty() ? ""
+            : " (" + ClusterReport.cpus(o.smallSlice()) + " for the slot counts " + o.smallSlots() + ")",
+        o.periodMicros(), o.clients(), o.delayMicros()));
     report.fact("server JVMs", "slots: " + JavaCommand.serverFlags(SLOT_HEAP, 1) + "; NameNode: "
         + JavaCommand.serverFlags(NAMENODE_HEAP, 1) + " (ActiveProcessorCount = the slices' CPUs rounded up);"
         + " measured warm: unmeasured rounds of every workload first (" + o.warmUpScale() + "× the files), quotas"

@@ -100,7 +100,7 @@ record ClusterOptions(List<Integer> slots, double slice, List<Integer> smallSlot
           nnSlices = List.of(1);
           fgl = false;
           rounds = 1;
-          warmUps = 1;
+          warmUps = 0; // nothing timed is judged: the JVMs need not be warm
           files = 300;
           phases = List.of(Phase.CREATE);
           layouts = List.of(false);
@@ -149,7 +149,7 @@ record ClusterOptions(List<Integer> slots, double slice, List<Integer> smallSlot
     if (slots.isEmpty() || slots.get(0) != 1 || (!smallSlots.isEmpty() && smallSlots.get(0) != 1)) {
       throw new IllegalArgumentException("Each slot list starts at 1 (the baseline of speedup and efficiency)\n" + USAGE);
     }
-    if (slice <= 0 || smallSlice <= 0 || rounds < 1 || warmUps < 1 || warmUpScale < 1 || clients < 1 || files < 1
+    if (slice <= 0 || smallSlice <= 0 || rounds < 1 || warmUps < 0 || warmUpScale < 1 || clients < 1 || files < 1
         || threadsPerSlice < 1) {
       throw new IllegalArgumentException("Slices, rounds, clients, files and threads must be positive\n" + USAGE);
     }

@@ -63,7 +63,7 @@ final class EmulationCheck {
         net.slices().v2() ? "cgroup v2" : "cgroup v1", net.names().size(), first,
         net.forwardRuleAdded() ? "; an iptables FORWARD rule lets the bridge's hosts talk whatever the chain's policy"
             : ""));
-    check.facts.add("delay: " + net.delay().describe() + (net.delayMicros() > 0 && !net.delay().usesNetdelay()
+    check.facts.add(net.delay().describe() + (net.delayMicros() > 0 && !net.delay().usesNetdelay()
         ? "; tc on " + first + ": " + net.qdisc(first).replaceAll("\\s+", " ") : ""));
     Config biggest = configs.stream().filter(Config::indexfs).max(java.util.Comparator.comparingInt(Config::slices))
         .orElseThrow();

@@ -138,6 +138,7 @@ record ClusterOptions(List<Integer> slots, double slice, List<Integer> smallSlot
         case "--no-client-check" -> clientCheck = false;
         case "--out" -> out = Path.of(argv[++i]);
         case "--work" -> work = Path.of(argv[++i]);
+        case "--help", "-h" -> throw new IllegalArgumentException(USAGE);
         default -> throw new IllegalArgumentException("Unknown argument " + a + "\n" + USAGE);
       }
     }

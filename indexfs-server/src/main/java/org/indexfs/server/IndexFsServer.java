@@ -201,6 +201,7 @@ public final class IndexFsServer implements AutoCloseable {
           IndexFsConfig.RPC_TIMEOUT_MS.get(conf), kerberos == null ? null : kerberos.toPeers());
       HomeSync homes = new HomeSync(ns, peers);
       reclaimer.useHomes(homes);
+      reclaimer.useLeases(leases);
       Placement placement = new Placement(ns, peers);
       // Built at start: its restart grace covers leases a previous incarnation may have granted.
       entryLeases = new EntryLeases(LeasePolicy.of(IndexFsConfig.LEASE_POLICY.get(conf),

@@ -156,6 +156,11 @@ public final class Reclaimer implements AutoCloseable {
           } else if (child.dataObject != null) {
             reclaimObject(batch, child.dataObject);
           }
+          if (!child.isDirectory() && child.isUnderConstruction() && leases != null) {
+            // An open file of a deleted directory: its writer's lease goes with it, as HDFS's
+            // delete removes the leases below (the lease monitor's sweep would only find it later).
+            leases.release(batch, child.inodeId);
+          }
           ns.deleteEntry(batch, dirId, name);
           ns.attrs().deleteFor(batch, child);
         }
@@ -170,6 +175,13 @@ public final class Reclaimer implements AutoCloseable {
       homes.drive(child);
     }
   }
+
+  /** Lets reclamation release the write leases of open files it removes. */
+  public void useLeases(org.indexfs.server.filelease.LeaseTable leases) {
+    this.leases = leases;
+  }
+
+  private volatile org.indexfs.server.filelease.LeaseTable leases;
 
   /** Lets reclamation reach directories homed on other slots. */
   public void useHomes(HomeSync homes) {

@@ -39,17 +39,16 @@ public final class Placement {
   }
 
   /**
-   * Power of two choices over {@code loads} (one count per slot, at least two): two distinct slots
-   * at random, the one with fewer entries wins and is counted one more. Pure, so the load-balance
+   * Power of two choices over {@code loads} (one count per slot, at least two): two slots at random,
+   * drawn independently as in the textbook scheme, the one with fewer entries wins and is counted one
+   * more. (Two distinct slots made two-slot clusters deterministic: the slot holding the root, whose
+   * entries every top-level mkdir adds to, never became a home again.) Pure, so the load-balance
    * simulator of {@code bench scale} runs exactly this choice.
    */
   public static int choose(AtomicLongArray loads, RandomGenerator random) {
     int n = loads.length();
     int a = random.nextInt(n);
-    int b = random.nextInt(n - 1);
-    if (b >= a) {
-      b++;
-    }
+    int b = random.nextInt(n);
     int chosen = loads.get(a) <= loads.get(b) ? a : b;
     loads.incrementAndGet(chosen);
     return chosen;

@@ -30,7 +30,8 @@ final class FileBytes {
       return new FSDataInputStream(new IndexInputStream(path, status.getLength(),
           IndexInputStream.inline(result.getInlineData().toByteArray()), statistics));
     }
-    FSDataInputStream in = objects.open(status.getDataObject());
+    // Only an object that still is the file's (owner, inode) is read: a replaced one is refused.
+    FSDataInputStream in = objects.open(status.getDataObject(), status.getOwner(), path);
     // A file being written is as long as what its writer has hflushed to the object (HDFS: the
     // visible length); a closed one as long as its entry says.
     long length = status.getUnderConstruction()

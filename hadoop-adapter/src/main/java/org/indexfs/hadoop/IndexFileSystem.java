@@ -104,7 +104,7 @@ public class IndexFileSystem extends ExtendedNamespace implements LeaseRecoverab
       ServerInfo info = connection.serverInfo(client::serverInfo);
       inlineMax = info.getInlineMaxBytes();
       serverDefaults = info.getServerDefaults();
-      objects = new DataObjects(info.getDataUri(), conf);
+      objects = new DataObjects(info.getDataUri(), conf, ugi);
       bytes = new FileBytes(objects);
       renewer = new LeaseRenewer(client, info.getLeaseSoftLimitMs());
       localized = new LocalizedPaths(client, objects, conf);
@@ -289,7 +289,7 @@ public class IndexFileSystem extends ExtendedNamespace implements LeaseRecoverab
       return new FSDataInputStream(new IndexInputStream(path, bytes.length, IndexInputStream.inline(bytes), statistics));
     }
     return new FSDataInputStream(new IndexInputStream(path, pending.length,
-        new DataObjectSource(objects.open(pending.dataObject)), statistics));
+        new DataObjectSource(objects.open(pending.dataObject, objects.user(), path)), statistics));
   }
 
   @Override

@@ -106,9 +106,24 @@ final class DataObjects implements AutoCloseable {
         replication, blockSize, null);
   }
 
-  FSDataOutputStream append(String name) throws IOException {
+  /**
+   * Appends to object {@code name} of file {@code path}, owned by {@code owner}: on HDFS only to an
+   * object that still is the file's (as {@link #open} reads one), so nothing of the writer's goes
+   * into an object someone else put in its place.
+   */
+  FSDataOutputStream append(String name, String owner, String path) throws IOException {
     FileSystem f = fs();
+    if (f instanceof DistributedFileSystem) {
+      checkOwner(f.getFileStatus(pathOf(name)), owner, path);
+    }
     return f.append(pathOf(name), f.getConf().getInt("io.file.buffer.size", 4096));
+  }
+
+  private void checkOwner(FileStatus st, String owner, String path) throws IOException {
+    if (!st.isFile() || !st.getOwner().equals(owner) && !st.getOwner().equals(user())) {
+      throw new IOException("The data object of " + path + " was replaced on the data tier (it belongs to "
+          + st.getOwner() + ", not to the file's owner " + owner + "): its bytes are not the file's");
+    }
   }
 
   /** Capacity and usage of the data tier, which is where the bytes (and the space) are. */
@@ -130,10 +145,7 @@ final class DataObjects implements AutoCloseable {
       return f.open(object);
     }
     FileStatus st = f.getFileStatus(object);
-    if (!st.isFile() || !st.getOwner().equals(owner) && !st.getOwner().equals(user())) {
-      throw new IOException("The data object of " + path + " was replaced on the data tier (it belongs to "
-          + st.getOwner() + ", not to the file's owner " + owner + "): its bytes are not the file's");
-    }
+    checkOwner(st, owner, path);
     // By its inode from here on (HDFS's /.reserved/.inodes/<id>): later blocks come from the same
     // object too. An object in a snapshot is read at its snapshot path (its inode is the live one's),
     // the inode still checked at open.

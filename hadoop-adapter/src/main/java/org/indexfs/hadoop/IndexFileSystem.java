@@ -432,7 +432,7 @@ public class IndexFileSystem extends ExtendedNamespace implements LeaseRecoverab
   /** Opens an object file's object for append; on failure gives the file back, unchanged. */
   private FSDataOutputStream appendToObject(String path, org.indexfs.proto.FileStatus status) throws IOException {
     try {
-      FSDataOutputStream out = objects.append(status.getDataObject());
+      FSDataOutputStream out = objects.append(status.getDataObject(), status.getOwner(), path);
       if (out.getPos() != status.getLength()) {
         out.close();
         throw new IOException("Data object " + status.getDataObject() + " of " + path + " holds " + out.getPos()

@@ -19,7 +19,8 @@ import org.junit.jupiter.api.Test;
  * bit: bob moved the slot's object directory away and made his own in its place; alice's next
  * large file landed in it, bob swapped its object for a fake of the same name, and alice's
  * {@code cat} printed bob's bytes. Now the root and the slot directories are the servers' and bob
- * can rearrange nothing in them; and a reader refuses an object that is no longer its file's.
+ * can rearrange nothing in them; and a reader (or an appender) refuses an object that is no longer
+ * its file's.
  */
 class DataTierRootTest {
   private static final int LARGE = 200_000;
@@ -112,7 +113,10 @@ class DataTierRootTest {
       }
     }, "alice reads bob's bytes as her file's");
     assertThat(e.getMessage()).contains("replaced");
-    // So does anyone else who reads the file.
+    // So does anyone else who reads the file; and nothing more of alice's goes into bob's object.
     assertThrows(IOException.class, () -> t.admin.open(file).read());
+    IOException append = assertThrows(IOException.class, () -> t.alice.append(file).close());
+    assertThat(append.getMessage()).contains("replaced");
+    assertThat(t.hdfs.getFileStatus(object).getLen()).isEqualTo(LARGE);
   }
 }

@@ -105,6 +105,8 @@ public final class LocalSubtree {
   /** Few ids left: the next renewal asks for more (kept under the lock, read by the renewer). */
   private volatile boolean idsLow;
   private PublishResult lastResult = PublishResult.getDefaultInstance();
+  /** Whether a publish shipped a file: only then is there a publish directory to remove at the end. */
+  private boolean shippedAny;
 
   LocalSubtree(IndexFsClient client, String root, LocalizeGrant grant, boolean rootEmpty, LocalStore pending,
       SstShipper shipper, long bufferEntries, long dataLimit) throws IOException {
@@ -561,6 +563,7 @@ public final class LocalSubtree {
       long n = pending.writeSst(file, keep);
       if (n > 0) {
         shipped = shipper.ship(file, publishDirectory());
+        shippedAny = true;
       }
       PublishResult result;
       try {
@@ -576,7 +579,7 @@ public final class LocalSubtree {
       dirs.keySet().removeIf(p -> !p.equals(root)); // rejected directories must not linger
       ended = releasing;
       lastResult = result;
-      if (releasing) {
+      if (releasing && shippedAny) {
         shipper.released(publishDirectory());
       }
       return result;

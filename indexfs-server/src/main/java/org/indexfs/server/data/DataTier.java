@@ -18,8 +18,6 @@ import org.apache.hadoop.fs.permission.FsPermission;
 import org.indexfs.common.IndexFsException;
 import org.indexfs.common.ObjectNames;
 import org.indexfs.proto.Code;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The server's handle on the underlying Hadoop FS that holds data objects (DESIGN §6): one
@@ -31,8 +29,6 @@ import org.slf4j.LoggerFactory;
  * <p>With no {@code indexfs.data.uri} every file must stay inline and object operations fail.
  */
 public final class DataTier implements AutoCloseable {
-  private static final Logger LOG = LoggerFactory.getLogger(DataTier.class);
-
   private final String dataUri;
   private final int slot;
   private FileSystem fs;
@@ -365,6 +361,25 @@ public final class DataTier implements AutoCloseable {
       }
     }
     return out;
+  }
+
+  /** The holders' publish directories of this slot (.publish/<slot>/*), as stored objects. */
+  public List<StoredObject> listPublishDirectories() throws IOException {
+    List<StoredObject> out = new ArrayList<>();
+    String dir = ObjectNames.PUBLISH_ROOT + "/" + slot;
+    try {
+      for (FileStatus s : fs().listStatus(pathOf(dir))) {
+        out.add(new StoredObject(dir + "/" + s.getPath().getName(), s.getModificationTime(), s.getLen()));
+      }
+    } catch (FileNotFoundException e) {
+      // not laid out yet
+    }
+    return out;
+  }
+
+  /** Deletes {@code name} and everything below it; true if it existed. */
+  public boolean deleteTree(String name) throws IOException {
+    return fs().delete(pathOf(name), true);
   }
 
   /** What this slot's objects take: {objects, bytes}, from one content summary of its directory. */

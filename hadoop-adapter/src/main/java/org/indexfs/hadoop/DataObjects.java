@@ -166,8 +166,13 @@ final class DataObjects implements AutoCloseable {
     return fs().getFileBlockLocations(pathOf(name), start, len);
   }
 
-  FileChecksum checksum(String name, long length) throws IOException {
-    return fs().getFileChecksum(pathOf(name), length);
+  /** The data tier's checksum of object {@code name} of file {@code path}: only of an object that still is the file's. */
+  FileChecksum checksum(String name, long length, String owner, String path) throws IOException {
+    FileSystem f = fs();
+    if (f instanceof DistributedFileSystem) {
+      checkOwner(f.getFileStatus(pathOf(name)), owner, path);
+    }
+    return f.getFileChecksum(pathOf(name), length);
   }
 
   /**

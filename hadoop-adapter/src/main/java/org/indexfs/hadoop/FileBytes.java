@@ -44,11 +44,11 @@ final class FileBytes {
    * same computation over the entry's bytes for an inline file (so both compare equal to an HDFS
    * copy of the file).
    */
-  FileChecksum checksum(OpenResult result, long length, Configuration conf) throws IOException {
+  FileChecksum checksum(String path, OpenResult result, long length, Configuration conf) throws IOException {
     FileStatus status = result.getStatus();
     long n = Math.min(length, status.getLength());
     if (!status.getDataObject().isEmpty()) {
-      return objects.checksum(status.getDataObject(), n);
+      return objects.checksum(status.getDataObject(), n, status.getOwner(), path);
     }
     return InlineChecksum.of(result.getInlineData().toByteArray(), (int) n, conf);
   }

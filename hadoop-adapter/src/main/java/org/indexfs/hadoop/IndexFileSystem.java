@@ -509,7 +509,7 @@ public class IndexFileSystem extends ExtendedNamespace implements LeaseRecoverab
       throw new IllegalArgumentException("Invalid length " + length);
     }
     String path = pathOf(f);
-    return bytes.checksum(read(() -> client.open(path)), length, getConf());
+    return bytes.checksum(path, read(() -> client.open(path)), length, getConf());
   }
 
   /** Where the bytes are ({@link FileBytes}); a directory has none: HDFS's FileNotFoundException. */

@@ -198,4 +198,35 @@ class DataTierPublishTest {
       assertThat(in.readAllBytes()).isEqualTo(TestData.bytes(6, 150_000));
     }
   }
+
+  /** A holder that died leaves its publish directory: the scrubber removes it, never a live holder's. */
+  @Test
+  void deadHoldersPublishDirectoriesAreScrubbedLiveOnesKept() throws Exception {
+    Path bobs = new Path("/bob/seven");
+    t.bob.localize(bobs, false);
+    try (FSDataOutputStream out = t.bob.create(new Path(bobs, "f"))) {
+      out.write(7);
+    }
+    assertThat(t.bob.localizedPaths().bulk().publish(bobs.toString(), false).getRejectedCount()).isZero();
+    Path dead = t.data(".publish/0/0123456789abcdef0123456789abcdef");
+    t.hdfsAlice.mkdirs(dead, new FsPermission((short) 0700));
+    t.hdfsAlice.create(new Path(dead, "left.sst"), false).close();
+    java.util.function.Supplier<java.util.Set<String>> owners = () -> {
+      java.util.Set<String> out = new java.util.HashSet<>();
+      try {
+        for (FileStatus d : t.hdfs.listStatus(t.data(".publish/0"))) {
+          out.add(d.getOwner() + ":" + d.getPath().getName());
+        }
+      } catch (java.io.IOException e) {
+        throw new java.io.UncheckedIOException(e);
+      }
+      return out;
+    };
+    assertThat(owners.get()).anyMatch(o -> o.startsWith("bob:"));
+    t.cluster.server(0).scrubber().runOnce(0);
+    assertThat(t.hdfs.exists(dead)).as("a dead holder's directory").isFalse();
+    assertThat(owners.get()).as("bob still holds his lease").anyMatch(o -> o.startsWith("bob:"));
+    assertThat(t.bob.publish(bobs)).isEmpty();
+    assertThat(owners.get()).as("bob's client removed his at the end").noneMatch(o -> o.startsWith("bob:"));
+  }
 }

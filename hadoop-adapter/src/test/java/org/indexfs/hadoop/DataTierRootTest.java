@@ -115,6 +115,7 @@ class DataTierRootTest {
     assertThat(e.getMessage()).contains("replaced");
     // So does anyone else who reads the file; and nothing more of alice's goes into bob's object.
     assertThrows(IOException.class, () -> t.admin.open(file).read());
+    assertThrows(IOException.class, () -> t.alice.getFileChecksum(file), "a checksum of bob's bytes as the file's");
     IOException append = assertThrows(IOException.class, () -> t.alice.append(file).close());
     assertThat(append.getMessage()).contains("replaced");
     assertThat(t.hdfs.getFileStatus(object).getLen()).isEqualTo(LARGE);

@@ -105,6 +105,8 @@ public final class LocalSubtree {
   /** Few ids left: the next renewal asks for more (kept under the lock, read by the renewer). */
   private volatile boolean idsLow;
   private PublishResult lastResult = PublishResult.getDefaultInstance();
+  /** Whether a publish shipped a file: only then is there a publish directory to remove at the end. */
+  private boolean shippedAny;
 
   LocalSubtree(IndexFsClient client, String root, LocalizeGrant grant, boolean rootEmpty, LocalStore pending,
       SstShipper shipper, long bufferEntries, long dataLimit) throws IOException {
@@ -361,14 +363,19 @@ public final class LocalSubtree {
     return f;
   }
 
-  /** The name a file's data object must have: this holder's secret prefix and the file's inode id. */
   /** The storage policy this holder's data objects are created with ("": the data tier's default). */
   public String objectPolicy() {
     return objectPolicy;
   }
 
+  /** The name a file's data object must have: made from this holder's secret and the file's inode id. */
   public String objectName(long inodeId) {
-    return objectPrefix + Long.toHexString(inodeId);
+    return org.indexfs.common.ObjectNames.localizedObject(objectPrefix, inodeId);
+  }
+
+  /** This holder's own directory on the data tier for the SST files it publishes (ObjectNames.publishDirectory). */
+  public String publishDirectory() {
+    return org.indexfs.common.ObjectNames.publishDirectory(objectPrefix);
   }
 
   /** A file written here was closed: its length and where its bytes are (inline or its object). */
@@ -555,7 +562,8 @@ public final class LocalSubtree {
     try {
       long n = pending.writeSst(file, keep);
       if (n > 0) {
-        shipped = shipper.ship(file);
+        shipped = shipper.ship(file, publishDirectory());
+        shippedAny = true;
       }
       PublishResult result;
       try {
@@ -571,6 +579,9 @@ public final class LocalSubtree {
       dirs.keySet().removeIf(p -> !p.equals(root)); // rejected directories must not linger
       ended = releasing;
       lastResult = result;
+      if (releasing && shippedAny) {
+        shipper.released(publishDirectory());
+      }
       return result;
     } finally {
       Files.deleteIfExists(file);

@@ -49,6 +49,7 @@ import org.rocksdb.SstFileWriter;
  * reason.
  */
 final class PublishPlan {
+  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(PublishPlan.class);
   private final OpContext ctx;
   private final Localization localization;
   private final Localization.Holder publisher;
@@ -162,7 +163,9 @@ final class PublishPlan {
         return write(it, out);
       }
     } catch (RocksDBException e) {
-      throw new IndexFsException(Code.BAD_REQUEST, "Published file is not a readable SST: " + e.getMessage());
+      // Nothing of the file in the answer (RocksDB's message quotes its bytes): the log has it.
+      LOG.debug("A published file of {} is not a readable SST: {}", publisher.clientId(), e.toString());
+      throw new IndexFsException(Code.BAD_REQUEST, "Published file is not a readable SST");
     }
   }
 
@@ -288,7 +291,11 @@ final class PublishPlan {
       if (!v.dataObject.equals(publisher.objectName(v.inodeId))) {
         return "data object " + v.dataObject + " is not the name reserved for it";
       }
-      long stored = ctx.data().length(v.dataObject);
+      // The publisher's own object (it is about to be given the file's owner): never another user's.
+      long stored = ctx.data().lengthWrittenBy(v.dataObject, publisher.user());
+      if (stored == -2) {
+        return "data object " + v.dataObject + " was not written by " + publisher.user();
+      }
       return stored == v.length ? null : "data object " + v.dataObject + " holds " + stored + " bytes, not " + v.length;
     }
     return v.length == 0 ? null : "a non-empty file without bytes";

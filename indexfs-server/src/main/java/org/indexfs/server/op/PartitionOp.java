@@ -127,7 +127,7 @@ public final class PartitionOp implements Operation {
     }
     java.nio.file.Path local = java.nio.file.Files.createTempFile("indexfs-ingest-" + ctx.ns().slot() + "-", ".sst");
     java.nio.file.Files.delete(local);
-    ctx.data().download(shipped, local);
+    ctx.data().fetchOwned(shipped, ctx.data().user(), local);
     try {
       owners.rewrite(local);
       ctx.ns().store().ingest(cf, local);
@@ -143,6 +143,10 @@ public final class PartitionOp implements Operation {
    */
   private void ingest(PartitionRequest req) throws IOException {
     long dirId = req.getDirId();
+    // Only files a split shipped to the servers' own .splits (issue 31): checked before anything changes.
+    for (String file : new String[] {req.getSplitFile(), req.getNamesFile(), req.getAttrsFile()}) {
+      org.indexfs.server.data.ShippedFiles.split(file);
+    }
     if (ctx.ns().read(none -> ctx.ns().partition(dirId)) != null) {
       return;
     }
@@ -160,7 +164,7 @@ public final class PartitionOp implements Operation {
       // The moving entries' xattrs and ACLs first: no entry is ever here without its rows.
       java.nio.file.Path local = java.nio.file.Files.createTempFile("indexfs-ingest-attrs-" + ctx.ns().slot() + "-", ".sst");
       java.nio.file.Files.delete(local);
-      ctx.data().download(req.getAttrsFile(), local);
+      ctx.data().fetchOwned(req.getAttrsFile(), ctx.data().user(), local);
       try {
         ctx.ns().store().ingest(ctx.ns().store().attrs(), local);
       } finally {

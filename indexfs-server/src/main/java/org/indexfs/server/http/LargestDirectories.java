@@ -25,13 +25,13 @@ import org.rocksdb.RocksIterator;
  * readable and searchable by others ({@code o+rx}, as a listing checks). Any other path, or one whose
  * ancestors this slot cannot judge, is shown as {@link #HIDDEN}, with its id and counts.
  */
-final class LargestDirectories {
+public final class LargestDirectories {
   static final long MAX_AGE_MS = 10_000;
   private static final int TOP = 10;
   /** Beyond this many entries the scan stops and says so: the page must stay cheap. */
   private static final long SCAN_LIMIT = 2_000_000;
-  /** A path an anonymous user could not list. */
-  static final String HIDDEN = "(hidden: not listable by anonymous users)";
+  /** A path an anonymous user could not list, or whose ancestors this slot cannot judge. */
+  public static final String HIDDEN = "(not shown to anonymous users)";
   /** Others may read and search: {@code o+rx}. */
   private static final int OTHERS_LIST = 05;
 

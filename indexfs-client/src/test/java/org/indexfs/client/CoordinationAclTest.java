@@ -193,7 +193,7 @@ class CoordinationAclTest {
       zk.create().creatingParentsIfNeeded().withACL(ZooDefs.Ids.OPEN_ACL_UNSAFE)
           .forPath(ClusterPaths.slot(planted, 1), ("127.0.0.1:" + relay.getLocalPort()).getBytes(StandardCharsets.UTF_8));
       try (Peers peers = new Peers(0, TestData.USER, 1 << 20, 5_000,
-          PeerSecret.fromDigest(cluster.zookeeperDigest(), false).toPeers(0))) {
+          PeerSecret.fromDigest(cluster.zookeeperDigest()).toPeers(0))) {
         peers.attach(zk, servers, planted, 2);
         IndexFsException e = assertThrows(IndexFsException.class,
             () -> peers.call(1, Request.newBuilder().setServerInfo(ServerInfoRequest.getDefaultInstance())));

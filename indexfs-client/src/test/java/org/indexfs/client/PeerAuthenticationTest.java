@@ -77,7 +77,7 @@ class PeerAuthenticationTest {
   }
 
   private static SaslAuthenticator peer(String digest) {
-    return PeerSecret.fromDigest(digest, false).toPeers(99);
+    return PeerSecret.fromDigest(digest).toPeers(99);
   }
 
   private static Response call(RpcConnection c, String user, Request.Builder r) throws Exception {

@@ -202,8 +202,7 @@ public final class IndexFsServer implements AutoCloseable {
           IndexFsConfig.SCRUB_GRACE_MS.get(conf));
       AccessChecker access = new AccessChecker(ns, IndexFsConfig.PERMISSIONS_ENABLED.get(conf), superuser, supergroup);
       // Servers prove themselves to each other in every mode: Kerberos, or the cluster secret (issue 31).
-      PeerSecret peerSecret = kerberos == null ? PeerSecret.fromDigest(zooKeeper.digest(),
-          "privacy".equalsIgnoreCase(hadoopConf.get("hadoop.rpc.protection", "authentication"))) : null;
+      PeerSecret peerSecret = kerberos == null ? PeerSecret.fromDigest(zooKeeper.digest()) : null;
       peers = new Peers(slot, superuser, IndexFsConfig.RPC_MAX_FRAME_BYTES.get(conf),
           IndexFsConfig.RPC_TIMEOUT_MS.get(conf), kerberos == null ? peerSecret.toPeers(slot) : kerberos.toPeers());
       HomeSync homes = new HomeSync(ns, peers);

@@ -22,32 +22,32 @@ import org.indexfs.common.rpc.SaslAuthenticator;
  * cluster secret — the servers' ZooKeeper digest, which clients never hold — keyed into a SASL
  * DIGEST-MD5 exchange at the start of each peer connection, as Hadoop's RPC authenticates a token.
  * Both sides prove they know it (challenge and response, then the server's {@code rspauth}), nothing
- * secret crosses the wire, and a recorded exchange cannot be replayed. With Kerberos, peers
- * authenticate as the servers' principal instead ({@link KerberosTransport}).
+ * secret crosses the wire, and a recorded exchange cannot be replayed. Like simple mode's client
+ * calls, the frames after it are not sealed (Kerberos with {@code hadoop.rpc.protection=privacy}
+ * encrypts). With Kerberos, peers authenticate as the servers' principal instead ({@link KerberosTransport}).
  */
 public final class PeerSecret {
   /** The SASL user name of a peer: one name for every server, since any of them may call any other. */
   static final String PEER = "indexfs-peer";
 
-  private final String password;
-  private final String qop;
+  /** SASL quality of protection: authentication. */
+  private static final String QOP = "auth";
 
-  private PeerSecret(byte[] key, String qop) {
+  private final String password;
+
+  private PeerSecret(byte[] key) {
     this.password = Base64.getEncoder().encodeToString(key);
-    this.qop = qop;
   }
 
   /**
    * The peer secret of servers sharing the ZooKeeper digest {@code digest}: an HMAC of a fixed label
-   * under it, so the digest itself is never what the exchange keys on. {@code privacy}: seal every
-   * frame after the exchange ({@code hadoop.rpc.protection=privacy}).
+   * under it, so the digest itself is never what the exchange keys on.
    */
-  public static PeerSecret fromDigest(String digest, boolean privacy) {
+  public static PeerSecret fromDigest(String digest) {
     try {
       Mac mac = Mac.getInstance("HmacSHA256");
       mac.init(new SecretKeySpec(digest.getBytes(StandardCharsets.UTF_8), "HmacSHA256"));
-      return new PeerSecret(mac.doFinal("indexfs peer authentication v1".getBytes(StandardCharsets.UTF_8)),
-          privacy ? "auth-conf" : "auth");
+      return new PeerSecret(mac.doFinal("indexfs peer authentication v1".getBytes(StandardCharsets.UTF_8)));
     } catch (GeneralSecurityException e) {
       throw new IllegalStateException(e);
     }
@@ -56,7 +56,7 @@ public final class PeerSecret {
   /** How this server opens connections to its peers ({@code slot}: for its log and connection sharing). */
   public SaslAuthenticator toPeers(int slot) {
     return SaslAuthenticator.forToken("indexfs-peer-of-slot-" + slot, PEER.getBytes(StandardCharsets.UTF_8),
-        Base64.getDecoder().decode(password), qop);
+        Base64.getDecoder().decode(password), QOP);
   }
 
   /** A SASL server for one connection offering {@code mechanism}: DIGEST-MD5 with the peer secret only. */
@@ -67,7 +67,7 @@ public final class PeerSecret {
     }
     String expected = Base64.getEncoder().encodeToString(PEER.getBytes(StandardCharsets.UTF_8));
     return Sasl.createSaslServer(SaslAuthenticator.DIGEST, SaslAuthenticator.TOKEN_PROTOCOL,
-        SaslAuthenticator.TOKEN_SERVER, Map.of(Sasl.QOP, qop), callbacks -> {
+        SaslAuthenticator.TOKEN_SERVER, Map.of(Sasl.QOP, QOP), callbacks -> {
           String name = null;
           for (Callback c : callbacks) {
             if (c instanceof NameCallback n) {

@@ -91,12 +91,14 @@ public class IndexFileSystem extends ExtendedNamespace implements LeaseRecoverab
     UserGroupInformation ugi = UserGroupInformation.getCurrentUser();
     user = ugi.getShortUserName();
     var login = KerberosLogin.of(ugi, conf, TOKEN_SERVICE_PREFIX + cluster);
+    // A slot map only the servers can have written is believed (issue 31).
+    String servers = get(conf, IndexFsConfig.SECURITY_ZOOKEEPER_SERVER_ID);
     ClusterConnection connection = get(conf, IndexFsConfig.CLIENT_PRIVATE_CONNECTION)
         ? ClusterConnection.openUnshared(zk, cluster, get(conf, IndexFsConfig.RPC_MAX_FRAME_BYTES), 30_000,
-            get(conf, IndexFsConfig.CLIENT_CACHE_ENTRIES), login)
+            get(conf, IndexFsConfig.CLIENT_CACHE_ENTRIES), login, servers)
         : ClusterConnection.acquire(zk, cluster,
             get(conf, IndexFsConfig.RPC_MAX_FRAME_BYTES), 30_000, get(conf, IndexFsConfig.CLIENT_CACHE_ENTRIES), login,
-            get(conf, IndexFsConfig.CLIENT_CONNECTION_LINGER_MS));
+            get(conf, IndexFsConfig.CLIENT_CONNECTION_LINGER_MS), servers);
     connection.listConnections(get(conf, IndexFsConfig.CLIENT_LIST_CONNECTIONS));
     client = new IndexFsClient(connection, caller(ugi), get(conf, IndexFsConfig.RPC_TIMEOUT_MS),
         get(conf, IndexFsConfig.CLIENT_FAILOVER_WAIT_MS));

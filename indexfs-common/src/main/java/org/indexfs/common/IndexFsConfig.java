@@ -127,7 +127,31 @@ public final class IndexFsConfig {
       "Age after which a server adds a new resolution-sealing key in ZooKeeper; older keys are kept for one more period, then dropped.");
   public static final ConfigKey<String> SECURITY_ZOOKEEPER_DIGEST = ConfigKey.string(
       "indexfs.security.zookeeper.digest", "",
-      "user:password the servers authenticate to ZooKeeper with (digest); the resolution keys are then readable by them alone. Empty: keys are world-readable in ZooKeeper (development only).");
+      "user:password the servers authenticate to ZooKeeper with (digest): every node they write is theirs alone to change,"
+          + " their secrets theirs alone to read, and it is the secret servers prove themselves to each other with in simple"
+          + " mode. Required in simple mode (bin/indexfs local makes one); keep it off clients.");
+  public static final ConfigKey<String> SECURITY_ZOOKEEPER_AUTH = ConfigKey.string(
+      "indexfs.security.zookeeper.auth", "",
+      "How servers authenticate to ZooKeeper: digest (indexfs.security.zookeeper.digest) or sasl (Kerberos, as the"
+          + " servers' principal; ZooKeeper must map it to its short name). Empty: sasl with Kerberos, digest otherwise.");
+  public static final ConfigKey<String> SECURITY_ZOOKEEPER_SERVER_PRINCIPAL = ConfigKey.string(
+      "indexfs.security.zookeeper.server-principal", "",
+      "With indexfs.security.zookeeper.auth=sasl: ZooKeeper's own principal (ZooKeeper's zookeeper.server.principal);"
+          + " empty: ZooKeeper's default, zookeeper/<its host>.");
+  public static final ConfigKey<String> SECURITY_ZOOKEEPER_SERVER_ID = ConfigKey.string(
+      "indexfs.security.zookeeper.server-id", "",
+      "For clients: the ZooKeeper identity the servers write with (digest:user:hash, as bin/indexfs format prints it, or"
+          + " sasl:name); a slot record anyone else could have written is refused. Empty: any one authenticated identity.");
+  public static final ConfigKey<Long> SNAPSHOT_HOLD_LIMIT_MS = ConfigKey.longValue(
+      "indexfs.snapshot.hold-limit-ms", 30_000,
+      "Longest a snapshot's barrier may keep a slot's mutations out, counted from its first HOLD (repeating it does"
+          + " not extend it); a slot whose barrier ran out refuses new ones for as long again.");
+  public static final ConfigKey<Long> SNAPSHOT_KEEP_LIMIT_MS = ConfigKey.longValue(
+      "indexfs.snapshot.keep-limit-ms", 3_600_000,
+      "Longest a slot keeps the RocksDB snapshot of a snapshot's barrier for its copy, if its coordinator never releases it.");
+  public static final ConfigKey<Integer> SNAPSHOT_MAX_HELD = ConfigKey.integer(
+      "indexfs.snapshot.max-held", 16,
+      "RocksDB snapshots of barriers a slot keeps at once (snapshots being copied); past it new barriers are refused until one is released.");
   public static final ConfigKey<String> SERVER_KERBEROS_PRINCIPAL = ConfigKey.string(
       "indexfs.server.kerberos.principal", "",
       "With hadoop.security.authentication=kerberos: the servers' principal, e.g. indexfs/_HOST@EXAMPLE.COM (_HOST: each server's host name). Clients read it too.");
@@ -274,6 +298,8 @@ public final class IndexFsConfig {
       PERMISSIONS_ENABLED, MAX_COMPONENT_LENGTH, MIN_BLOCK_SIZE, ACCESS_TIME_PRECISION_MS, XATTRS_ENABLED,
       MAX_XATTRS_PER_INODE, MAX_XATTR_SIZE, ACLS_ENABLED, AUDIT_ENABLED, AUDIT_QUEUE, LEASE_POLICY, LEASE_FIXED_MS,
       LEASE_MAX_MS, SECURITY_RESOLUTION_GRACE_MS, SECURITY_KEY_ROTATION_MS, SECURITY_ZOOKEEPER_DIGEST,
+      SECURITY_ZOOKEEPER_AUTH, SECURITY_ZOOKEEPER_SERVER_PRINCIPAL, SECURITY_ZOOKEEPER_SERVER_ID, SNAPSHOT_HOLD_LIMIT_MS,
+      SNAPSHOT_KEEP_LIMIT_MS, SNAPSHOT_MAX_HELD,
       SERVER_KERBEROS_PRINCIPAL, SERVER_KEYTAB,
       LEASE_TABLE_ENTRIES, CLIENT_CACHE_ENTRIES, CLIENT_LIST_CONNECTIONS, CLIENT_CONNECTION_LINGER_MS, CLIENT_PRIVATE_CONNECTION, HOME_SYNC_INTERVAL_MS,
       METRICS_LOG_INTERVAL_MS, METRICS_WINDOW_MS, HTTP_PORT, SPLIT_THRESHOLD, LOCALIZE_LEASE_MS,

@@ -30,6 +30,7 @@ import org.indexfs.proto.Response;
 import org.indexfs.proto.SaslMessage;
 import org.indexfs.server.security.ConnectionUser;
 import org.indexfs.server.security.KerberosTransport;
+import org.indexfs.server.security.PeerSecret;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -51,6 +52,8 @@ public final class RpcServer implements AutoCloseable {
   private final EventLoopGroup workers;
   private final Limits limits;
   private final KerberosTransport kerberos;
+  /** In simple mode: how peer servers prove themselves (the cluster secret); null with Kerberos. */
+  private final PeerSecret peers;
   private final AtomicLong partialFrameBytes = new AtomicLong();
   private final BadInputLog badInput = new BadInputLog();
   private Channel serverChannel;
@@ -62,8 +65,9 @@ public final class RpcServer implements AutoCloseable {
   public record Limits(int inFlightPerConnection, long bufferedBytes, long frameDeadlineMs) {}
 
   public RpcServer(Dispatcher dispatcher, int maxFrameBytes, int idleSeconds, int ioThreads, int slot, Limits limits,
-      KerberosTransport kerberos) {
+      KerberosTransport kerberos, PeerSecret peers) {
     this.kerberos = kerberos;
+    this.peers = kerberos == null ? peers : null;
     this.dispatcher = dispatcher;
     this.limits = limits;
     this.workers = Transport.group(ioThreads, new DefaultThreadFactory("indexfs-server-io-" + slot, true));
@@ -151,22 +155,26 @@ public final class RpcServer implements AutoCloseable {
       dispatcher.dispatch(request, ctx.channel().remoteAddress(), authenticated, replies::send);
     }
 
-    /** One step of the connection's SASL exchange (GSSAPI), answered here on the I/O thread. */
+    /**
+     * One step of the connection's SASL exchange (GSSAPI or a token with Kerberos; in simple mode a
+     * peer server's DIGEST-MD5), answered here on the I/O thread.
+     */
     private void authenticate(ChannelHandlerContext ctx, Request request) {
-      if (kerberos == null || authenticated != null) {
-        refuse(ctx, request, kerberos == null ? "This server does not use Kerberos (hadoop.security.authentication=simple)"
+      if (kerberos == null && peers == null || authenticated != null) {
+        refuse(ctx, request, authenticated == null ? "This server does not use Kerberos (hadoop.security.authentication=simple)"
             : "The connection is already authenticated");
         return;
       }
       SaslMessage step = request.getSasl();
       try {
         if (sasl == null) {
-          sasl = kerberos.newServer(step.getMechanism());
+          sasl = kerberos != null ? kerberos.newServer(step.getMechanism()) : peers.newServer(step.getMechanism());
         }
-        byte[] token = kerberos.as(() -> sasl.evaluateResponse(step.getToken().toByteArray()));
+        byte[] token = kerberos != null ? kerberos.as(() -> sasl.evaluateResponse(step.getToken().toByteArray()))
+            : sasl.evaluateResponse(step.getToken().toByteArray());
         SaslMessage.Builder answer = SaslMessage.newBuilder().setToken(ByteString.copyFrom(token == null ? new byte[0] : token));
         if (sasl.isComplete()) {
-          authenticated = kerberos.userOf(sasl);
+          authenticated = kerberos != null ? kerberos.userOf(sasl) : peers.userOf(sasl);
           answer.setComplete(true).setUser(authenticated.user());
         }
         ctx.writeAndFlush(Response.newBuilder().setCallId(request.getCallId()).setCode(Code.OK).setSasl(answer).build());

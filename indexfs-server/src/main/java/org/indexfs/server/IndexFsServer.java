@@ -237,7 +237,7 @@ public final class IndexFsServer implements AutoCloseable {
           new QuotaShares(ns, peers));
       // Bulk insertion (IndexFS §II-D): leases on localized subtrees, and the ingest of what their holders publish.
       org.indexfs.server.bulk.Localizations localizations = new org.indexfs.server.bulk.Localizations(ns,
-          IndexFsConfig.LOCALIZE_LEASE_MS.get(conf));
+          IndexFsConfig.LOCALIZE_LEASE_MS.get(conf), IndexFsConfig.LOCALIZE_YIELD_MS.get(conf));
       resolver.useLocalized(localizations);
       org.indexfs.server.bulk.BulkIngest bulk = new org.indexfs.server.bulk.BulkIngest(ctx, localizations,
           Path.of(dir, "bulk"));
@@ -332,8 +332,7 @@ public final class IndexFsServer implements AutoCloseable {
           identity);
       rpc = new RpcServer(dispatcher, IndexFsConfig.RPC_MAX_FRAME_BYTES.get(conf),
           IndexFsConfig.RPC_IDLE_TIMEOUT_SECONDS.get(conf), ioThreads(IndexFsConfig.SERVER_IO_THREADS.get(conf)), slot,
-          new RpcServer.Limits(IndexFsConfig.RPC_MAX_IN_FLIGHT.get(conf), IndexFsConfig.RPC_MAX_BUFFERED_BYTES.get(conf),
-              IndexFsConfig.RPC_FRAME_DEADLINE_MS.get(conf)), kerberos, peerSecret);
+          RpcServer.Limits.from(conf), kerberos, peerSecret);
       address = rpc.start(IndexFsConfig.SERVER_BIND_HOST.get(conf), IndexFsConfig.SERVER_PORT.get(conf));
       data.prepare();
       reclaimer.start();

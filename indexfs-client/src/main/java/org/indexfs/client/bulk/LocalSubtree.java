@@ -171,7 +171,7 @@ public final class LocalSubtree {
       for (int i = from; i <= path.length(); i++) {
         if (i == path.length() || path.charAt(i) == '/') {
           String part = path.substring(from, i);
-          PathNames.checkComponent(path, part, 255);
+          PathNames.checkComponent(path, from == 1 ? PathNames.ROOT : path.substring(0, from - 1), part, 255);
           out.add(part);
           from = i + 1;
         }
@@ -294,6 +294,7 @@ public final class LocalSubtree {
 
   public synchronized boolean mkdirs(String path, int permission) throws IOException {
     checkLive();
+    PathNames.checkPathLength("mkdirs", path); // as the server would (HDFS's NameNode)
     List<String> names = below(path);
     long parent = directory(names, names.size() - 1, true, Permission.withImplicitUserWriteExecute(permission),
         System.currentTimeMillis());
@@ -314,6 +315,7 @@ public final class LocalSubtree {
   public synchronized Created create(String path, int permission, boolean overwrite, int replication, long blockSize)
       throws IOException {
     checkLive();
+    PathNames.checkPathLength("create", path); // as the server would (HDFS's NameNode)
     List<String> names = below(path);
     long now = System.currentTimeMillis();
     Long cachedParent = names.size() > 1 ? dirs.get(path.substring(0, path.lastIndexOf('/'))) : Long.valueOf(rootId);
@@ -466,6 +468,7 @@ public final class LocalSubtree {
    */
   public synchronized boolean rename(String src, String dst) throws IOException {
     checkLive();
+    PathNames.checkPathLength("rename", dst); // as the server would (HDFS's NameNode)
     List<String> s = below(src);
     List<String> d = below(dst);
     Long srcParent = dirs.get(join(root, s, s.size() - 1));

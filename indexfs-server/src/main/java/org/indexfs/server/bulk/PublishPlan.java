@@ -183,27 +183,46 @@ final class PublishPlan {
     return to == null ? id : to;
   }
 
-  /** Accepts, merges or refuses a directory of the file, after its parent (memoized). */
+  private boolean decided(long id) {
+    return merged.containsKey(id) || rejectedDirs.containsKey(id) || newPlaces.containsKey(id);
+  }
+
+  /**
+   * Accepts, merges or refuses a directory of the file, after its parents in the file (memoized).
+   * A loop, not a recursion: a published file may hold a chain of directories of any depth.
+   */
   private void decideDirectory(long id) throws IOException {
-    if (merged.containsKey(id) || rejectedDirs.containsKey(id) || newPlaces.containsKey(id)) {
-      return;
+    java.util.ArrayDeque<Long> chain = new java.util.ArrayDeque<>();
+    Set<Long> onChain = new HashSet<>();
+    for (long at = id; !decided(at) && onChain.add(at); ) {
+      chain.push(at);
+      long parent = fileDirKeys.get(at).parentId();
+      if (!fileDirs.containsKey(parent)) {
+        break;
+      }
+      at = parent;
     }
-    EntryKey key = fileDirKeys.get(id);
+    while (!chain.isEmpty()) {
+      long dirId = chain.pop();
+      EntryKey key = fileDirKeys.get(dirId);
+      if (fileDirs.containsKey(key.parentId())) {
+        if (key.parentId() == dirId) {
+          rejectedDirs.put(dirId, "a directory cannot contain itself");
+          continue;
+        }
+        // Undecided here only when the two are in a cycle of the file's directories.
+        if (!decided(key.parentId()) || rejectedDirs.containsKey(key.parentId())) {
+          rejectedDirs.put(dirId, "its directory was refused");
+          continue;
+        }
+      }
+      decideOne(dirId, key);
+    }
+  }
+
+  /** Accepts, merges or refuses directory {@code id} of the file, whose parent is decided. */
+  private void decideOne(long id, EntryKey key) throws IOException {
     Inode dir = fileDirs.get(id);
-    if (fileDirs.containsKey(key.parentId())) {
-      if (key.parentId() == id) {
-        rejectedDirs.put(id, "a directory cannot contain itself");
-        return;
-      }
-      rejectedDirs.put(id, "(cycle)");
-      decideDirectory(key.parentId());
-      rejectedDirs.remove(id);
-      String parentRefusal = rejectedDirs.get(key.parentId());
-      if (parentRefusal != null) {
-        rejectedDirs.put(id, "its directory was refused");
-        return;
-      }
-    }
     long parent = target(key.parentId());
     Inode existing = lookupHere(parent, key);
     if (existing != null && existing.isDirectory() && !(existing.inodeId == id && publisher.owns(id))) {
@@ -373,19 +392,36 @@ final class PublishPlan {
     return here != null ? here : ctx.ns().partition(id);
   }
 
+  /** The path of directory {@code dirId} below the localized root (a loop: chains may be deep). */
   private String relPath(long dirId) {
-    SubtreeDirs.Place p = newPlaces.get(dirId);
-    if (p == null) {
-      p = subtree.get(dirId);
+    List<String> names = new ArrayList<>();
+    Set<Long> seen = new HashSet<>();
+    String top;
+    for (long at = dirId; ; ) {
+      SubtreeDirs.Place p = newPlaces.get(at);
+      if (p == null) {
+        p = subtree.get(at);
+      }
+      if (p == null && remote(at) != null) {
+        p = remote(at).place();
+      }
+      if (p != null) {
+        top = p.relPath();
+        break;
+      }
+      EntryKey k = fileDirKeys.get(at);
+      if (k == null || !seen.add(at)) {
+        top = "/?" + at; // unknown, or a cycle of the file's directories
+        break;
+      }
+      names.add(k.name());
+      at = k.parentId();
     }
-    if (p == null && remote(dirId) != null) {
-      p = remote(dirId).place();
+    StringBuilder path = new StringBuilder(top);
+    for (int i = names.size() - 1; i >= 0; i--) {
+      path.append('/').append(names.get(i));
     }
-    if (p != null) {
-      return p.relPath();
-    }
-    EntryKey k = fileDirKeys.get(dirId);
-    return k == null ? "/?" + dirId : relPath(k.parentId()) + "/" + k.name();
+    return path.toString();
   }
 
   /**

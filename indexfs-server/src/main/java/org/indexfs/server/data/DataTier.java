@@ -322,6 +322,21 @@ public final class DataTier implements AutoCloseable {
   }
 
   /**
+   * The data tier's storage policies (an HDFS NameNode's BlockStoragePolicySuite): what a
+   * setStoragePolicy may name. None when there is no data tier or it has no policies.
+   */
+  public java.util.Collection<? extends org.apache.hadoop.fs.BlockStoragePolicySpi> storagePolicies() throws IOException {
+    if (!configured()) {
+      return List.of();
+    }
+    try {
+      return fs().getAllStoragePolicies();
+    } catch (UnsupportedOperationException e) {
+      return List.of();
+    }
+  }
+
+  /**
    * Writes an object from the server itself (concat turns inline parts into objects). The name
    * must already be recorded as a lease's spill object, so the scrubber leaves it alone.
    */

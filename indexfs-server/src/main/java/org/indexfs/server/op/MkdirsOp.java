@@ -38,6 +38,7 @@ public final class MkdirsOp implements Operation {
   @Override
   public Response.Builder apply(Request request) throws IOException {
     MkdirsRequest req = request.getMkdirs();
+    org.indexfs.common.PathNames.checkPathLength("mkdirs", req.getPath());
     SnapshotPaths.checkCreatable(ctx, request.getResolution(), ctx.resolver().parse(req.getPath()));
     long[] synced = {-1};
     long[] parentOf = {0};

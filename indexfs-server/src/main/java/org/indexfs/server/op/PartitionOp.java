@@ -6,7 +6,6 @@ import org.indexfs.common.Permission;
 import org.indexfs.common.schema.Inode;
 import org.indexfs.proto.BoolResult;
 import org.indexfs.proto.Code;
-import org.indexfs.proto.ContentSummary;
 import org.indexfs.proto.PartitionRequest;
 import org.indexfs.proto.Request;
 import org.indexfs.proto.Response;
@@ -72,15 +71,13 @@ public final class PartitionOp implements Operation {
         ctx.ns().invalidateBitmap(dirId);
         ctx.reclaimer().wake();
       }
-      case CHECK_SUBTREE -> {
-        Inode dir = ctx.ns().read(none -> ctx.ns().partition(dirId));
-        if (dir != null) {
-          Subtrees.checkHere(ctx, req.getChecked(), req.getPath(), dir);
-        }
-      }
-      case SUMMARY -> {
-        ContentSummary summary = Subtrees.summarize(ctx, req.getChecked(), req.getPath(), dirId);
-        return Response.newBuilder().setSummary(summary);
+      case CHECK_SUBTREE, SUMMARY -> {
+        // One step of a walk some slot drives (Subtrees): never a call to another slot from here.
+        org.indexfs.proto.SubtreeStep step = req.hasStep() ? req.getStep()
+            : SubtreeWalk.step(dirId, req.getPath(), ctx.ns().slot(), false);
+        org.indexfs.proto.SubtreePart part = ctx.ns().read(none -> Subtrees.stepHere(ctx, req.getAction(),
+            req.getChecked(), step.toBuilder().setSlot(ctx.ns().slot()).build(), Subtrees.peerBudget(ctx), false));
+        return Response.newBuilder().setSubtreePart(part);
       }
       case INGEST -> ingest(req);
       case TOUCH -> DirectoryMtime.touch(ctx, req);

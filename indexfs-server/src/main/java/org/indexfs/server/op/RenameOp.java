@@ -52,6 +52,7 @@ public final class RenameOp implements Operation {
   @Override
   public Response.Builder apply(Request request) throws IOException {
     RenameRequest names = request.getRename();
+    org.indexfs.common.PathNames.checkPathLength("rename", names.getDst());
     java.util.List<String> dstNames = ctx.resolver().parse(names.getDst());
     ReservedNames.refuseReservedRename(ctx.resolver().parse(names.getSrc()), dstNames);
     SnapshotPaths.checkCreatable(ctx, request.getDstResolution(), dstNames);

@@ -68,6 +68,11 @@ public final class Peers implements AutoCloseable {
     return slotCount;
   }
 
+  /** The largest frame a call or its reply may be (what a peer's answer must fit in). */
+  public int maxFrameBytes() {
+    return maxFrameBytes;
+  }
+
   public CuratorFramework curator() {
     return curator;
   }

@@ -87,7 +87,7 @@ public final class OperationTable {
     row(Traits.of(OpCase.FLUSH)
         .mutation(YES).safeMode(YES).gated(YES).grows(NO).atMostOnce(NO).quotaRetried(YES).serverOnly(NO)
         .ioThread((r, server) -> (!r.getFlush().getSync() || server.syncsCommits())
-            && r.getFlush().getDataObject().isEmpty())); // a sync without the WAL syncer, or the data tier, waits
+            && r.getFlush().getDataObject().isEmpty())); // hsync with wal.sync=false fsyncs; a spill calls the data tier
     row(Traits.of(OpCase.RENEW_LEASE) // HDFS renewLease: refused in safe mode; changes no entry
         .mutation(YES).safeMode(YES).gated(NO).grows(NO).atMostOnce(NO).quotaRetried(NO).serverOnly(NO)
         .ioThread(IoThread.YES));

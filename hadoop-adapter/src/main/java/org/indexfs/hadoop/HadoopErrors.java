@@ -43,8 +43,10 @@ final class HadoopErrors {
       case DIRECTORY_NOT_EMPTY -> new PathIsNotEmptyDirectoryException(m + "\n");
       case NOT_DIRECTORY -> new PathIsNotDirectoryException(m);
       case ACCESS_DENIED -> new AccessControlException(m);
-      // HDFS reports this as a PathComponentTooLongException (an IOException) from the NameNode.
-      case PATH_COMPONENT_TOO_LONG -> new IOException(m);
+      // The NameNode's PathComponentTooLongException, which DFSClient does not unwrap for any call.
+      // (A NameNode class, not on a client's classpath: named as the RemoteException names it.)
+      case PATH_COMPONENT_TOO_LONG -> new RemoteException(
+          "org.apache.hadoop.hdfs.protocol.FSLimitException$PathComponentTooLongException", m);
       case INVALID_PATH -> throw unchecked(new InvalidPathException(withoutPrefix(m, INVALID_PATH_PREFIX)), ie);
       case INVALID_ARGUMENT -> throw unchecked(new HadoopIllegalArgumentException(m), ie);
       case ALREADY_BEING_CREATED -> new RemoteException(AlreadyBeingCreatedException.class.getName(), m);

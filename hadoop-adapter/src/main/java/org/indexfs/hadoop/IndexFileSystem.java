@@ -91,12 +91,14 @@ public class IndexFileSystem extends ExtendedNamespace implements LeaseRecoverab
     UserGroupInformation ugi = UserGroupInformation.getCurrentUser();
     user = ugi.getShortUserName();
     var login = KerberosLogin.of(ugi, conf, TOKEN_SERVICE_PREFIX + cluster);
+    // A slot map only the servers can have written is believed (issue 31).
+    String servers = get(conf, IndexFsConfig.SECURITY_ZOOKEEPER_SERVER_ID);
     ClusterConnection connection = get(conf, IndexFsConfig.CLIENT_PRIVATE_CONNECTION)
         ? ClusterConnection.openUnshared(zk, cluster, get(conf, IndexFsConfig.RPC_MAX_FRAME_BYTES), 30_000,
-            get(conf, IndexFsConfig.CLIENT_CACHE_ENTRIES), login)
+            get(conf, IndexFsConfig.CLIENT_CACHE_ENTRIES), login, servers)
         : ClusterConnection.acquire(zk, cluster,
             get(conf, IndexFsConfig.RPC_MAX_FRAME_BYTES), 30_000, get(conf, IndexFsConfig.CLIENT_CACHE_ENTRIES), login,
-            get(conf, IndexFsConfig.CLIENT_CONNECTION_LINGER_MS));
+            get(conf, IndexFsConfig.CLIENT_CONNECTION_LINGER_MS), servers);
     connection.listConnections(get(conf, IndexFsConfig.CLIENT_LIST_CONNECTIONS));
     client = new IndexFsClient(connection, caller(ugi), get(conf, IndexFsConfig.RPC_TIMEOUT_MS),
         get(conf, IndexFsConfig.CLIENT_FAILOVER_WAIT_MS));
@@ -104,7 +106,7 @@ public class IndexFileSystem extends ExtendedNamespace implements LeaseRecoverab
       ServerInfo info = connection.serverInfo(client::serverInfo);
       inlineMax = info.getInlineMaxBytes();
       serverDefaults = info.getServerDefaults();
-      objects = new DataObjects(info.getDataUri(), conf);
+      objects = new DataObjects(info.getDataUri(), conf, ugi);
       bytes = new FileBytes(objects);
       renewer = new LeaseRenewer(client, info.getLeaseSoftLimitMs());
       localized = new LocalizedPaths(client, objects, conf);
@@ -289,7 +291,7 @@ public class IndexFileSystem extends ExtendedNamespace implements LeaseRecoverab
       return new FSDataInputStream(new IndexInputStream(path, bytes.length, IndexInputStream.inline(bytes), statistics));
     }
     return new FSDataInputStream(new IndexInputStream(path, pending.length,
-        new DataObjectSource(objects.open(pending.dataObject)), statistics));
+        new DataObjectSource(objects.open(pending.dataObject, objects.user(), path)), statistics));
   }
 
   @Override
@@ -432,7 +434,7 @@ public class IndexFileSystem extends ExtendedNamespace implements LeaseRecoverab
   /** Opens an object file's object for append; on failure gives the file back, unchanged. */
   private FSDataOutputStream appendToObject(String path, org.indexfs.proto.FileStatus status) throws IOException {
     try {
-      FSDataOutputStream out = objects.append(status.getDataObject());
+      FSDataOutputStream out = objects.append(status.getDataObject(), status.getOwner(), path);
       if (out.getPos() != status.getLength()) {
         out.close();
         throw new IOException("Data object " + status.getDataObject() + " of " + path + " holds " + out.getPos()
@@ -522,7 +524,7 @@ public class IndexFileSystem extends ExtendedNamespace implements LeaseRecoverab
       throw new IllegalArgumentException("Invalid length " + length);
     }
     String path = pathOf(f);
-    return bytes.checksum(read(() -> client.open(path)), length, getConf());
+    return bytes.checksum(path, read(() -> client.open(path)), length, getConf());
   }
 
   /** Where the bytes are ({@link FileBytes}); a directory has none: HDFS's FileNotFoundException. */

@@ -101,6 +101,11 @@ public final class LocalMain {
           + " DataNodes, storage under " + cluster.workDir().resolve("hdfs") + ")");
     }
     System.out.println("  data objects   : " + cluster.dataUri());
+    if (cluster.zookeeperDigestFile() != null) {
+      // The servers' cluster secret: more servers joining this cluster need it (never clients).
+      System.out.println("  servers' ZooKeeper digest: in " + cluster.zookeeperDigestFile()
+          + " (bin/indexfs server|format: -D indexfs.security.zookeeper.digest=<its content>)");
+    }
     System.out.println("Client configuration (written to " + confFile + "):");
     for (Map.Entry<String, String> e : cluster.clientConf().entrySet()) {
       System.out.println("  " + e.getKey() + "=" + e.getValue());

@@ -264,7 +264,8 @@ public final class CrossSlotRename {
     java.util.List<String> dstNames = ctx.resolver().parse(req.getDst());
     String srcName = CreateOp.lastName(req.getSrc());
     java.util.Map<Long, PartitionBitmap> bitmaps = new java.util.HashMap<>();
-    for (int hop = 0; hop < MAX_HOPS; hop++) {
+    // A hop per slot the destination's path crosses, which a deep path may do once per level.
+    for (int hop = 0; hop < MAX_HOPS + dstNames.size(); hop++) {
       if (target != out.target()) {
         Outgoing moved = new Outgoing(out.txid(), out.parentId(), out.name(), out.inodeId(), target);
         ctx.ns().mutate(batch -> {

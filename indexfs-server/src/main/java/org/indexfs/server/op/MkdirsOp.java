@@ -29,15 +29,10 @@ public final class MkdirsOp implements Operation {
         dir.permission);
   }
 
-  /** On one slot a mkdir never calls a peer; on several it may tell a new home slot. */
-  @Override
-  public boolean mayRunOnIoThread(Request request) {
-    return ctx.partitions().slotCount() == 1;
-  }
-
   @Override
   public Response.Builder apply(Request request) throws IOException {
     MkdirsRequest req = request.getMkdirs();
+    org.indexfs.common.PathNames.checkPathLength("mkdirs", req.getPath());
     SnapshotPaths.checkCreatable(ctx, request.getResolution(), ctx.resolver().parse(req.getPath()));
     long[] synced = {-1};
     long[] parentOf = {0};

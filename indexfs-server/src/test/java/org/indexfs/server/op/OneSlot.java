@@ -129,11 +129,11 @@ final class OneSlot implements AutoCloseable {
     new MkdirsOp(ctx).apply(mkdirs(caller(OWNER), path, permission));
   }
 
-  /** A file written and closed by the root's owner, its bytes inline. */
+  /** A file written and closed by the root's owner (with any missing parent), its bytes inline. */
   Inode closedFile(String path, byte[] bytes) throws IOException {
     Caller owner = caller(OWNER);
     long id = new CreateOp(ctx, IndexFsConfig.MIN_BLOCK_SIZE.get(Map.of()))
-        .apply(create(owner, create(path).setOverwrite(true))).getStatus().getInodeId();
+        .apply(create(owner, create(path).setOverwrite(true).setCreateParent(true))).getStatus().getInodeId();
     new CompleteOp(ctx).apply(Request.newBuilder().setCaller(owner).setComplete(CompleteRequest.newBuilder()
         .setPath(path).setInodeId(id).setLength(bytes.length).setInlineData(ByteString.copyFrom(bytes))).build());
     return stored(path);

@@ -101,7 +101,28 @@ public final class IndexFsClient implements AutoCloseable {
   private long nextCallId() {
     Long reused = reuseCallId.get();
     reuseCallId.remove();
-    return reused != null ? reused : RpcConnection.newCallId();
+    if (reused != null) {
+      return reused;
+    }
+    java.util.function.LongSupplier named = callIds;
+    return named != null ? named.getAsLong() : RpcConnection.newCallId();
+  }
+
+  /** Set by {@link #namingCalls}: how this client's calls are named for the servers' retry caches. */
+  private volatile ByteString rpcClientId;
+  private volatile java.util.function.LongSupplier callIds;
+
+  /**
+   * Names this client's calls {@code (rpcClientId, callIds.next)} for the servers' retry caches
+   * instead of this process's connection id and a fresh number: a gateway passes on the names its
+   * own callers gave a call, so the same call retried through another gateway is answered from the
+   * retry cache instead of running twice. {@code callIds} must not repeat a number while this
+   * process has a call with it in flight. Returns this client.
+   */
+  public IndexFsClient namingCalls(ByteString rpcClientId, java.util.function.LongSupplier callIds) {
+    this.rpcClientId = rpcClientId;
+    this.callIds = callIds;
+    return this;
   }
 
   /** No reply within the timeout: the server has the call, its outcome is not known here. */
@@ -260,7 +281,12 @@ public final class IndexFsClient implements AutoCloseable {
 
   /** As {@link #list}; {@code onPage} runs after every page fetched (statistics). */
   public DirectoryListing list(String path, Runnable onPage) {
-    return new DirectoryListing(this, path, 0, onPage, cachedPartitions(path));
+    return new DirectoryListing(this, path, 0, onPage, cachedPartitions(path), ByteString.EMPTY);
+  }
+
+  /** The entries after name {@code startAfter} (UTF-8; empty: from the start), as HDFS's getListing resumes. */
+  public DirectoryListing listAfter(String path, ByteString startAfter) {
+    return new DirectoryListing(this, path, 0, () -> {}, cachedPartitions(path), startAfter);
   }
 
   /** The GIGA+ partitions of directory {@code path} this client has heard of (none: only partition 0). */
@@ -775,7 +801,8 @@ public final class IndexFsClient implements AutoCloseable {
    * answer was lost is answered from the server's retry cache instead of running twice.
    */
   private Response send(int slot, Request.Builder request) throws IOException {
-    request.setCaller(caller).setTarget(cluster.target(slot)).setRpcClientId(cluster.rpcClientId());
+    ByteString named = rpcClientId;
+    request.setCaller(caller).setTarget(cluster.target(slot)).setRpcClientId(named != null ? named : cluster.rpcClientId());
     if (request.getCallId() == 0) {
       request.setCallId(nextCallId());
     }

@@ -262,6 +262,22 @@ public final class IndexFsConfig {
       "indexfs.store.blob-min-bytes", 0,
       "Column-style storage (IndexFS §II-C): entry values of at least this many bytes (small files' inline bytes) go to RocksDB blob files, so compactions move only attribute records; 0 keeps every value in the LSM tree.");
 
+  public static final ConfigKey<String> GATEWAY_BIND_HOST = ConfigKey.string(
+      "indexfs.gateway.bind-host", "0.0.0.0",
+      "Address the NameNode-protocol gateway (bin/indexfs gateway) listens on for hdfs:// clients.");
+  public static final ConfigKey<Integer> GATEWAY_PORT = ConfigKey.integer(
+      "indexfs.gateway.port", 8020,
+      "Port of the gateway's ClientProtocol RPC server (the NameNode's default, 8020); 0 picks a free one.");
+  public static final ConfigKey<Integer> GATEWAY_HANDLERS = ConfigKey.integer(
+      "indexfs.gateway.handlers", 32,
+      "RPC handler threads of the gateway (HDFS: dfs.namenode.handler.count); each waits on IndexFS or the data tier for its call.");
+  public static final ConfigKey<String> GATEWAY_INLINE_COPIES_DIR = ConfigKey.string(
+      "indexfs.gateway.inline-copies.dir", "",
+      "Directory on the data tier (a path, no scheme) where gateways keep read copies of inline files for hdfs:// readers, private to the gateway's user; empty: <path of indexfs.data.uri>/gateway-copies.");
+  public static final ConfigKey<Long> GATEWAY_INLINE_COPIES_KEEP_MS = ConfigKey.longValue(
+      "indexfs.gateway.inline-copies.keep-ms", 86_400_000L,
+      "A read copy of an inline file not read for this long (the data tier's access time) is deleted; a later reader makes it again.");
+
   public static final List<ConfigKey<?>> ALL = List.of(
       ZOOKEEPER_QUORUM, ZOOKEEPER_SESSION_TIMEOUT_MS, SLOT_LEASE_WAIT_MS, CLUSTER_NAME, SERVER_DIR,
       SERVER_BIND_HOST, SERVER_PORT, SERVER_SLOT, SERVER_SLOTS, SERVER_STANDBY, SERVER_NAME, SERVER_HANDLERS, SERVER_IO_THREADS, SERVER_CACHE_ENTRIES, SERVER_QUEUE, WAL_SYNC, WAL_ASYNC_WINDOW_MS, STORE_RESERVED_BYTES,
@@ -278,5 +294,6 @@ public final class IndexFsConfig {
       LEASE_TABLE_ENTRIES, CLIENT_CACHE_ENTRIES, CLIENT_LIST_CONNECTIONS, CLIENT_CONNECTION_LINGER_MS, CLIENT_PRIVATE_CONNECTION, HOME_SYNC_INTERVAL_MS,
       METRICS_LOG_INTERVAL_MS, METRICS_WINDOW_MS, HTTP_PORT, SPLIT_THRESHOLD, LOCALIZE_LEASE_MS,
       LOCALIZE_MAX_ID_BLOCK, CLIENT_LOCALIZE_PATTERNS, CLIENT_LOCALIZE_BUFFER_ENTRIES, CLIENT_LOCALIZE_DATA_LIMIT_BYTES,
-      CLIENT_LOCALIZE_STORE, CLIENT_LOCALIZE_TASK_ATTEMPTS, STORE_BLOB_MIN_BYTES);
+      CLIENT_LOCALIZE_STORE, CLIENT_LOCALIZE_TASK_ATTEMPTS, STORE_BLOB_MIN_BYTES,
+      GATEWAY_BIND_HOST, GATEWAY_PORT, GATEWAY_HANDLERS, GATEWAY_INLINE_COPIES_DIR, GATEWAY_INLINE_COPIES_KEEP_MS);
 }

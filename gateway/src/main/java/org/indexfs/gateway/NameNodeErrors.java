@@ -82,7 +82,10 @@ final class NameNodeErrors {
       case SERVER_BUSY, NOT_SERVING -> new RetriableException(m);
       default -> new IOException(m);
     };
-    mapped.initCause(ie);
+    if (!(mapped instanceof org.apache.hadoop.fs.PathIOException)) {
+      // A PathIOException prints its cause's message after its own: the NameNode's carry none.
+      mapped.initCause(ie);
+    }
     return mapped;
   }
 

@@ -64,7 +64,8 @@ final class MetadataTier implements AutoCloseable {
   IndexFsClient as(RpcCall call, String holder) {
     String clientId = holder != null ? holder
         : call.clientId().length > 0 ? "rpc-" + HexFormat.of().formatHex(call.clientId()) : "indexfs-gateway";
-    Caller.Builder b = Caller.newBuilder().setUser(call.userName()).setClientId(clientId);
+    // The client's address, for the servers' audit log and messages (if they trust the gateway's user).
+    Caller.Builder b = Caller.newBuilder().setUser(call.userName()).setClientId(clientId).setClientAddress(call.ip());
     if (call.userName().equals(gateway.getShortUserName())) {
       b.setAuthMethod(call.user().getAuthenticationMethod().name());
     } else {
@@ -73,7 +74,7 @@ final class MetadataTier implements AutoCloseable {
           .setRealUser(gateway.getUserName()).setRealAuthMethod(gateway.getAuthenticationMethod().name());
     }
     IndexFsClient client = new IndexFsClient(connection, b.build(), timeoutMs, failoverWaitMs);
-    java.util.function.LongSupplier ids = call.indexFsCallIds();
+    java.util.function.ToLongFunction<org.indexfs.proto.Request.OpCase> ids = call.indexFsCallIds();
     return ids == null ? client : client.namingCalls(call.retryClientId(), ids);
   }
 

@@ -42,6 +42,7 @@ final class NamespaceCalls {
 
   /** The NameNode answers "no such path" to getFileInfo with null, not an exception. */
   HdfsFileStatus getFileInfo(String src) throws IOException {
+    PathChecks.validName(src);
     FileStatus s = statusOrNull(client(), src);
     return s == null ? null : HdfsStatuses.of(s, HdfsStatuses.NO_NAME);
   }
@@ -102,6 +103,7 @@ final class NamespaceCalls {
   }
 
   boolean mkdirs(String src, FsPermission masked, boolean createParent) throws IOException {
+    PathChecks.validName(src);
     IndexFsClient client = client();
     if (!createParent) {
       String parent = parentOf(src);
@@ -135,6 +137,10 @@ final class NamespaceCalls {
 
   /** The NameNode's old rename: false for most refusals, as DistributedFileSystem#rename reports them. */
   boolean rename(String src, String dst) throws IOException {
+    PathChecks.validName(dst);
+    if (PathChecks.reserved(src) || PathChecks.reserved(dst)) {
+      return false;
+    }
     return call(() -> client().rename(src, dst));
   }
 

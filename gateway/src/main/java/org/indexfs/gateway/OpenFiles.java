@@ -59,8 +59,8 @@ final class OpenFiles {
     }
     if (!s.getUnderConstruction() || s.getDataObject().isEmpty()) {
       // Closed, or written by an indexfs:// client (inline until it spills): not this holder's.
-      throw new LeaseExpiredException("No lease on " + src + " (inode " + s.getInodeId()
-          + "): File is not open for writing. Holder " + holder + " does not have any open files.");
+      throw new LeaseExpiredException("File is not open for writing: " + src + " (inode " + s.getInodeId()
+          + ") Holder " + holder + " does not have any open files.");
     }
     Open open = new Open(src, s.getInodeId(), s.getDataObject());
     remember(open);

@@ -36,20 +36,28 @@ record RpcCall(UserGroupInformation user, InetAddress address, byte[] clientId, 
   }
 
   /**
-   * Numbers for the IndexFS calls this call makes, the same on every retry of it: step {@code n} of
-   * call {@code (clientId, callId)} gets a 64-bit mix of the three, which no other call in flight
-   * shares by chance (about 2^-64 a pair). Null when the client does not name its calls (no
-   * 16-byte client id), as Hadoop's retry cache then ignores them too.
+   * Numbers for the IndexFS calls this call makes, the same on every retry of it, also through
+   * another gateway: the {@code n}-th call of operation {@code op} made for call
+   * {@code (clientId, callId)} gets a 64-bit mix of the four, which no other call in flight shares by
+   * chance (about 2^-64 a pair). Keyed by operation, not by order, so a retry that skips a lookup
+   * its first try made (or makes one it did not) still names its mutations as the first try did.
+   * Null when the client does not name its calls (no 16-byte client id), as Hadoop's retry cache
+   * then ignores them too.
    */
-  java.util.function.LongSupplier indexFsCallIds() {
+  java.util.function.ToLongFunction<org.indexfs.proto.Request.OpCase> indexFsCallIds() {
     if (clientId.length != 16 || callId < 0) {
       return null;
     }
     ByteBuffer b = ByteBuffer.wrap(clientId);
     long seed = mix(b.getLong() ^ mix(b.getLong() ^ mix(callId)));
-    long[] step = {0};
-    return () -> {
-      long id = mix(seed + ++step[0] * 0x9E3779B97F4A7C15L);
+    java.util.Map<org.indexfs.proto.Request.OpCase, Integer> made = new java.util.EnumMap<>(
+        org.indexfs.proto.Request.OpCase.class);
+    return op -> {
+      int n;
+      synchronized (made) {
+        n = made.merge(op, 1, Integer::sum);
+      }
+      long id = mix(seed + (op.getNumber() * 1024L + n) * 0x9E3779B97F4A7C15L);
       return id == 0 ? 1 : id;
     };
   }

@@ -16,6 +16,7 @@ import org.apache.hadoop.hdfs.protocol.LocatedBlock;
 import org.apache.hadoop.io.EnumSetWritable;
 import org.apache.hadoop.ipc.RemoteException;
 import org.indexfs.client.IndexFsClient;
+import org.indexfs.common.IndexFsException;
 import org.indexfs.proto.FileStatus;
 
 /**
@@ -64,6 +65,7 @@ final class WriteCalls {
       throw new UnsupportedOperationException("IndexFS keeps files replicated: erasure coding policy "
           + ecPolicyName + " cannot be used for " + src);
     }
+    PathChecks.validFileName(src);
     DataTierNameNode tier = data();
     RpcCall call = RpcCall.current();
     IndexFsClient client = metadata.as(call, clientName);
@@ -159,9 +161,24 @@ final class WriteCalls {
     } catch (RemoteException e) {
       throw DataTierErrors.of(e, objectPath, src);
     }
-    NamespaceCalls.run(() -> client.complete(file.path(), file.inodeId(), length, null, file.object()));
+    try {
+      client.complete(file.path(), file.inodeId(), length, null, file.object());
+    } catch (IndexFsException e) {
+      // A retry whose first try closed the entry (and whose answer was lost with its gateway).
+      if (!closedAsAsked(client, file, length)) {
+        throw NameNodeErrors.of(e);
+      }
+    } catch (IOException e) {
+      throw NameNodeErrors.of(e);
+    }
     open.forget(file.inodeId());
     return true;
+  }
+
+  private static boolean closedAsAsked(IndexFsClient client, OpenFiles.Open file, long length) throws IOException {
+    FileStatus s = NamespaceCalls.statusOrNull(client, file.path());
+    return s != null && s.getInodeId() == file.inodeId() && !s.getUnderConstruction()
+        && file.object().equals(s.getDataObject()) && s.getLength() == length;
   }
 
   void abandonBlock(ExtendedBlock b, long fileId, String src, String holder) throws IOException {

@@ -98,28 +98,28 @@ public final class IndexFsClient implements AutoCloseable {
     reuseCallId.set(callId);
   }
 
-  private long nextCallId() {
+  private long nextCallId(Request.Builder request) {
     Long reused = reuseCallId.get();
     reuseCallId.remove();
     if (reused != null) {
       return reused;
     }
-    java.util.function.LongSupplier named = callIds;
-    return named != null ? named.getAsLong() : RpcConnection.newCallId();
+    java.util.function.ToLongFunction<Request.OpCase> named = callIds;
+    return named != null ? named.applyAsLong(request.getOpCase()) : RpcConnection.newCallId();
   }
 
   /** Set by {@link #namingCalls}: how this client's calls are named for the servers' retry caches. */
   private volatile ByteString rpcClientId;
-  private volatile java.util.function.LongSupplier callIds;
+  private volatile java.util.function.ToLongFunction<Request.OpCase> callIds;
 
   /**
-   * Names this client's calls {@code (rpcClientId, callIds.next)} for the servers' retry caches
-   * instead of this process's connection id and a fresh number: a gateway passes on the names its
-   * own callers gave a call, so the same call retried through another gateway is answered from the
-   * retry cache instead of running twice. {@code callIds} must not repeat a number while this
+   * Names this client's calls {@code (rpcClientId, callIds(operation))} for the servers' retry
+   * caches instead of this process's connection id and a fresh number: a gateway passes on the names
+   * its own callers gave a call, so the same call retried through another gateway is answered from
+   * the retry cache instead of running twice. {@code callIds} must not repeat a number while this
    * process has a call with it in flight. Returns this client.
    */
-  public IndexFsClient namingCalls(ByteString rpcClientId, java.util.function.LongSupplier callIds) {
+  public IndexFsClient namingCalls(ByteString rpcClientId, java.util.function.ToLongFunction<Request.OpCase> callIds) {
     this.rpcClientId = rpcClientId;
     this.callIds = callIds;
     return this;
@@ -587,7 +587,8 @@ public final class IndexFsClient implements AutoCloseable {
    */
   public PublishResult publish(String path, String file, boolean release) throws IOException {
     Request.Builder request = Request.newBuilder().setPublish(PublishRequest.newBuilder().setPath(path)
-        .setFile(file).setRelease(release)).setCallId(nextCallId());
+        .setFile(file).setRelease(release));
+    request.setCallId(nextCallId(request));
     long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(PUBLISH_PATIENCE_MS);
     while (true) {
       try {
@@ -804,7 +805,7 @@ public final class IndexFsClient implements AutoCloseable {
     ByteString named = rpcClientId;
     request.setCaller(caller).setTarget(cluster.target(slot)).setRpcClientId(named != null ? named : cluster.rpcClientId());
     if (request.getCallId() == 0) {
-      request.setCallId(nextCallId());
+      request.setCallId(nextCallId(request));
     }
     long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(failoverWaitMs);
     for (int attempt = 0; ; attempt++) {

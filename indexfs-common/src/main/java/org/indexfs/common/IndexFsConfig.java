@@ -128,6 +128,9 @@ public final class IndexFsConfig {
   public static final ConfigKey<String> SECURITY_ZOOKEEPER_DIGEST = ConfigKey.string(
       "indexfs.security.zookeeper.digest", "",
       "user:password the servers authenticate to ZooKeeper with (digest); the resolution keys are then readable by them alone. Empty: keys are world-readable in ZooKeeper (development only).");
+  public static final ConfigKey<String> SECURITY_ADDRESS_PROXY_USERS = ConfigKey.string(
+      "indexfs.security.address-proxy-users", "",
+      "Users (short names, comma-separated) whose calls may name the client they act for, as the NameNode-protocol gateway's user does: the audit log and messages then show that client's address, not the proxy's (HDFS: dfs.namenode.ip-proxy-users).");
   public static final ConfigKey<String> SERVER_KERBEROS_PRINCIPAL = ConfigKey.string(
       "indexfs.server.kerberos.principal", "",
       "With hadoop.security.authentication=kerberos: the servers' principal, e.g. indexfs/_HOST@EXAMPLE.COM (_HOST: each server's host name). Clients read it too.");
@@ -290,7 +293,7 @@ public final class IndexFsConfig {
       PERMISSIONS_ENABLED, MAX_COMPONENT_LENGTH, MIN_BLOCK_SIZE, ACCESS_TIME_PRECISION_MS, XATTRS_ENABLED,
       MAX_XATTRS_PER_INODE, MAX_XATTR_SIZE, ACLS_ENABLED, AUDIT_ENABLED, AUDIT_QUEUE, LEASE_POLICY, LEASE_FIXED_MS,
       LEASE_MAX_MS, SECURITY_RESOLUTION_GRACE_MS, SECURITY_KEY_ROTATION_MS, SECURITY_ZOOKEEPER_DIGEST,
-      SERVER_KERBEROS_PRINCIPAL, SERVER_KEYTAB,
+      SECURITY_ADDRESS_PROXY_USERS, SERVER_KERBEROS_PRINCIPAL, SERVER_KEYTAB,
       LEASE_TABLE_ENTRIES, CLIENT_CACHE_ENTRIES, CLIENT_LIST_CONNECTIONS, CLIENT_CONNECTION_LINGER_MS, CLIENT_PRIVATE_CONNECTION, HOME_SYNC_INTERVAL_MS,
       METRICS_LOG_INTERVAL_MS, METRICS_WINDOW_MS, HTTP_PORT, SPLIT_THRESHOLD, LOCALIZE_LEASE_MS,
       LOCALIZE_MAX_ID_BLOCK, CLIENT_LOCALIZE_PATTERNS, CLIENT_LOCALIZE_BUFFER_ENTRIES, CLIENT_LOCALIZE_DATA_LIMIT_BYTES,

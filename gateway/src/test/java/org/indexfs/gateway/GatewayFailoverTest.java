@@ -25,7 +25,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Two gateways are one HA nameservice, as two NameNodes are: stock clients configured with
- * {@code dfs.ha.namenodes.<ns>} and {@code ConfiguredFailoverProxyProvider} write files while one
+ * {@code dfs.ha.namenodes.<ns>} and {@code ConfiguredFailoverProxyProvider} write files (each under a
+ * temporary name, then renamed into place) while one
  * gateway or the other is killed with SIGKILL three times (and started again). Every call the
  * application makes succeeds, and every file it closed is there with its bytes: retried calls are
  * answered from IndexFS's retry cache under the names the client gave them, whichever gateway
@@ -89,8 +90,14 @@ class GatewayFailoverTest {
             fs.mkdirs(new org.apache.hadoop.fs.Path("/failover/w" + writer));
             for (int i = 0; !stop.get(); i++) {
               String name = "/failover/w" + writer + "/f" + i;
-              try (FSDataOutputStream out = fs.create(new org.apache.hadoop.fs.Path(name))) {
+              // Written under a temporary name and renamed into place, as job commits do: a rename
+              // whose answer dies with its gateway must be answered "true" again, not run again.
+              org.apache.hadoop.fs.Path temporary = new org.apache.hadoop.fs.Path(name + ".tmp");
+              try (FSDataOutputStream out = fs.create(temporary)) {
                 out.write(content(name));
+              }
+              if (!fs.rename(temporary, new org.apache.hadoop.fs.Path(name))) {
+                throw new IOException("rename of " + temporary + " answered false");
               }
               closed.add(name);
               written.incrementAndGet();

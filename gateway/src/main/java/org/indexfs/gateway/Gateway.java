@@ -39,14 +39,16 @@ public final class Gateway implements AutoCloseable {
 
   private final MetadataTier metadata;
   private final DataTierNameNode data;
+  private final GatewayTokens tokens;
   private final RPC.Server server;
   private final InetSocketAddress address;
   private final ScheduledExecutorService sweeper;
 
-  private Gateway(MetadataTier metadata, DataTierNameNode data, RPC.Server server, InlineCopies copies,
-      long keepMs) {
+  private Gateway(MetadataTier metadata, DataTierNameNode data, GatewayTokens tokens, RPC.Server server,
+      InlineCopies copies, long keepMs) {
     this.metadata = metadata;
     this.data = data;
+    this.tokens = tokens;
     this.server = server;
     this.address = server.getListenerAddress();
     this.sweeper = Executors.newSingleThreadScheduledExecutor(r -> {
@@ -69,13 +71,22 @@ public final class Gateway implements AutoCloseable {
     String cluster = get(conf, IndexFsConfig.CLUSTER_NAME);
     String zookeeper = conf.get(String.format(IndexFsConfig.CLUSTER_ZOOKEEPER_PATTERN, cluster),
         get(conf, IndexFsConfig.ZOOKEEPER_QUORUM));
+    UserGroupInformation login = GatewayLogin.of(conf);
     MetadataTier metadata = MetadataTier.open(zookeeper, cluster, get(conf, IndexFsConfig.RPC_MAX_FRAME_BYTES),
-        get(conf, IndexFsConfig.CLIENT_CACHE_ENTRIES), get(conf, IndexFsConfig.CLIENT_LIST_CONNECTIONS), null,
-        get(conf, IndexFsConfig.RPC_TIMEOUT_MS), get(conf, IndexFsConfig.CLIENT_FAILOVER_WAIT_MS));
+        get(conf, IndexFsConfig.CLIENT_CACHE_ENTRIES), get(conf, IndexFsConfig.CLIENT_LIST_CONNECTIONS), login,
+        GatewayLogin.toServers(conf, login), get(conf, IndexFsConfig.RPC_TIMEOUT_MS),
+        get(conf, IndexFsConfig.CLIENT_FAILOVER_WAIT_MS));
     DataTierNameNode data = null;
+    GatewayTokens tokens = null;
     try {
       String dataUri = metadata.info().getDataUri();
-      data = DataTierNameNode.of(dataUri, conf, UserGroupInformation.getLoginUser());
+      data = DataTierNameNode.of(dataUri, conf, login);
+      // Who may act for whom through this gateway (hadoop.proxyuser.*), checked by Hadoop's RPC
+      // server as a NameNode checks it.
+      org.apache.hadoop.security.authorize.ProxyUsers.refreshSuperUserGroupsConfiguration(conf);
+      if (UserGroupInformation.isSecurityEnabled()) {
+        tokens = GatewayTokens.start(conf, zookeeper, cluster);
+      }
       String copiesDir = get(conf, IndexFsConfig.GATEWAY_INLINE_COPIES_DIR);
       if (copiesDir.isEmpty() && data != null) {
         copiesDir = data.pathOf("gateway-copies");
@@ -88,24 +99,40 @@ public final class Gateway implements AutoCloseable {
       GatewayProtocol protocol = new GatewayProtocol(
           new NamespaceCalls(metadata, reads, get(conf, IndexFsConfig.LIST_PAGE_SIZE)), writes,
           new Appends(metadata, writes, open), new LeaseCalls(metadata, writes), reads,
-          new ExtendedCalls(metadata, writes), new ClusterCalls(metadata, writes), new TokenCalls());
-      RPC.Server server = rpcServer(conf, protocol);
-      server.start();
-      Gateway g = new Gateway(metadata, data, server, copies, keepMs);
+          new ExtendedCalls(metadata, writes), new ClusterCalls(metadata, writes), new TokenCalls(tokens));
+      GatewayTokens issued = tokens;
+      // Built and started as the gateway's login, so its SASL server is that principal.
+      RPC.Server server = login.doAs((java.security.PrivilegedExceptionAction<RPC.Server>) () -> {
+        RPC.Server s = rpcServer(conf, protocol, issued);
+        s.start();
+        return s;
+      });
+      Gateway g = new Gateway(metadata, data, tokens, server, copies, keepMs);
       LOG.info("IndexFS gateway for cluster {} serving hdfs:// clients at {} (data tier {})", cluster, g.address,
           dataUri.isEmpty() ? "none" : dataUri);
       return g;
-    } catch (IOException | RuntimeException e) {
+    } catch (IOException | RuntimeException | InterruptedException e) {
+      if (tokens != null) {
+        tokens.close();
+      }
       if (data != null) {
         data.close();
       }
       metadata.close();
-      throw e;
+      if (e instanceof InterruptedException) {
+        Thread.currentThread().interrupt();
+        throw new java.io.InterruptedIOException("Interrupted while starting the gateway");
+      }
+      if (e instanceof IOException io) {
+        throw io;
+      }
+      throw (RuntimeException) e;
     }
   }
 
   /** As HDFS's Router builds its client RPC server (RouterRpcServer): protobuf engine, HDFS's translator. */
-  private static RPC.Server rpcServer(Configuration conf, GatewayProtocol protocol) throws IOException {
+  private static RPC.Server rpcServer(Configuration conf, GatewayProtocol protocol, GatewayTokens tokens)
+      throws IOException {
     Configuration c = new Configuration(conf);
     RPC.setProtocolEngine(c, ClientNamenodeProtocolPB.class, ProtobufRpcEngine2.class);
     BlockingService service = ClientNamenodeProtocol.newReflectiveBlockingService(
@@ -117,6 +144,7 @@ public final class Gateway implements AutoCloseable {
         .setPort(get(conf, IndexFsConfig.GATEWAY_PORT))
         .setNumHandlers(get(conf, IndexFsConfig.GATEWAY_HANDLERS))
         .setVerbose(false)
+        .setSecretManager(tokens)
         .build();
     // What clients are told is theirs to handle: no stack trace in the gateway's log for these.
     server.addTerseExceptions(FileNotFoundException.class, FileAlreadyExistsException.class,
@@ -147,6 +175,9 @@ public final class Gateway implements AutoCloseable {
   public void close() {
     sweeper.shutdownNow();
     server.stop();
+    if (tokens != null) {
+      tokens.close();
+    }
     if (data != null) {
       data.close();
     }

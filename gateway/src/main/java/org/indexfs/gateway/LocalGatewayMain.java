@@ -25,6 +25,11 @@ public final class LocalGatewayMain {
       conf.set(IndexFsConfig.CLUSTER_NAME.name(), cluster.clusterName());
       conf.set(IndexFsConfig.GATEWAY_BIND_HOST.name(), "127.0.0.1");
       conf.set(IndexFsConfig.GATEWAY_PORT.name(), System.getProperty("indexfs.local.gateway-port", "0"));
+      // The gateway sets this process's proxy-user rules (Hadoop keeps one table per process): the
+      // same ones as the embedded HDFS (LocalHdfs), whose NameNode shares the table with it.
+      String me = org.apache.hadoop.security.UserGroupInformation.getLoginUser().getShortUserName();
+      conf.set("hadoop.proxyuser." + me + ".hosts", "*");
+      conf.set("hadoop.proxyuser." + me + ".groups", "*");
       Gateway gateway = Gateway.start(conf);
       java.nio.file.Files.writeString(cluster.workDir().resolve("gateway.uri"), gateway.uri() + "\n");
       List<String> banner = new ArrayList<>();

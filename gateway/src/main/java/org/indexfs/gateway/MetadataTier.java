@@ -40,10 +40,10 @@ final class MetadataTier implements AutoCloseable {
   }
 
   static MetadataTier open(String zookeeper, String cluster, int maxFrameBytes, int cacheEntries, int listConnections,
-      SaslAuthenticator login, long timeoutMs, long failoverWaitMs) throws IOException {
+      UserGroupInformation gateway, SaslAuthenticator login, long timeoutMs, long failoverWaitMs) throws IOException {
     ClusterConnection c = ClusterConnection.openUnshared(zookeeper, cluster, maxFrameBytes, 30_000, cacheEntries, login);
     c.listConnections(listConnections);
-    return new MetadataTier(c, UserGroupInformation.getLoginUser(), timeoutMs, failoverWaitMs);
+    return new MetadataTier(c, gateway, timeoutMs, failoverWaitMs);
   }
 
   /** The cluster's settings: its data root, inline limit, lease period and server defaults. */

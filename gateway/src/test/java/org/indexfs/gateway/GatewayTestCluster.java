@@ -72,6 +72,12 @@ public final class GatewayTestCluster {
     conf.set("indexfs.cluster.name", c.clusterName());
     conf.set("indexfs.gateway.bind-host", "127.0.0.1");
     conf.set("indexfs.gateway.port", "0");
+    // Hadoop keeps proxy-user rules in one table per process, which a gateway replaces with its own
+    // as a NameNode does: the same rules as the tests' NameNodes (LocalHdfs, IndexFsTestCluster).
+    conf.set("hadoop.proxyuser." + login() + ".hosts", "*");
+    conf.set("hadoop.proxyuser." + login() + ".groups", "*");
+    conf.set("hadoop.proxyuser." + IndexFsTestCluster.PROXY_USER + ".users", "alice");
+    conf.set("hadoop.proxyuser." + IndexFsTestCluster.PROXY_USER + ".hosts", "*");
     return conf;
   }
 

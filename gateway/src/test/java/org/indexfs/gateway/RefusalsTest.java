@@ -4,11 +4,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
 import java.io.IOException;
+import java.util.List;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.apache.hadoop.hdfs.protocol.CacheDirectiveInfo;
 import org.apache.hadoop.hdfs.protocol.CachePoolInfo;
+import org.apache.hadoop.hdfs.security.token.delegation.DelegationTokenIdentifier;
+import org.apache.hadoop.io.Text;
 import org.apache.hadoop.ipc.RemoteException;
+import org.apache.hadoop.security.token.SecretManager.InvalidToken;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -66,6 +70,21 @@ class RefusalsTest {
     assertThat(fs.listEncryptionZones().hasNext()).isFalse();
     refused(catchThrowable(() -> fs.getClient().getNamenode().createEncryptionZone("/refusals", "key")),
         "createEncryptionZone");
+  }
+
+  @Test
+  void withoutKerberosThereAreNoDelegationTokensAndRenewingOneIsRefusedNamingIndexFs() throws IOException {
+    // As a NameNode without Kerberos: no token, so job submission goes on without one.
+    assertThat(fs.getDelegationToken("alice")).isNull();
+    org.apache.hadoop.security.token.Token<DelegationTokenIdentifier> forged = new org.apache.hadoop.security.token.Token<>(
+        new DelegationTokenIdentifier(new Text("alice"), new Text("alice"), null).getBytes(), new byte[20],
+        DelegationTokenIdentifier.HDFS_DELEGATION_KIND, new Text("any"));
+    for (Throwable t : List.of(catchThrowable(() -> fs.getClient().getNamenode().renewDelegationToken(forged)),
+        catchThrowable(() -> fs.getClient().getNamenode().cancelDelegationToken(forged)))) {
+      assertThat(t).isInstanceOf(RemoteException.class);
+      assertThat(((RemoteException) t).getClassName()).isEqualTo(InvalidToken.class.getName());
+      assertThat(t.getMessage()).contains("the IndexFS gateway issues delegation tokens only with Kerberos");
+    }
   }
 
   @Test

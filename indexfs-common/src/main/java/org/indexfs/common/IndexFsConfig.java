@@ -280,6 +280,21 @@ public final class IndexFsConfig {
   public static final ConfigKey<Long> GATEWAY_INLINE_COPIES_KEEP_MS = ConfigKey.longValue(
       "indexfs.gateway.inline-copies.keep-ms", 86_400_000L,
       "A read copy of an inline file not read for this long (the data tier's access time) is deleted; a later reader makes it again.");
+  public static final ConfigKey<String> GATEWAY_KERBEROS_PRINCIPAL = ConfigKey.string(
+      "indexfs.gateway.kerberos.principal", "",
+      "With hadoop.security.authentication=kerberos: the gateway's principal (_HOST is its bind host), e.g. gateway/_HOST@REALM; hdfs:// clients name it in dfs.namenode.kerberos.principal, and IndexFS's servers and the data tier must let it act for others (hadoop.proxyuser.<it>.*).");
+  public static final ConfigKey<String> GATEWAY_KEYTAB = ConfigKey.string(
+      "indexfs.gateway.keytab.file", "",
+      "With Kerberos: the keytab holding the gateway's principal.");
+  public static final ConfigKey<Long> GATEWAY_TOKEN_MAX_LIFETIME_MS = ConfigKey.longValue(
+      "indexfs.gateway.delegation-token.max-lifetime-ms", 7L * 24 * 3_600_000,
+      "Longest life of an HDFS delegation token the gateways issue, however often renewed (HDFS: dfs.namenode.delegation.token.max-lifetime).");
+  public static final ConfigKey<Long> GATEWAY_TOKEN_RENEW_INTERVAL_MS = ConfigKey.longValue(
+      "indexfs.gateway.delegation-token.renew-interval-ms", 24L * 3_600_000,
+      "How long a gateway delegation token lives between renewals (HDFS: dfs.namenode.delegation.token.renew-interval).");
+  public static final ConfigKey<Long> GATEWAY_TOKEN_KEY_UPDATE_INTERVAL_MS = ConfigKey.longValue(
+      "indexfs.gateway.delegation-token.key-update-interval-ms", 24L * 3_600_000,
+      "How often the gateways' token signing key (kept in ZooKeeper, shared by every gateway) is replaced (HDFS: dfs.namenode.delegation.key.update-interval).");
 
   public static final List<ConfigKey<?>> ALL = List.of(
       ZOOKEEPER_QUORUM, ZOOKEEPER_SESSION_TIMEOUT_MS, SLOT_LEASE_WAIT_MS, CLUSTER_NAME, SERVER_DIR,
@@ -298,5 +313,7 @@ public final class IndexFsConfig {
       METRICS_LOG_INTERVAL_MS, METRICS_WINDOW_MS, HTTP_PORT, SPLIT_THRESHOLD, LOCALIZE_LEASE_MS,
       LOCALIZE_MAX_ID_BLOCK, CLIENT_LOCALIZE_PATTERNS, CLIENT_LOCALIZE_BUFFER_ENTRIES, CLIENT_LOCALIZE_DATA_LIMIT_BYTES,
       CLIENT_LOCALIZE_STORE, CLIENT_LOCALIZE_TASK_ATTEMPTS, STORE_BLOB_MIN_BYTES,
-      GATEWAY_BIND_HOST, GATEWAY_PORT, GATEWAY_HANDLERS, GATEWAY_INLINE_COPIES_DIR, GATEWAY_INLINE_COPIES_KEEP_MS);
+      GATEWAY_BIND_HOST, GATEWAY_PORT, GATEWAY_HANDLERS, GATEWAY_INLINE_COPIES_DIR, GATEWAY_INLINE_COPIES_KEEP_MS,
+      GATEWAY_KERBEROS_PRINCIPAL, GATEWAY_KEYTAB, GATEWAY_TOKEN_MAX_LIFETIME_MS, GATEWAY_TOKEN_RENEW_INTERVAL_MS,
+      GATEWAY_TOKEN_KEY_UPDATE_INTERVAL_MS);
 }

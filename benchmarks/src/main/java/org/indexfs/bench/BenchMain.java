@@ -5,7 +5,7 @@ import org.indexfs.bench.mdtest.CompareMain;
 import org.indexfs.bench.mdtest.KvMain;
 import org.indexfs.bench.scale.ScaleMain;
 
-/** {@code bin/indexfs bench <compare|scale|kv|jmh> ...}. */
+/** {@code bin/indexfs bench <compare|scale|cluster|kv|jmh> ...}. */
 public final class BenchMain {
   private BenchMain() {}
 
@@ -16,6 +16,7 @@ public final class BenchMain {
       case "kv" -> KvMain.main(rest);
       case "mdtest" -> org.indexfs.bench.mdtest.MdtestMain.main(rest);
       case "scale" -> ScaleMain.main(rest);
+      case "cluster" -> org.indexfs.bench.cluster.ClusterMain.main(rest);
       case "jmh" -> org.indexfs.bench.jmh.JmhMain.main(rest);
       case "bulk" -> org.indexfs.bench.bulk.BulkMain.main(rest);
       case "snapshot" -> org.indexfs.bench.snapshot.SnapshotMain.main(rest);
@@ -25,6 +26,8 @@ public final class BenchMain {
       default -> {
         System.err.println("Usage: indexfs bench compare [options]   IndexFS vs HDFS NameNode, side by side\n"
             + "       indexfs bench scale [options]                the same workload on 1, 2, 4, 8 slots; load balance on 8-128\n"
+            + "       indexfs bench cluster [options]              an emulated cluster of small machines: IndexFS on N slots\n"
+            + "                                                    vs the NameNode on 1 and N slices (root)\n"
             + "       indexfs bench kv [--threads T] [--keys N]   raw RocksDB for the operations of a create and a stat\n"
             + "       indexfs bench jmh [JMH options]              micro-benchmarks of codecs, GIGA+ math, framing\n"
             + "       indexfs bench mdtest --target URI --phase P   one mdtest phase from this process only (profiling)\n"

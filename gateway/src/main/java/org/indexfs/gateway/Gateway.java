@@ -74,8 +74,8 @@ public final class Gateway implements AutoCloseable {
     UserGroupInformation login = GatewayLogin.of(conf);
     MetadataTier metadata = MetadataTier.open(zookeeper, cluster, get(conf, IndexFsConfig.RPC_MAX_FRAME_BYTES),
         get(conf, IndexFsConfig.CLIENT_CACHE_ENTRIES), get(conf, IndexFsConfig.CLIENT_LIST_CONNECTIONS), login,
-        GatewayLogin.toServers(conf, login), get(conf, IndexFsConfig.RPC_TIMEOUT_MS),
-        get(conf, IndexFsConfig.CLIENT_FAILOVER_WAIT_MS));
+        GatewayLogin.toServers(conf, login), get(conf, IndexFsConfig.SECURITY_ZOOKEEPER_SERVER_ID),
+        get(conf, IndexFsConfig.RPC_TIMEOUT_MS), get(conf, IndexFsConfig.CLIENT_FAILOVER_WAIT_MS));
     DataTierNameNode data = null;
     GatewayTokens tokens = null;
     try {

@@ -1,25 +1,27 @@
 package org.indexfs.gateway;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
+import java.util.Map;
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.framework.CuratorFrameworkFactory;
-import org.apache.curator.retry.BoundedExponentialBackoffRetry;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hdfs.security.token.delegation.DelegationTokenIdentifier;
 import org.apache.hadoop.security.token.delegation.ZKDelegationTokenSecretManager;
+import org.indexfs.common.ClusterPaths;
 import org.indexfs.common.IndexFsConfig;
-import org.indexfs.server.security.ResolutionKeys;
+import org.indexfs.server.security.ServerZooKeeper;
 
 /**
  * The gateways' HDFS delegation tokens (kind {@code HDFS_DELEGATION_TOKEN}), issued and checked by
  * Hadoop's own ZooKeeper-backed secret manager, as HDFS's Router keeps its tokens: signing keys and
- * issued tokens live in IndexFS's ZooKeeper under {@code indexfs/<cluster>/gateway-tokens}, so every
+ * issued tokens live in IndexFS's ZooKeeper under {@code /indexfs/<cluster>/tokens/gateway}, so every
  * gateway of a nameservice verifies what any of them issued, and a restarted gateway still does.
- * The nodes are readable only with the servers' digest ({@code indexfs.security.zookeeper.digest}).
+ * They are written with the servers' ZooKeeper identity ({@link ServerZooKeeper}: SASL as the servers'
+ * principal, or their digest), under {@code tokens/}, so nobody but the servers and the gateways can
+ * read them: a gateway with Kerberos must be given that identity (the servers' keytab, or
+ * {@code indexfs.security.zookeeper.auth=digest} and the digest).
  */
 final class GatewayTokens extends ZKDelegationTokenSecretManager<DelegationTokenIdentifier> {
-  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(GatewayTokens.class);
   private final CuratorFramework curator;
 
   private GatewayTokens(Configuration conf, CuratorFramework curator) {
@@ -33,32 +35,18 @@ final class GatewayTokens extends ZKDelegationTokenSecretManager<DelegationToken
   }
 
   static GatewayTokens start(Configuration conf, String zookeeper, String cluster) throws IOException {
-    String digest = Gateway.get(conf, IndexFsConfig.SECURITY_ZOOKEEPER_DIGEST);
-    if (digest.isEmpty()) {
-      LOG.warn("{} is not set: the gateways' delegation token secrets in ZooKeeper are readable by anyone who can"
-          + " reach ZooKeeper, who could then make tokens for any user", IndexFsConfig.SECURITY_ZOOKEEPER_DIGEST.name());
+    Map<String, String> settings = new HashMap<>();
+    conf.forEach(e -> settings.put(e.getKey(), e.getValue()));
+    ServerZooKeeper servers;
+    try {
+      servers = ServerZooKeeper.of(settings, conf, Gateway.get(conf, IndexFsConfig.GATEWAY_BIND_HOST));
+    } catch (IOException e) {
+      throw new IOException("The gateway keeps its delegation tokens in ZooKeeper as the servers do, with their"
+          + " ZooKeeper identity: " + e.getMessage(), e);
     }
-    CuratorFrameworkFactory.Builder b = CuratorFrameworkFactory.builder().connectString(zookeeper)
-        .ensembleTracker(false).sessionTimeoutMs(30_000).connectionTimeoutMs(15_000)
-        .retryPolicy(new BoundedExponentialBackoffRetry(100, 2_000, 5))
-        .aclProvider(new org.apache.curator.framework.api.ACLProvider() {
-          @Override
-          public java.util.List<org.apache.zookeeper.data.ACL> getDefaultAcl() {
-            return ResolutionKeys.serversOnly(digest);
-          }
-
-          @Override
-          public java.util.List<org.apache.zookeeper.data.ACL> getAclForPath(String path) {
-            return getDefaultAcl();
-          }
-        });
-    if (!digest.isEmpty()) {
-      b.authorization("digest", digest.getBytes(StandardCharsets.UTF_8));
-    }
-    CuratorFramework curator = b.build();
-    curator.start();
+    CuratorFramework curator = servers.connect(zookeeper, 30_000);
     Configuration c = new Configuration(conf);
-    c.set(ZK_DTSM_ZNODE_WORKING_PATH, "indexfs/" + cluster + "/gateway-tokens");
+    c.set(ZK_DTSM_ZNODE_WORKING_PATH, ClusterPaths.root(cluster).substring(1) + "/tokens/gateway");
     c.setLong("delegation-token.max-lifetime.sec", Gateway.get(conf, IndexFsConfig.GATEWAY_TOKEN_MAX_LIFETIME_MS) / 1000);
     c.setLong("delegation-token.renew-interval.sec", Gateway.get(conf, IndexFsConfig.GATEWAY_TOKEN_RENEW_INTERVAL_MS) / 1000);
     c.setLong("delegation-token.update-interval.sec",

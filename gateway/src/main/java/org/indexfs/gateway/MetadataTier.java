@@ -40,8 +40,11 @@ final class MetadataTier implements AutoCloseable {
   }
 
   static MetadataTier open(String zookeeper, String cluster, int maxFrameBytes, int cacheEntries, int listConnections,
-      UserGroupInformation gateway, SaslAuthenticator login, long timeoutMs, long failoverWaitMs) throws IOException {
-    ClusterConnection c = ClusterConnection.openUnshared(zookeeper, cluster, maxFrameBytes, 30_000, cacheEntries, login);
+      UserGroupInformation gateway, SaslAuthenticator login, String serversId, long timeoutMs, long failoverWaitMs)
+      throws IOException {
+    // serversId: slot records only the servers' ZooKeeper identity wrote are believed, as by any client.
+    ClusterConnection c = ClusterConnection.openUnshared(zookeeper, cluster, maxFrameBytes, 30_000, cacheEntries, login,
+        serversId);
     c.listConnections(listConnections);
     return new MetadataTier(c, gateway, timeoutMs, failoverWaitMs);
   }

@@ -115,6 +115,10 @@ class GatewayKerberosTest {
     cluster.clientConf().forEach(c::set);
     c.set(IndexFsConfig.CLUSTER_NAME.name(), cluster.clusterName());
     c.set(IndexFsConfig.SERVER_KERBEROS_PRINCIPAL.name(), "hdfs/_HOST@" + realm);
+    // The servers' ZooKeeper identity (SASL as their principal, on the Kerberized embedded ZooKeeper),
+    // with which the gateways keep their delegation-token secrets beside the servers'.
+    c.set(IndexFsConfig.SERVER_KEYTAB.name(), keytab.getAbsolutePath());
+    c.set(IndexFsConfig.SECURITY_ZOOKEEPER_SERVER_PRINCIPAL.name(), "hdfs/localhost@" + realm);
     c.set(IndexFsConfig.GATEWAY_KERBEROS_PRINCIPAL.name(), "gateway/_HOST@" + realm);
     c.set(IndexFsConfig.GATEWAY_KEYTAB.name(), keytab.getAbsolutePath());
     c.set(IndexFsConfig.GATEWAY_BIND_HOST.name(), "localhost");

@@ -15,14 +15,16 @@ import org.apache.hadoop.fs.FSDataOutputStream;
  * it does there to its own journal on the data tier and hflushes it before the call returns, so
  * when the client dies before publishing, another client can replay the journal
  * ({@link JournalReplay}) and the work appears. The journal is dropped once the subtree is published
- * and released. One journal per client and subtree:
- * {@code <data.uri>/.client-journals/<subtree path, URL-encoded>/<client id>}.
+ * and released. One journal per client and subtree, in its user's own directory (0700, made by the
+ * user under the servers' {@code .client-journals}, 1733), the journal 0600 from its creation:
+ * {@code <data.uri>/.client-journals/<user>/<subtree path, URL-encoded>/<client id>}. Nobody else
+ * reads what a journal holds, and a replay runs only journals of the replaying user (issue 31).
  *
  * <p>Records: {@code int length | bytes}, the bytes a {@link DataOutputStream} of one operation; a
  * torn last record (the client died mid-write) ends the journal.
  */
 final class ClientJournal implements AutoCloseable {
-  static final String DIR = ".client-journals";
+  static final String DIR = org.indexfs.common.ObjectNames.CLIENT_JOURNALS_ROOT;
   static final byte MKDIR = 1;
   static final byte FILE = 2;
   static final byte RENAME = 3;
@@ -38,13 +40,19 @@ final class ClientJournal implements AutoCloseable {
     this.out = out;
   }
 
-  /** The folder of {@code root}'s journals, relative to the data tier. */
-  static String folderOf(String root) {
-    return DIR + "/" + URLEncoder.encode(root, StandardCharsets.UTF_8);
+  /** The directory of {@code user}'s journals, relative to the data tier. */
+  static String userDirectory(String user) {
+    return DIR + "/" + URLEncoder.encode(user, StandardCharsets.UTF_8);
+  }
+
+  /** The folder of {@code user}'s journals of {@code root}, relative to the data tier. */
+  static String folderOf(String user, String root) {
+    return userDirectory(user) + "/" + URLEncoder.encode(root, StandardCharsets.UTF_8);
   }
 
   static ClientJournal open(DataObjects objects, String root, String clientId) throws IOException {
-    String name = folderOf(root) + "/" + URLEncoder.encode(clientId, StandardCharsets.UTF_8);
+    objects.privateDirectory(userDirectory(objects.user()));
+    String name = folderOf(objects.user(), root) + "/" + URLEncoder.encode(clientId, StandardCharsets.UTF_8);
     return new ClientJournal(objects, name, objects.create(name, (short) 3, 128L << 20));
   }
 

@@ -30,7 +30,8 @@ final class FileBytes {
       return new FSDataInputStream(new IndexInputStream(path, status.getLength(),
           IndexInputStream.inline(result.getInlineData().toByteArray()), statistics));
     }
-    FSDataInputStream in = objects.open(status.getDataObject());
+    // Only an object that still is the file's (owner, inode) is read: a replaced one is refused.
+    FSDataInputStream in = objects.open(status.getDataObject(), status.getOwner(), path);
     // A file being written is as long as what its writer has hflushed to the object (HDFS: the
     // visible length); a closed one as long as its entry says.
     long length = status.getUnderConstruction()
@@ -43,11 +44,11 @@ final class FileBytes {
    * same computation over the entry's bytes for an inline file (so both compare equal to an HDFS
    * copy of the file).
    */
-  FileChecksum checksum(OpenResult result, long length, Configuration conf) throws IOException {
+  FileChecksum checksum(String path, OpenResult result, long length, Configuration conf) throws IOException {
     FileStatus status = result.getStatus();
     long n = Math.min(length, status.getLength());
     if (!status.getDataObject().isEmpty()) {
-      return objects.checksum(status.getDataObject(), n);
+      return objects.checksum(status.getDataObject(), n, status.getOwner(), path);
     }
     return InlineChecksum.of(result.getInlineData().toByteArray(), (int) n, conf);
   }

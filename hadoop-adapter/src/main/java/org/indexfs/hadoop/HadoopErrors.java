@@ -43,8 +43,10 @@ final class HadoopErrors {
       case DIRECTORY_NOT_EMPTY -> new PathIsNotEmptyDirectoryException(m + "\n");
       case NOT_DIRECTORY -> new PathIsNotDirectoryException(m);
       case ACCESS_DENIED -> new AccessControlException(m);
-      // HDFS reports this as a PathComponentTooLongException (an IOException) from the NameNode.
-      case PATH_COMPONENT_TOO_LONG -> new IOException(m);
+      // The NameNode's PathComponentTooLongException, which DFSClient does not unwrap for any call.
+      // (A NameNode class, not on a client's classpath: named as the RemoteException names it.)
+      case PATH_COMPONENT_TOO_LONG -> new RemoteException(
+          "org.apache.hadoop.hdfs.protocol.FSLimitException$PathComponentTooLongException", m);
       case INVALID_PATH -> throw unchecked(new InvalidPathException(withoutPrefix(m, INVALID_PATH_PREFIX)), ie);
       case INVALID_ARGUMENT -> throw unchecked(new HadoopIllegalArgumentException(m), ie);
       case ALREADY_BEING_CREATED -> new RemoteException(AlreadyBeingCreatedException.class.getName(), m);
@@ -78,6 +80,26 @@ final class HadoopErrors {
     };
     mapped.initCause(ie);
     return mapped;
+  }
+
+  /**
+   * What DistributedFileSystem's caller sees of {@code e}: DFSClient receives every NameNode refusal
+   * as a RemoteException and unwraps, per call, only the classes it lists ({@code unwrapped}; none
+   * listed: all, as its snapshot calls do). Hadoop's own {@link RemoteException#unwrapRemoteException}
+   * decides, on the exception this adapter maps the server's code to.
+   */
+  @SafeVarargs
+  static IOException asDfsClient(IOException e, Class<? extends IOException>... unwrapped) {
+    RemoteException remote;
+    if (e instanceof RemoteException r) {
+      remote = r;
+    } else if (e.getCause() instanceof IndexFsException) {
+      remote = new RemoteException(e.getClass().getName(), e.getMessage());
+      remote.initCause(e.getCause());
+    } else {
+      return e; // not a server's refusal (a connection that broke, …): as it is
+    }
+    return unwrapped.length == 0 ? remote.unwrapRemoteException() : remote.unwrapRemoteException(unwrapped);
   }
 
   private static RuntimeException unchecked(RuntimeException mapped, IndexFsException cause) {

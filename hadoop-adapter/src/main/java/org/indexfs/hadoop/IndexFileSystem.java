@@ -91,12 +91,14 @@ public class IndexFileSystem extends ExtendedNamespace implements LeaseRecoverab
     UserGroupInformation ugi = UserGroupInformation.getCurrentUser();
     user = ugi.getShortUserName();
     var login = KerberosLogin.of(ugi, conf, TOKEN_SERVICE_PREFIX + cluster);
+    // A slot map only the servers can have written is believed (issue 31).
+    String servers = get(conf, IndexFsConfig.SECURITY_ZOOKEEPER_SERVER_ID);
     ClusterConnection connection = get(conf, IndexFsConfig.CLIENT_PRIVATE_CONNECTION)
         ? ClusterConnection.openUnshared(zk, cluster, get(conf, IndexFsConfig.RPC_MAX_FRAME_BYTES), 30_000,
-            get(conf, IndexFsConfig.CLIENT_CACHE_ENTRIES), login)
+            get(conf, IndexFsConfig.CLIENT_CACHE_ENTRIES), login, servers)
         : ClusterConnection.acquire(zk, cluster,
             get(conf, IndexFsConfig.RPC_MAX_FRAME_BYTES), 30_000, get(conf, IndexFsConfig.CLIENT_CACHE_ENTRIES), login,
-            get(conf, IndexFsConfig.CLIENT_CONNECTION_LINGER_MS));
+            get(conf, IndexFsConfig.CLIENT_CONNECTION_LINGER_MS), servers);
     connection.listConnections(get(conf, IndexFsConfig.CLIENT_LIST_CONNECTIONS));
     client = new IndexFsClient(connection, caller(ugi), get(conf, IndexFsConfig.RPC_TIMEOUT_MS),
         get(conf, IndexFsConfig.CLIENT_FAILOVER_WAIT_MS));
@@ -104,7 +106,7 @@ public class IndexFileSystem extends ExtendedNamespace implements LeaseRecoverab
       ServerInfo info = connection.serverInfo(client::serverInfo);
       inlineMax = info.getInlineMaxBytes();
       serverDefaults = info.getServerDefaults();
-      objects = new DataObjects(info.getDataUri(), conf);
+      objects = new DataObjects(info.getDataUri(), conf, ugi);
       bytes = new FileBytes(objects);
       renewer = new LeaseRenewer(client, info.getLeaseSoftLimitMs());
       localized = new LocalizedPaths(client, objects, conf);
@@ -289,7 +291,7 @@ public class IndexFileSystem extends ExtendedNamespace implements LeaseRecoverab
       return new FSDataInputStream(new IndexInputStream(path, bytes.length, IndexInputStream.inline(bytes), statistics));
     }
     return new FSDataInputStream(new IndexInputStream(path, pending.length,
-        new DataObjectSource(objects.open(pending.dataObject)), statistics));
+        new DataObjectSource(objects.open(pending.dataObject, objects.user(), path)), statistics));
   }
 
   @Override
@@ -432,7 +434,7 @@ public class IndexFileSystem extends ExtendedNamespace implements LeaseRecoverab
   /** Opens an object file's object for append; on failure gives the file back, unchanged. */
   private FSDataOutputStream appendToObject(String path, org.indexfs.proto.FileStatus status) throws IOException {
     try {
-      FSDataOutputStream out = objects.append(status.getDataObject());
+      FSDataOutputStream out = objects.append(status.getDataObject(), status.getOwner(), path);
       if (out.getPos() != status.getLength()) {
         out.close();
         throw new IOException("Data object " + status.getDataObject() + " of " + path + " holds " + out.getPos()
@@ -457,7 +459,20 @@ public class IndexFileSystem extends ExtendedNamespace implements LeaseRecoverab
     for (Path p : psrcs) {
       sources.add(pathOf(p));
     }
-    writeVoid(() -> client.concat(pathOf(trg), sources));
+    try {
+      writeVoid(() -> client.concat(pathOf(trg), sources));
+    } catch (org.apache.hadoop.HadoopIllegalArgumentException e) {
+      // Not among them: DFSClient.concat's callers get the NameNode's refusal as it came.
+      if (!(e.getCause() instanceof org.indexfs.common.IndexFsException)) {
+        throw e;
+      }
+      throw new org.apache.hadoop.ipc.RemoteException(e.getClass().getName(), e.getMessage());
+    } catch (IOException e) {
+      // DFSClient.concat unwraps only these; the NameNode's other refusals reach callers remote.
+      throw HadoopErrors.asDfsClient(e, org.apache.hadoop.security.AccessControlException.class,
+          org.apache.hadoop.fs.UnresolvedLinkException.class,
+          org.apache.hadoop.hdfs.protocol.SnapshotAccessControlException.class);
+    }
   }
 
   /** HDFS truncate: true if done at once, false while the last block is recovered (file stays open). */
@@ -509,7 +524,7 @@ public class IndexFileSystem extends ExtendedNamespace implements LeaseRecoverab
       throw new IllegalArgumentException("Invalid length " + length);
     }
     String path = pathOf(f);
-    return bytes.checksum(read(() -> client.open(path)), length, getConf());
+    return bytes.checksum(path, read(() -> client.open(path)), length, getConf());
   }
 
   /** Where the bytes are ({@link FileBytes}); a directory has none: HDFS's FileNotFoundException. */
@@ -779,11 +794,20 @@ public class IndexFileSystem extends ExtendedNamespace implements LeaseRecoverab
     return new Snapshots(client);
   }
 
+  /** A snapshot call: DFSClient unwraps whatever the NameNode refuses it with (SnapshotException …). */
+  private <T> T unwrapped(Rpc<T> call) throws IOException {
+    try {
+      return write(call);
+    } catch (IOException e) {
+      throw HadoopErrors.asDfsClient(e);
+    }
+  }
+
   /** HDFS's createSnapshot: the snapshot's path, {@code <dir>/.snapshot/<name>} (a generated name if null). */
   @Override
   public Path createSnapshot(Path path, String snapshotName) throws IOException {
     Path dir = makeQualified(path);
-    String name = write(() -> snapshots().create(pathOf(dir), snapshotName));
+    String name = unwrapped(() -> snapshots().create(pathOf(dir), snapshotName));
     // As HDFS returns it: the path alone, without the file system's scheme and authority.
     return new Path(pathOf(dir), ".snapshot/" + name);
   }
@@ -791,7 +815,7 @@ public class IndexFileSystem extends ExtendedNamespace implements LeaseRecoverab
   @Override
   public void renameSnapshot(Path path, String snapshotOldName, String snapshotNewName) throws IOException {
     String dir = pathOf(makeQualified(path));
-    write(() -> {
+    unwrapped(() -> {
       snapshots().rename(dir, snapshotOldName, snapshotNewName);
       return null;
     });
@@ -800,7 +824,7 @@ public class IndexFileSystem extends ExtendedNamespace implements LeaseRecoverab
   @Override
   public void deleteSnapshot(Path path, String snapshotName) throws IOException {
     String dir = pathOf(makeQualified(path));
-    write(() -> {
+    unwrapped(() -> {
       snapshots().delete(dir, snapshotName);
       return null;
     });
@@ -809,7 +833,7 @@ public class IndexFileSystem extends ExtendedNamespace implements LeaseRecoverab
   /** As DistributedFileSystem#allowSnapshot (superuser): snapshots of {@code path} may be taken. */
   public void allowSnapshot(Path path) throws IOException {
     String dir = pathOf(makeQualified(path));
-    write(() -> {
+    unwrapped(() -> {
       snapshots().allow(dir, true);
       return null;
     });
@@ -818,7 +842,7 @@ public class IndexFileSystem extends ExtendedNamespace implements LeaseRecoverab
   /** As DistributedFileSystem#disallowSnapshot: refused while the directory has snapshots. */
   public void disallowSnapshot(Path path) throws IOException {
     String dir = pathOf(makeQualified(path));
-    write(() -> {
+    unwrapped(() -> {
       snapshots().allow(dir, false);
       return null;
     });
@@ -948,9 +972,11 @@ public class IndexFileSystem extends ExtendedNamespace implements LeaseRecoverab
   @SuppressWarnings("deprecation")
   public FsServerDefaults getServerDefaults() {
     org.indexfs.proto.ServerDefaults d = serverDefaults;
+    // No key provider: IndexFS has no encryption zones (HDFS without a KMS answers "" too).
     return new FsServerDefaults(d.getBlockSize(), d.getBytesPerChecksum(), d.getWritePacketSize(),
         (short) d.getReplication(), d.getFileBufferSize(), d.getEncryptDataTransfer(), d.getTrashInterval(),
-        org.apache.hadoop.util.DataChecksum.Type.valueOf(d.getChecksumType()));
+        org.apache.hadoop.util.DataChecksum.Type.valueOf(d.getChecksumType()), "",
+        (byte) (d.getDefaultStoragePolicyId() == 0 ? 7 : d.getDefaultStoragePolicyId()));
   }
 
   @Override
@@ -960,7 +986,29 @@ public class IndexFileSystem extends ExtendedNamespace implements LeaseRecoverab
 
   @Override
   public String getCanonicalServiceName() {
-    return UserGroupInformation.isSecurityEnabled() ? TOKEN_SERVICE_PREFIX + uri.getAuthority() : null;
+    // Set with or without security, as HDFS's: TokenCache and Spark key credentials by it.
+    return TOKEN_SERVICE_PREFIX + uri.getAuthority();
+  }
+
+  /** As HDFS's (no encryption zones here): the root, as a path without scheme or authority. */
+  @Override
+  public Path getEnclosingRoot(Path path) throws IOException {
+    getFileStatus(path); // HDFS resolves the path first: a missing one is FileNotFoundException
+    return new Path("/");
+  }
+
+  /**
+   * As HDFS's builder: options it does not know, even mandatory ones, are ignored rather than
+   * refused (FileSystem's own builder refuses them).
+   */
+  @Override
+  public org.apache.hadoop.fs.FSDataOutputStreamBuilder createFile(Path path) {
+    return new OutputStreamBuilder(this, path).create().overwrite(true);
+  }
+
+  @Override
+  public org.apache.hadoop.fs.FSDataOutputStreamBuilder appendFile(Path path) {
+    return new OutputStreamBuilder(this, path).append();
   }
 
   /**

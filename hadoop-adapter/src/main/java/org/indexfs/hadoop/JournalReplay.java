@@ -18,8 +18,13 @@ import org.apache.hadoop.io.IOUtils;
  * where it can be: a file already present (published before the crash) is left as it is, a rename
  * whose source is gone is skipped. The caller says the writers are dead: a journal's writer is
  * presumed dead once its localization lease has expired ({@code indexfs.localize.lease-ms}).
+ *
+ * <p>Only this user's journals are replayed, from this user's own directory (issue 31): a journal
+ * is a list of operations run with the replayer's rights, so one planted by anyone else — or found
+ * in a directory someone else made — is never run.
  */
 final class JournalReplay {
+  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(JournalReplay.class);
   private final FileSystem fs;
   private final DataObjects objects;
 
@@ -31,13 +36,24 @@ final class JournalReplay {
   /** Replays every unclaimed journal of {@code root}; the number of operations applied. */
   long replay(String root, String myClientId) throws IOException {
     FileSystem data = objects.fileSystem();
-    Path folder = objects.pathOf(ClientJournal.folderOf(root));
-    if (!data.exists(folder)) {
+    String user = objects.user();
+    FileStatus mine = objects.statusOrNull(ClientJournal.userDirectory(user));
+    FileStatus folderStatus = objects.statusOrNull(ClientJournal.folderOf(user, root));
+    if (mine == null || folderStatus == null) {
       return 0;
     }
+    if (objects.checksOwners() && !(user.equals(mine.getOwner()) && user.equals(folderStatus.getOwner()))) {
+      throw new org.apache.hadoop.security.AccessControlException("The client journals of " + root + " are in "
+          + folderStatus.getPath() + ", which does not belong to " + user + ": not replayed");
+    }
+    Path folder = folderStatus.getPath();
     long applied = 0;
     for (FileStatus journal : data.listStatus(folder)) {
       if (journal.getPath().getName().contains(".replaying-")) {
+        continue;
+      }
+      if (objects.checksOwners() && !(journal.isFile() && user.equals(journal.getOwner()))) {
+        LOG.warn("Not replaying {}: it belongs to {}, not to {}", journal.getPath(), journal.getOwner(), user);
         continue;
       }
       Path claimed = new Path(folder, journal.getPath().getName() + ".replaying-" + myClientId);
@@ -83,7 +99,7 @@ final class JournalReplay {
           if (inline) {
             out.write(bytes);
           } else {
-            try (InputStream in = objects.open(object)) {
+            try (InputStream in = objects.open(object, objects.user(), path.toString())) {
               IOUtils.copyBytes(in, out, length, false);
             }
           }

@@ -40,15 +40,20 @@ final class LocalizedPaths implements AutoCloseable {
     }
     SstShipper shipper = new SstShipper() {
       @Override
-      public String ship(Path local) throws IOException {
-        String name = ".publish/" + client.caller().getClientId() + "-" + UUID.randomUUID() + ".sst";
-        objects.upload(local, name);
+      public String ship(Path local, String directory) throws IOException {
+        String name = directory + "/" + UUID.randomUUID() + ".sst";
+        objects.uploadPrivate(local, directory, name);
         return name;
       }
 
       @Override
       public void discard(String name) {
         objects.deleteQuietly(name);
+      }
+
+      @Override
+      public void released(String directory) {
+        objects.deleteDirectoryQuietly(directory);
       }
     };
     bulk = new BulkInsertion(client, shipper, IndexFileSystem.get(conf, IndexFsConfig.CLIENT_LOCALIZE_STORE),

@@ -88,7 +88,7 @@ public final class ClusterConnection implements AutoCloseable {
   private long lingerMs;
 
   private ClusterConnection(String key, String zkQuorum, String cluster, int maxFrameBytes, int connectTimeoutMs,
-      int cacheEntries) {
+      int cacheEntries, String serversId) {
     this.key = key;
     this.cluster = cluster;
     this.maxFrameBytes = maxFrameBytes;
@@ -100,7 +100,7 @@ public final class ClusterConnection implements AutoCloseable {
     // Slot ownership changes (a server restarted, or another took the slot over): drop the old
     // connection at once, so the next call to that slot finds the new owner.
     session = new ZooKeeperSession(zkQuorum, connectTimeoutMs, this::watchSlots);
-    directory = new SlotDirectory(session, zkQuorum, cluster, connectTimeoutMs);
+    directory = new SlotDirectory(session, zkQuorum, cluster, connectTimeoutMs, serversId);
     session.start(ZOOKEEPER_START_DELAY_MS);
   }
 
@@ -122,13 +122,13 @@ public final class ClusterConnection implements AutoCloseable {
     CuratorCache watch = CuratorCache.builder(curator, ClusterPaths.slots(cluster))
         .withExceptionHandler(this::watchFailed).build();
     watch.listenable().addListener(CuratorCacheListener.builder()
-        .forCreates(node -> learn(node, node.getData()))
+        .forCreates(node -> learn(curator, node, node.getData()))
         .forChanges((before, after) -> {
-          learn(after, after.getData());
+          learn(curator, after, after.getData());
           forget(after);
         })
         .forDeletes(node -> {
-          learn(node, null);
+          learn(curator, node, null);
           forget(node);
         })
         .forInitialized(slotWatchBuilt::countDown)
@@ -154,10 +154,11 @@ public final class ClusterConnection implements AutoCloseable {
     }
   }
 
-  private void learn(ChildData node, byte[] published) {
+  /** On Curator's own thread (never ZooKeeper's event thread): it may ask ZooKeeper whose the slot map is. */
+  private void learn(CuratorFramework curator, ChildData node, byte[] published) {
     int slot = slotOf(node);
     if (slot >= 0) {
-      directory.update(slot, published);
+      directory.update(curator, slot, published);
     }
   }
 
@@ -231,11 +232,21 @@ public final class ClusterConnection implements AutoCloseable {
    */
   public static ClusterConnection acquire(String zkQuorum, String cluster, int maxFrameBytes, int connectTimeoutMs,
       int cacheEntries, SaslAuthenticator authenticator, long lingerMs) throws IOException {
-    String key = zkQuorum + "/" + cluster + (authenticator == null ? "" : "#" + authenticator.identity());
+    return acquire(zkQuorum, cluster, maxFrameBytes, connectTimeoutMs, cacheEntries, authenticator, lingerMs, "");
+  }
+
+  /**
+   * As above; {@code serversId} is the servers' ZooKeeper identity
+   * ({@code indexfs.security.zookeeper.server-id}): a slot map anyone else could write is refused.
+   */
+  public static ClusterConnection acquire(String zkQuorum, String cluster, int maxFrameBytes, int connectTimeoutMs,
+      int cacheEntries, SaslAuthenticator authenticator, long lingerMs, String serversId) throws IOException {
+    String key = zkQuorum + "/" + cluster + (authenticator == null ? "" : "#" + authenticator.identity())
+        + (serversId.isEmpty() ? "" : "@" + serversId);
     synchronized (SHARED) {
       ClusterConnection c = SHARED.get(key);
       if (c == null) {
-        c = new ClusterConnection(key, zkQuorum, cluster, maxFrameBytes, connectTimeoutMs, cacheEntries);
+        c = new ClusterConnection(key, zkQuorum, cluster, maxFrameBytes, connectTimeoutMs, cacheEntries, serversId);
         c.authenticator = authenticator;
         c.lingerMs = lingerMs;
         SHARED.put(key, c);
@@ -268,8 +279,14 @@ public final class ClusterConnection implements AutoCloseable {
   /** As above, authenticating with {@code authenticator} (Kerberos) when not null. */
   public static ClusterConnection openUnshared(String zkQuorum, String cluster, int maxFrameBytes,
       int connectTimeoutMs, int cacheEntries, SaslAuthenticator authenticator) throws IOException {
+    return openUnshared(zkQuorum, cluster, maxFrameBytes, connectTimeoutMs, cacheEntries, authenticator, "");
+  }
+
+  /** As above, refusing a slot map anyone but {@code serversId} could write (see {@link #acquire}). */
+  public static ClusterConnection openUnshared(String zkQuorum, String cluster, int maxFrameBytes,
+      int connectTimeoutMs, int cacheEntries, SaslAuthenticator authenticator, String serversId) throws IOException {
     ClusterConnection c = new ClusterConnection(null, zkQuorum, cluster, maxFrameBytes, connectTimeoutMs,
-        cacheEntries);
+        cacheEntries, serversId);
     c.authenticator = authenticator;
     c.references = 1;
     return c;
@@ -385,9 +402,12 @@ public final class ClusterConnection implements AutoCloseable {
     try {
       CuratorFramework curator = session.get();
       curator.blockUntilConnected(connectTimeoutMs, TimeUnit.MILLISECONDS);
+      directory.trust(curator);
       return new String(curator.getData().forPath(ClusterPaths.slot(cluster, slot)), java.nio.charset.StandardCharsets.UTF_8);
     } catch (org.apache.zookeeper.KeeperException.NoNodeException e) {
       return null;
+    } catch (IOException e) {
+      throw e;
     } catch (Exception e) {
       throw new IOException("ZooKeeper lookup of slot " + slot + " failed: " + e.getMessage(), e);
     }

@@ -27,21 +27,28 @@ import org.slf4j.LoggerFactory;
  * last map this user's clients saw is kept in a small local file, so a new client's first call
  * goes straight to the server without waiting for a ZooKeeper session (an HDFS client's first
  * call costs one connection too). Every call names the slot it means ({@code Request.target}), so
- * an address that went stale answers WRONG_SERVER and is looked up again in ZooKeeper.
+ * an address that went stale answers WRONG_SERVER and is looked up again in ZooKeeper. Nothing from
+ * ZooKeeper is believed (or remembered) before the slot map proved to be the servers' alone to write
+ * ({@link ServersOnlyRecords}).
  */
 final class SlotDirectory {
   private static final Logger LOG = LoggerFactory.getLogger(SlotDirectory.class);
 
   private final ZooKeeperSession session;
   private final String cluster;
+  private final String serversId;
+  /** The slot map proved to be the servers' (once per process: only they can change that after). */
+  private volatile boolean trusted;
   private final long waitMs;
   private final Path cacheFile;
   private final Map<Integer, InetSocketAddress> addresses = new ConcurrentHashMap<>();
   private volatile int slots;
 
-  SlotDirectory(ZooKeeperSession session, String zkQuorum, String cluster, long waitMs) {
+  /** {@code serversId}: the servers' ZooKeeper identity, when the client was told (empty: any one authenticated). */
+  SlotDirectory(ZooKeeperSession session, String zkQuorum, String cluster, long waitMs, String serversId) {
     this.session = session;
     this.cluster = cluster;
+    this.serversId = serversId;
     this.waitMs = waitMs;
     this.cacheFile = cacheFileOf(zkQuorum, cluster);
     load();
@@ -80,8 +87,20 @@ final class SlotDirectory {
     }
   }
 
-  /** ZooKeeper says {@code slot} is now served at {@code published} (null: by nobody). */
-  void update(int slot, byte[] published) {
+  /**
+   * ZooKeeper ({@code curator}'s session) says {@code slot} is now served at {@code published} (null:
+   * by nobody). Believed once the slot map proved to be the servers' ({@link #trust}); else the news
+   * only makes the next call look the slot up.
+   */
+  void update(CuratorFramework curator, int slot, byte[] published) {
+    if (published != null && !trusted) {
+      try {
+        trust(curator);
+      } catch (IOException e) {
+        LOG.warn("Not believing the record of slot {}: {}", slot, e.getMessage());
+        published = null;
+      }
+    }
     if (published == null) {
       addresses.remove(slot);
     } else {
@@ -101,6 +120,7 @@ final class SlotDirectory {
       if (!curator.blockUntilConnected((int) waitMs, TimeUnit.MILLISECONDS)) {
         throw new IOException("Cannot reach ZooKeeper for IndexFS cluster " + cluster + " within " + waitMs + " ms");
       }
+      trust(curator);
       return curator.getData().forPath(path);
     } catch (KeeperException.NoNodeException e) {
       throw e;
@@ -111,6 +131,14 @@ final class SlotDirectory {
       throw e;
     } catch (Exception e) {
       throw new IOException("ZooKeeper read of " + path + " failed: " + e.getMessage(), e);
+    }
+  }
+
+  /** Checks, once, that only the servers can write the slot map ({@link ServersOnlyRecords}). */
+  void trust(CuratorFramework curator) throws IOException {
+    if (!trusted) {
+      ServersOnlyRecords.check(curator, cluster, serversId);
+      trusted = true;
     }
   }
 

@@ -219,8 +219,9 @@ class BulkSubtreeSlotsDownTest {
     String s0 = subdirElsewhere(root);
     int participant = admin.getFileStatus(s0).getZerothSlot();
     String node = org.indexfs.common.ClusterPaths.slot(cluster.clusterName(), participant);
-    try (org.apache.curator.framework.CuratorFramework zk = org.apache.curator.framework.CuratorFrameworkFactory.newClient(
-            cluster.zookeeperConnect(), new org.apache.curator.retry.RetryOneTime(100));
+    // As the servers (the registration is theirs to write).
+    try (org.apache.curator.framework.CuratorFramework zk = cluster.serversInZooKeeper().builder(cluster.zookeeperConnect())
+            .retryPolicy(new org.apache.curator.retry.RetryOneTime(100)).build();
         IndexFsClient holder = slots.client("holder-killed", 120_000, 0); BulkInsertion bulk = slots.bulk(holder)) {
       zk.start();
       byte[] registration = zk.getData().forPath(node);

@@ -16,8 +16,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BooleanSupplier;
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.framework.CuratorFrameworkFactory;
-import org.apache.curator.retry.BoundedExponentialBackoffRetry;
 import org.indexfs.client.admin.AdminClient;
 import org.indexfs.common.IndexFsConfig;
 import org.indexfs.proto.FileStatus;
@@ -42,9 +40,7 @@ class GrowthTest {
     Path work = TestData.newDir("growth");
     String cluster = "growth";
     try (EmbeddedZooKeeper zk = new EmbeddedZooKeeper(work.resolve("zookeeper").toFile(), 0)) {
-      try (CuratorFramework c = CuratorFrameworkFactory.newClient(zk.connectString(),
-          new BoundedExponentialBackoffRetry(100, 2_000, 5))) {
-        c.start();
+      try (CuratorFramework c = TestData.asServers(zk.connectString())) {
         ClusterFormat.format(c, cluster, 8);
       }
       List<MachineProcess> machines = new ArrayList<>();
@@ -118,6 +114,7 @@ class GrowthTest {
     conf.put(IndexFsConfig.SERVER_NAME.name(), name);
     conf.put(IndexFsConfig.SERVER_STANDBY.name(), String.valueOf(standby));
     conf.put(IndexFsConfig.ZOOKEEPER_QUORUM.name(), zk.connectString());
+    conf.put(IndexFsConfig.SECURITY_ZOOKEEPER_DIGEST.name(), TestData.SERVERS_DIGEST);
     conf.put(IndexFsConfig.CLUSTER_NAME.name(), "growth");
     conf.put(IndexFsConfig.DATA_URI.name(), work.resolve("data").toUri().toString().replaceAll("/$", ""));
     conf.put(IndexFsConfig.JOURNAL_ENABLED.name(), "true");

@@ -120,6 +120,7 @@ class JournalReplicationTest {
       Map<String, String> conf = new LinkedHashMap<>();
       conf.put("indexfs.server.dir", work.resolve("slot-0").toString());
       conf.put("indexfs.zookeeper.quorum", zk.connectString());
+      conf.put(IndexFsConfig.SECURITY_ZOOKEEPER_DIGEST.name(), TestData.SERVERS_DIGEST);
       conf.put("indexfs.cluster.name", "disk-lost");
       conf.put("indexfs.zookeeper.session-timeout-ms", "2000");
       conf.put("indexfs.data.uri", work.resolve("data").toUri().toString());

@@ -46,11 +46,11 @@ class LongPublishLeaseTest {
       AtomicBoolean slowShip = new AtomicBoolean(true);
       SstShipper slow = new SstShipper() {
         @Override
-        public String ship(Path local) throws IOException {
+        public String ship(Path local, String directory) throws IOException {
           if (slowShip.getAndSet(false)) {
             sleep(SLOW_MS); // the client side of the publish, holding the subtree's lock
           }
-          return direct.ship(local);
+          return direct.ship(local, directory);
         }
 
         @Override

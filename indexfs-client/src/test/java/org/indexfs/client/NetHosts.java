@@ -15,7 +15,12 @@ import java.util.concurrent.ThreadLocalRandom;
  * subnet are random per instance, so tests can run side by side. A host can have its own
  * {@code /etc/hosts} ({@link #hostsFile}: {@code ip netns exec} mounts {@code /etc/netns/<name>/hosts}
  * over it, as Docker writes one per container), and can lose its routes to chosen addresses only
- * ({@link #blackhole}: a partition from some peers, the rest still reachable).
+ * ({@link #blackhole}: a partition from some peers, the rest still reachable), and a delay on its
+ * link ({@link #delay}: netem, as between racks).
+ *
+ * <p>Traffic between hosts crosses the bridge, which the kernel hands to iptables' FORWARD chain
+ * when {@code br_netfilter} is loaded; a Docker engine on the machine sets that chain's policy to
+ * DROP. So the bridge gets its own ACCEPT rule (when iptables is installed), removed with it.
  */
 public final class NetHosts implements AutoCloseable {
   private final String id;
@@ -33,6 +38,7 @@ public final class NetHosts implements AutoCloseable {
       created.add("bridge");
       ip("addr", "add", gateway() + "/24", "dev", bridge());
       ip("link", "set", bridge(), "up");
+      acceptForwarding();
       for (int k = 0; k < count; k++) {
         ip("netns", "add", ns(k));
         created.add(ns(k));
@@ -107,6 +113,20 @@ public final class NetHosts implements AutoCloseable {
     ip("-n", ns(k), "route", "del", "blackhole", address + "/32");
   }
 
+  /**
+   * Delays every packet host {@code k} sends by {@code micros} (netem on its side of the link), so
+   * between two delayed hosts each way costs that much and a round trip twice.
+   */
+  public void delay(int k, long micros) throws IOException, InterruptedException {
+    run(List.of("ip", "netns", "exec", ns(k), "tc", "qdisc", "replace", "dev", "eth0", "root", "netem",
+        "delay", micros + "us", "limit", "100000"));
+  }
+
+  /** The netem settings on host {@code k}'s link as {@code tc} reports them (empty without a delay). */
+  public String qdisc(int k) throws IOException, InterruptedException {
+    return run(List.of("ip", "netns", "exec", ns(k), "tc", "qdisc", "show", "dev", "eth0"));
+  }
+
   public int count() {
     return count;
   }
@@ -126,11 +146,55 @@ public final class NetHosts implements AutoCloseable {
   private static void ip(String... args) throws IOException, InterruptedException {
     List<String> command = new ArrayList<>(List.of("ip"));
     command.addAll(List.of(args));
+    run(command);
+  }
+
+  private static String run(List<String> command) throws IOException, InterruptedException {
     Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
     String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     if (p.waitFor() != 0) {
       throw new IOException(String.join(" ", command) + " failed: " + out.trim());
     }
+    return out;
+  }
+
+  /** The FORWARD rule letting this bridge's hosts reach each other whatever the chain's policy. */
+  private List<String> forwardRule(String action) {
+    return List.of("iptables", action, "FORWARD", "-i", bridge(), "-o", bridge(), "-m", "comment", "--comment",
+        "indexfs NetHosts " + id, "-j", "ACCEPT");
+  }
+
+  private void acceptForwarding() throws InterruptedException {
+    if (!iptablesInstalled()) {
+      return; // no iptables, no FORWARD rules to get past
+    }
+    try {
+      run(forwardRule("-I"));
+      created.add("forward");
+    } catch (IOException e) {
+      // A machine without the netfilter modules has no FORWARD chain to pass either; a real block
+      // shows as hosts that cannot reach each other.
+      System.err.println("No FORWARD rule for " + bridge() + ": " + e.getMessage());
+    }
+  }
+
+  /** Whether this instance holds an iptables FORWARD rule for its bridge (removed at {@link #close}). */
+  public boolean forwardRuleAdded() {
+    return created.contains("forward");
+  }
+
+  /** The bridge's name ({@code iptables -S FORWARD} shows its rule). */
+  public String bridgeName() {
+    return bridge();
+  }
+
+  private static boolean iptablesInstalled() {
+    for (String dir : System.getenv().getOrDefault("PATH", "/usr/sbin:/sbin").split(":")) {
+      if (Files.isExecutable(Path.of(dir, "iptables"))) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private void deleteHostsFile(int k) {
@@ -171,6 +235,13 @@ public final class NetHosts implements AutoCloseable {
         } catch (IOException | InterruptedException e) {
           System.err.println("Could not delete " + ns(k) + ": " + e.getMessage());
         }
+      }
+    }
+    if (created.remove("forward")) {
+      try {
+        run(forwardRule("-D"));
+      } catch (IOException | InterruptedException e) {
+        System.err.println("Could not remove the FORWARD rule of " + bridge() + ": " + e.getMessage());
       }
     }
     if (created.remove("bridge")) {

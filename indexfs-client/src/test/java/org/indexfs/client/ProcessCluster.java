@@ -7,8 +7,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.framework.CuratorFrameworkFactory;
-import org.apache.curator.retry.BoundedExponentialBackoffRetry;
 import org.indexfs.common.IndexFsConfig;
 import org.indexfs.server.local.EmbeddedZooKeeper;
 import org.indexfs.server.membership.ClusterFormat;
@@ -59,9 +57,7 @@ final class ProcessCluster implements AutoCloseable {
     this.hosts = hosts;
     zk = hosts == null ? new EmbeddedZooKeeper(work.resolve("zookeeper").toFile(), 0)
         : new EmbeddedZooKeeper(work.resolve("zookeeper").toFile(), hosts.gateway(), 0);
-    try (CuratorFramework c = CuratorFrameworkFactory.newClient(zk.connectString(),
-        new BoundedExponentialBackoffRetry(100, 2_000, 5))) {
-      c.start();
+    try (CuratorFramework c = TestData.asServers(zk.connectString())) {
       ClusterFormat.format(c, name, slotCount);
     }
     for (int k = 0; k < slotCount; k++) {
@@ -80,6 +76,7 @@ final class ProcessCluster implements AutoCloseable {
     conf.put(IndexFsConfig.SERVER_DIR.name(), work.resolve("slot-" + slot + (which == 0 ? "a" : "b")).toString());
     conf.put(IndexFsConfig.SERVER_NAME.name(), "slot-" + slot + (which == 0 ? "a" : "b"));
     conf.put(IndexFsConfig.ZOOKEEPER_QUORUM.name(), zk.connectString());
+    conf.put(IndexFsConfig.SECURITY_ZOOKEEPER_DIGEST.name(), TestData.SERVERS_DIGEST);
     conf.put(IndexFsConfig.CLUSTER_NAME.name(), name);
     conf.put(IndexFsConfig.DATA_URI.name(), work.resolve("data").toUri().toString().replaceAll("/$", ""));
     conf.put(IndexFsConfig.JOURNAL_ENABLED.name(), "true");

@@ -115,7 +115,9 @@ class RenameDuringSplitTest {
 
       // Settled, the rename lets the split go ahead.
       long deadline = System.currentTimeMillis() + 20_000;
-      while (Slots.entriesOn(cluster, 1 - home, src.getInodeId()) == 0) {
+      // Started is not finished: until the split's intent is gone, the moved half may sit on both slots.
+      while (Slots.entriesOn(cluster, 1 - home, src.getInodeId()) == 0
+          || cluster.server(home).splits().inFlight() > 0) {
         assertTrue(System.currentTimeMillis() < deadline, "the directory splits once the rename settled");
         Thread.sleep(50);
       }

@@ -45,6 +45,7 @@ class RideThroughTest {
       Map<String, String> conf = new LinkedHashMap<>();
       conf.put("indexfs.server.dir", work.resolve("slot-0").toString());
       conf.put("indexfs.zookeeper.quorum", zk.connectString());
+      conf.put(IndexFsConfig.SECURITY_ZOOKEEPER_DIGEST.name(), TestData.SERVERS_DIGEST);
       conf.put("indexfs.cluster.name", "ride");
       conf.put("indexfs.zookeeper.session-timeout-ms", "2000");
       conf.put("indexfs.data.uri", work.resolve("data").toUri().toString());

@@ -1,5 +1,7 @@
 package org.indexfs.client;
 
+import org.indexfs.common.IndexFsConfig;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -46,6 +48,7 @@ class ServerKillRestartTest {
       Map<String, String> conf = new LinkedHashMap<>();
       conf.put("indexfs.server.dir", work.resolve("slot-0").toString());
       conf.put("indexfs.zookeeper.quorum", zk.connectString());
+      conf.put(IndexFsConfig.SECURITY_ZOOKEEPER_DIGEST.name(), TestData.SERVERS_DIGEST);
       conf.put("indexfs.cluster.name", CLUSTER);
       conf.put("indexfs.wal.sync", "true");
       conf.put("indexfs.server.port", "0");

@@ -47,6 +47,7 @@ class SubtreeDurabilityCrashTest {
       Map<String, String> conf = new LinkedHashMap<>();
       conf.put(IndexFsConfig.SERVER_DIR.name(), work.resolve("slot-0").toString());
       conf.put(IndexFsConfig.ZOOKEEPER_QUORUM.name(), zk.connectString());
+      conf.put(IndexFsConfig.SECURITY_ZOOKEEPER_DIGEST.name(), TestData.SERVERS_DIGEST);
       conf.put(IndexFsConfig.CLUSTER_NAME.name(), CLUSTER);
       conf.put(IndexFsConfig.WAL_SYNC.name(), "true");
       conf.put(IndexFsConfig.WAL_ASYNC_WINDOW_MS.name(), String.valueOf(WINDOW_MS));

@@ -11,7 +11,18 @@ import org.indexfs.server.local.LocalCluster;
 final class TestData {
   static final String USER = System.getProperty("user.name");
 
+  /**
+   * The servers' ZooKeeper digest of clusters these tests run outside {@link LocalCluster} (server
+   * processes): set on every server, and used where a test formats a cluster as the servers would.
+   */
+  static final String SERVERS_DIGEST = "indexfs:client-tests";
+
   private TestData() {}
+
+  /** A session to {@code zookeeper} as the servers of {@link #SERVERS_DIGEST} (formatting a cluster). */
+  static org.apache.curator.framework.CuratorFramework asServers(String zookeeper) throws IOException {
+    return org.indexfs.server.security.ServerZooKeeper.digest(SERVERS_DIGEST).connect(zookeeper, 30_000);
+  }
 
   /** A fresh directory under the module's test-data directory ({@code test.build.data}). */
   static Path newDir(String prefix) throws IOException {

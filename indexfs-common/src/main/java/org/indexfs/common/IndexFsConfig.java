@@ -127,10 +127,34 @@ public final class IndexFsConfig {
       "Age after which a server adds a new resolution-sealing key in ZooKeeper; older keys are kept for one more period, then dropped.");
   public static final ConfigKey<String> SECURITY_ZOOKEEPER_DIGEST = ConfigKey.string(
       "indexfs.security.zookeeper.digest", "",
-      "user:password the servers authenticate to ZooKeeper with (digest); the resolution keys are then readable by them alone. Empty: keys are world-readable in ZooKeeper (development only).");
+      "user:password the servers authenticate to ZooKeeper with (digest): every node they write is theirs alone to change,"
+          + " their secrets theirs alone to read, and it is the secret servers prove themselves to each other with in simple"
+          + " mode. Required in simple mode (bin/indexfs local makes one); keep it off clients.");
   public static final ConfigKey<String> SECURITY_ADDRESS_PROXY_USERS = ConfigKey.string(
       "indexfs.security.address-proxy-users", "",
       "Users (short names, comma-separated) whose calls may name the client they act for, as the NameNode-protocol gateway's user does: the audit log and messages then show that client's address, not the proxy's (HDFS: dfs.namenode.ip-proxy-users).");
+  public static final ConfigKey<String> SECURITY_ZOOKEEPER_AUTH = ConfigKey.string(
+      "indexfs.security.zookeeper.auth", "",
+      "How servers authenticate to ZooKeeper: digest (indexfs.security.zookeeper.digest) or sasl (Kerberos, as the"
+          + " servers' principal; ZooKeeper must map it to its short name). Empty: sasl with Kerberos, digest otherwise.");
+  public static final ConfigKey<String> SECURITY_ZOOKEEPER_SERVER_PRINCIPAL = ConfigKey.string(
+      "indexfs.security.zookeeper.server-principal", "",
+      "With indexfs.security.zookeeper.auth=sasl: ZooKeeper's own principal (ZooKeeper's zookeeper.server.principal);"
+          + " empty: ZooKeeper's default, zookeeper/<its host>.");
+  public static final ConfigKey<String> SECURITY_ZOOKEEPER_SERVER_ID = ConfigKey.string(
+      "indexfs.security.zookeeper.server-id", "",
+      "For clients: the ZooKeeper identity the servers write with (digest:user:hash, as bin/indexfs format prints it, or"
+          + " sasl:name); a slot record anyone else could have written is refused. Empty: any one authenticated identity.");
+  public static final ConfigKey<Long> SNAPSHOT_HOLD_LIMIT_MS = ConfigKey.longValue(
+      "indexfs.snapshot.hold-limit-ms", 30_000,
+      "Longest a snapshot's barrier may keep a slot's mutations out, counted from its first HOLD (repeating it does"
+          + " not extend it); a slot whose barrier ran out refuses new ones for as long again.");
+  public static final ConfigKey<Long> SNAPSHOT_KEEP_LIMIT_MS = ConfigKey.longValue(
+      "indexfs.snapshot.keep-limit-ms", 3_600_000,
+      "Longest a slot keeps the RocksDB snapshot of a snapshot's barrier for its copy, if its coordinator never releases it.");
+  public static final ConfigKey<Integer> SNAPSHOT_MAX_HELD = ConfigKey.integer(
+      "indexfs.snapshot.max-held", 16,
+      "RocksDB snapshots of barriers a slot keeps at once (snapshots being copied); past it new barriers are refused until one is released.");
   public static final ConfigKey<String> SERVER_KERBEROS_PRINCIPAL = ConfigKey.string(
       "indexfs.server.kerberos.principal", "",
       "With hadoop.security.authentication=kerberos: the servers' principal, e.g. indexfs/_HOST@EXAMPLE.COM (_HOST: each server's host name). Clients read it too.");
@@ -182,6 +206,21 @@ public final class IndexFsConfig {
   public static final ConfigKey<Long> RPC_MAX_BUFFERED_BYTES = ConfigKey.longValue(
       "indexfs.rpc.max-buffered-bytes", 128L * 1024 * 1024,
       "Bytes of half-received frames over 64 KiB a server holds for all connections together; the connection that would exceed it is closed.");
+  public static final ConfigKey<Long> RPC_MAX_BUFFERED_BYTES_PER_CLIENT = ConfigKey.longValue(
+      "indexfs.rpc.max-buffered-bytes-per-client", 16L * 1024 * 1024,
+      "Of indexfs.rpc.max-buffered-bytes, what the connections of one client address may hold together; the connection that would exceed it is closed.");
+  public static final ConfigKey<Integer> RPC_MAX_CONNECTIONS = ConfigKey.integer(
+      "indexfs.rpc.max-connections", 0,
+      "Connections the servers of one process keep in all; a new one past it is closed at once (HDFS ipc.server.max.connections); 0: half the process's file-descriptor limit.");
+  public static final ConfigKey<Integer> RPC_MAX_CONNECTIONS_PER_CLIENT = ConfigKey.integer(
+      "indexfs.rpc.max-connections-per-client", 1_000,
+      "Connections a server keeps from one client address; a new one past it is closed at once.");
+  public static final ConfigKey<Integer> RPC_IDLE_THRESHOLD = ConfigKey.integer(
+      "indexfs.rpc.idle-threshold", 4_000,
+      "While a server holds more connections than this, those idle for over indexfs.rpc.max-idle-ms are closed (HDFS ipc.client.idlethreshold).");
+  public static final ConfigKey<Long> RPC_MAX_IDLE_MS = ConfigKey.longValue(
+      "indexfs.rpc.max-idle-ms", 20_000,
+      "How long a connection with no call in flight and nothing received counts as not idle, when there are many (HDFS: 2 x ipc.client.connection.maxidletime).");
   public static final ConfigKey<Long> RPC_FRAME_DEADLINE_MS = ConfigKey.longValue(
       "indexfs.rpc.frame-deadline-ms", 30_000,
       "Time a frame may take to arrive once its first byte did; a slower one closes the connection.");
@@ -241,6 +280,9 @@ public final class IndexFsConfig {
   public static final ConfigKey<Long> LOCALIZE_LEASE_MS = ConfigKey.longValue(
       "indexfs.localize.lease-ms", 30_000,
       "Bulk insertion: how long a LOCALIZE lease on a subtree holds between renewals; a holder that stops renewing loses its unpublished work after this.");
+  public static final ConfigKey<Long> LOCALIZE_YIELD_MS = ConfigKey.longValue(
+      "indexfs.localize.yield-ms", 5_000,
+      "Bulk insertion: after another client's change inside a localized subtree was refused, nobody else may localize that directory or one above it for this long, so the waiting client gets its turn.");
   public static final ConfigKey<Integer> LOCALIZE_MAX_ID_BLOCK = ConfigKey.integer(
       "indexfs.localize.max-id-block", 1 << 20,
       "Bulk insertion: the most inode ids one LOCALIZE grant or renewal reserves for its holder.");
@@ -303,15 +345,18 @@ public final class IndexFsConfig {
       JOURNAL_CHECKPOINTS_KEPT, DATA_URI,
       INLINE_MAX_BYTES, LEASE_SOFT_LIMIT_MS, LEASE_HARD_LIMIT_MS, SCRUB_INTERVAL_MS, SCRUB_GRACE_MS,
       RPC_MAX_FRAME_BYTES, RPC_IDLE_TIMEOUT_SECONDS, RPC_MAX_IN_FLIGHT, RPC_MAX_BUFFERED_BYTES,
-      RPC_FRAME_DEADLINE_MS, RPC_TIMEOUT_MS, CLIENT_FAILOVER_WAIT_MS, RETRY_CACHE_EXPIRY_MS,
+      RPC_MAX_BUFFERED_BYTES_PER_CLIENT, RPC_MAX_CONNECTIONS, RPC_MAX_CONNECTIONS_PER_CLIENT, RPC_IDLE_THRESHOLD,
+      RPC_MAX_IDLE_MS, RPC_FRAME_DEADLINE_MS, RPC_TIMEOUT_MS, CLIENT_FAILOVER_WAIT_MS, RETRY_CACHE_EXPIRY_MS,
       RETRY_CACHE_ENTRIES, LIST_PAGE_SIZE, SUPERUSER, SUPERGROUP,
       PERMISSIONS_ENABLED, MAX_COMPONENT_LENGTH, MIN_BLOCK_SIZE, ACCESS_TIME_PRECISION_MS, XATTRS_ENABLED,
       MAX_XATTRS_PER_INODE, MAX_XATTR_SIZE, ACLS_ENABLED, AUDIT_ENABLED, AUDIT_QUEUE, LEASE_POLICY, LEASE_FIXED_MS,
       LEASE_MAX_MS, SECURITY_RESOLUTION_GRACE_MS, SECURITY_KEY_ROTATION_MS, SECURITY_ZOOKEEPER_DIGEST,
+      SECURITY_ZOOKEEPER_AUTH, SECURITY_ZOOKEEPER_SERVER_PRINCIPAL, SECURITY_ZOOKEEPER_SERVER_ID, SNAPSHOT_HOLD_LIMIT_MS,
+      SNAPSHOT_KEEP_LIMIT_MS, SNAPSHOT_MAX_HELD,
       SECURITY_ADDRESS_PROXY_USERS, SERVER_KERBEROS_PRINCIPAL, SERVER_KEYTAB,
       LEASE_TABLE_ENTRIES, CLIENT_CACHE_ENTRIES, CLIENT_LIST_CONNECTIONS, CLIENT_CONNECTION_LINGER_MS, CLIENT_PRIVATE_CONNECTION, HOME_SYNC_INTERVAL_MS,
       METRICS_LOG_INTERVAL_MS, METRICS_WINDOW_MS, HTTP_PORT, SPLIT_THRESHOLD, LOCALIZE_LEASE_MS,
-      LOCALIZE_MAX_ID_BLOCK, CLIENT_LOCALIZE_PATTERNS, CLIENT_LOCALIZE_BUFFER_ENTRIES, CLIENT_LOCALIZE_DATA_LIMIT_BYTES,
+      LOCALIZE_YIELD_MS, LOCALIZE_MAX_ID_BLOCK, CLIENT_LOCALIZE_PATTERNS, CLIENT_LOCALIZE_BUFFER_ENTRIES, CLIENT_LOCALIZE_DATA_LIMIT_BYTES,
       CLIENT_LOCALIZE_STORE, CLIENT_LOCALIZE_TASK_ATTEMPTS, STORE_BLOB_MIN_BYTES,
       GATEWAY_BIND_HOST, GATEWAY_PORT, GATEWAY_HANDLERS, GATEWAY_INLINE_COPIES_DIR, GATEWAY_INLINE_COPIES_KEEP_MS,
       GATEWAY_KERBEROS_PRINCIPAL, GATEWAY_KEYTAB, GATEWAY_TOKEN_MAX_LIFETIME_MS, GATEWAY_TOKEN_RENEW_INTERVAL_MS,

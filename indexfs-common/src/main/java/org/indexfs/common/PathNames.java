@@ -6,10 +6,15 @@ import java.util.List;
 
 /**
  * Path rules as HDFS applies them (DFSUtil.isValidName plus the fs-limits): absolute, no empty,
- * "." or ".." components, no ':' or NUL, components at most {@code maxComponentBytes} long.
+ * "." or ".." components, no ':' or NUL, components at most {@code maxComponentBytes} long; and
+ * the NameNode's limit on the whole path of what is created ({@link #checkPathLength}).
  */
 public final class PathNames {
   public static final String ROOT = "/";
+  /** HDFS: HdfsServerConstants.MAX_PATH_LENGTH, a constant of the NameNode (not configurable). */
+  public static final int MAX_PATH_LENGTH = 8000;
+  /** HDFS: HdfsServerConstants.MAX_PATH_DEPTH. */
+  public static final int MAX_PATH_DEPTH = 1000;
 
   private PathNames() {}
 
@@ -35,15 +40,48 @@ public final class PathNames {
         end = n;
       }
       String part = path.substring(start, end);
-      checkComponent(path, part, maxComponentBytes);
+      checkComponent(path, start == 1 ? ROOT : path.substring(0, start - 1), part, maxComponentBytes);
       parts.add(part);
       start = end + 1;
     }
     return parts;
   }
 
-  /** Validates one component of {@code path}. */
+  /**
+   * The NameNode's check on the path of what {@code op} would create (create, mkdirs, rename's
+   * destination, createSnapshot's directory), made before any other: at most {@value
+   * #MAX_PATH_LENGTH} characters and {@value #MAX_PATH_DEPTH} components. Refused as HDFS refuses it,
+   * with a plain IOException and these words (NameNodeRpcServer.checkPathLength).
+   */
+  public static void checkPathLength(String op, String path) throws IndexFsException {
+    if (path.length() > MAX_PATH_LENGTH || depth(path) > MAX_PATH_DEPTH) {
+      throw new IndexFsException(org.indexfs.proto.Code.REFUSED, op + ": Pathname too long.  Limit "
+          + MAX_PATH_LENGTH + " characters, " + MAX_PATH_DEPTH + " levels.");
+    }
+  }
+
+  /** Components of {@code path} as Hadoop's Path.depth() counts them (empty ones do not count). */
+  static int depth(String path) {
+    int depth = 0;
+    boolean inName = false;
+    for (int i = 0; i < path.length(); i++) {
+      boolean slash = path.charAt(i) == '/';
+      if (!slash && !inName) {
+        depth++;
+      }
+      inName = !slash;
+    }
+    return depth;
+  }
+
+  /** Validates the last component of {@code path}. */
   public static void checkComponent(String path, String part, int maxComponentBytes)
+      throws IndexFsException {
+    checkComponent(path, parentOf(path), part, maxComponentBytes);
+  }
+
+  /** Validates one component of {@code path}, found in directory {@code dir} (HDFS names it when refusing). */
+  public static void checkComponent(String path, String dir, String part, int maxComponentBytes)
       throws IndexFsException {
     if (part.isEmpty()) {
       throw IndexFsException.invalidPath(path, "empty path component");
@@ -60,7 +98,7 @@ public final class PathNames {
     int bytes = part.getBytes(StandardCharsets.UTF_8).length;
     if (bytes > maxComponentBytes) {
       throw new IndexFsException(org.indexfs.proto.Code.PATH_COMPONENT_TOO_LONG,
-          "The maximum path component name limit of " + part + " in directory " + parentOf(path)
+          "The maximum path component name limit of " + part + " in directory " + dir
               + " is exceeded: limit=" + maxComponentBytes + " length=" + bytes);
     }
   }

@@ -37,11 +37,35 @@ class PathNamesTest {
     assertEquals(Code.PATH_COMPONENT_TOO_LONG, refusal("/" + "x".repeat(256)));
   }
 
+  /** As FSDirectory.verifyMaxComponentLength: the directory named is the one the long name is in. */
+  @Test
+  void aLongComponentIsReportedWithItsOwnDirectory() {
+    String longName = "x".repeat(256);
+    assertEquals("The maximum path component name limit of " + longName + " in directory /a is exceeded: limit=255"
+        + " length=256", assertThrows(IndexFsException.class, () -> parse("/a/" + longName + "/b")).getMessage());
+    assertTrue(assertThrows(IndexFsException.class, () -> parse("/" + longName)).getMessage()
+        .contains(" in directory / is exceeded"));
+  }
+
   @Test
   void componentLimitCountsUtf8Bytes() throws Exception {
     assertEquals(1, parse("/" + "x".repeat(255)).size());
     // 128 two-byte characters are 256 bytes.
     assertEquals(Code.PATH_COMPONENT_TOO_LONG, refusal("/" + "é".repeat(128)));
+  }
+
+  /** HDFS's NameNodeRpcServer.checkPathLength: 8,000 characters, 1,000 components, both inclusive. */
+  @Test
+  void pathLimitsAreHdfsConstants() throws Exception {
+    PathNames.checkPathLength("mkdirs", "/a".repeat(1000));
+    IndexFsException deep = assertThrows(IndexFsException.class, () -> PathNames.checkPathLength("mkdirs", "/a".repeat(1001)));
+    assertEquals(Code.REFUSED, deep.code());
+    assertEquals("mkdirs: Pathname too long.  Limit 8000 characters, 1000 levels.", deep.getMessage());
+    PathNames.checkPathLength("create", "/" + "x".repeat(7999));
+    assertEquals("create: Pathname too long.  Limit 8000 characters, 1000 levels.",
+        assertThrows(IndexFsException.class, () -> PathNames.checkPathLength("create", "/" + "x".repeat(8000))).getMessage());
+    assertEquals(0, PathNames.depth("/"));
+    assertEquals(2, PathNames.depth("/a//b/"));
   }
 
   @Test

@@ -87,6 +87,8 @@ import org.indexfs.server.security.token.GetDelegationTokenOp;
 import org.indexfs.server.security.token.RenewDelegationTokenOp;
 import org.indexfs.server.security.HadoopSettings;
 import org.indexfs.server.security.KerberosTransport;
+import org.indexfs.server.security.PeerSecret;
+import org.indexfs.server.security.ServerZooKeeper;
 import org.indexfs.server.security.ProxyUserRule;
 import org.indexfs.server.security.ServerGroups;
 import org.indexfs.server.store.MetadataStore;
@@ -150,6 +152,8 @@ public final class IndexFsServer implements AutoCloseable {
     }
     String supergroup = IndexFsConfig.SUPERGROUP.get(conf);
     String dataUri = IndexFsConfig.DATA_URI.get(conf);
+    // How this server is known in ZooKeeper (digest, or SASL with Kerberos): all it writes there is the servers' (issue 31).
+    ServerZooKeeper zooKeeper = ServerZooKeeper.of(conf, hadoopConf, IndexFsConfig.SERVER_BIND_HOST.get(conf));
     store = MetadataStore.open(Path.of(dir), IndexFsConfig.STORE_BLOB_MIN_BYTES.get(conf));
     fence = new Fence(IndexFsConfig.CLUSTER_NAME.get(conf) + "/" + slot);
     try {
@@ -167,7 +171,7 @@ public final class IndexFsServer implements AutoCloseable {
         if (standby != null) {
           onStandby.accept(standby);
         }
-        lease = new SlotLease(IndexFsConfig.ZOOKEEPER_QUORUM.get(conf),
+        lease = new SlotLease(zooKeeper, IndexFsConfig.ZOOKEEPER_QUORUM.get(conf),
             IndexFsConfig.ZOOKEEPER_SESSION_TIMEOUT_MS.get(conf), IndexFsConfig.CLUSTER_NAME.get(conf), slot,
             name(conf), standby != null ? Long.MAX_VALUE : IndexFsConfig.SLOT_LEASE_WAIT_MS.get(conf),
             holder(standby, IndexFsConfig.CLUSTER_NAME.get(conf)));
@@ -197,8 +201,10 @@ public final class IndexFsServer implements AutoCloseable {
       scrubber = new Scrubber(ns, data, leases, IndexFsConfig.SCRUB_INTERVAL_MS.get(conf),
           IndexFsConfig.SCRUB_GRACE_MS.get(conf));
       AccessChecker access = new AccessChecker(ns, IndexFsConfig.PERMISSIONS_ENABLED.get(conf), superuser, supergroup);
+      // Servers prove themselves to each other in every mode: Kerberos, or the cluster secret (issue 31).
+      PeerSecret peerSecret = kerberos == null ? PeerSecret.fromDigest(zooKeeper.digest()) : null;
       peers = new Peers(slot, superuser, IndexFsConfig.RPC_MAX_FRAME_BYTES.get(conf),
-          IndexFsConfig.RPC_TIMEOUT_MS.get(conf), kerberos == null ? null : kerberos.toPeers());
+          IndexFsConfig.RPC_TIMEOUT_MS.get(conf), kerberos == null ? peerSecret.toPeers(slot) : kerberos.toPeers());
       HomeSync homes = new HomeSync(ns, peers);
       reclaimer.useHomes(homes);
       Placement placement = new Placement(ns, peers);
@@ -213,9 +219,9 @@ public final class IndexFsServer implements AutoCloseable {
       splits = new SplitManager(ns, partitions, peers, data, leases, metrics, IndexFsConfig.SPLIT_THRESHOLD.get(conf));
       resolver.useLeases((parentId, name, depth) -> entryLeases.grant(new LeaseKey(parentId, name), depth));
       // Cached entries clients present are believed only with a seal a server made (DESIGN §14).
-      resolutionKeys = new ResolutionKeys(IndexFsConfig.ZOOKEEPER_QUORUM.get(conf),
+      resolutionKeys = new ResolutionKeys(zooKeeper, IndexFsConfig.ZOOKEEPER_QUORUM.get(conf),
           IndexFsConfig.ZOOKEEPER_SESSION_TIMEOUT_MS.get(conf), IndexFsConfig.CLUSTER_NAME.get(conf),
-          IndexFsConfig.SECURITY_ZOOKEEPER_DIGEST.get(conf), IndexFsConfig.SECURITY_KEY_ROTATION_MS.get(conf));
+          IndexFsConfig.SECURITY_KEY_ROTATION_MS.get(conf));
       resolver.useSeal(new AncestorSeal(resolutionKeys, IndexFsConfig.SECURITY_RESOLUTION_GRACE_MS.get(conf)));
       keyRotation = new Periodic("indexfs-keys-" + slot,
           Math.max(1_000, Math.min(IndexFsConfig.SECURITY_KEY_ROTATION_MS.get(conf) / 4, 60_000)), true, () -> {
@@ -231,7 +237,7 @@ public final class IndexFsServer implements AutoCloseable {
           new QuotaShares(ns, peers));
       // Bulk insertion (IndexFS §II-D): leases on localized subtrees, and the ingest of what their holders publish.
       org.indexfs.server.bulk.Localizations localizations = new org.indexfs.server.bulk.Localizations(ns,
-          IndexFsConfig.LOCALIZE_LEASE_MS.get(conf));
+          IndexFsConfig.LOCALIZE_LEASE_MS.get(conf), IndexFsConfig.LOCALIZE_YIELD_MS.get(conf));
       resolver.useLocalized(localizations);
       org.indexfs.server.bulk.BulkIngest bulk = new org.indexfs.server.bulk.BulkIngest(ctx, localizations,
           Path.of(dir, "bulk"));
@@ -271,8 +277,7 @@ public final class IndexFsServer implements AutoCloseable {
       NamespaceFeatures.install(ops, ctx, conf);
       // Delegation tokens, shared by every server through ZooKeeper: only with Kerberos (DESIGN §14).
       if (kerberos != null) {
-        tokens = DelegationTokens.start(hadoopConf, IndexFsConfig.ZOOKEEPER_QUORUM.get(conf),
-            IndexFsConfig.CLUSTER_NAME.get(conf));
+        tokens = DelegationTokens.start(hadoopConf, lease.curator(), IndexFsConfig.CLUSTER_NAME.get(conf));
         kerberos.useTokens(tokens);
         ops.put(OpCase.GET_DELEGATION_TOKEN, new GetDelegationTokenOp(tokens));
         ops.put(OpCase.RENEW_DELEGATION_TOKEN, new RenewDelegationTokenOp(tokens));
@@ -282,7 +287,8 @@ public final class IndexFsServer implements AutoCloseable {
       }
       AdminOps.install(ops, admin);
       // Snapshots (issue 17): client mutations pass a gate a snapshot's barrier closes for moments.
-      org.indexfs.server.snapshot.SnapshotGate snapshotGate = new org.indexfs.server.snapshot.SnapshotGate(ns);
+      org.indexfs.server.snapshot.SnapshotGate snapshotGate = new org.indexfs.server.snapshot.SnapshotGate(ns,
+          org.indexfs.server.snapshot.SnapshotGate.Limits.of(conf));
       ops.put(OpCase.SNAPSHOT, new org.indexfs.server.snapshot.SnapshotOp(ctx, snapshotGate,
           new org.indexfs.server.xattr.XAttrRules(IndexFsConfig.XATTRS_ENABLED.get(conf),
               IndexFsConfig.MAX_XATTRS_PER_INODE.get(conf), IndexFsConfig.MAX_XATTR_SIZE.get(conf)),
@@ -327,15 +333,14 @@ public final class IndexFsServer implements AutoCloseable {
           identity);
       rpc = new RpcServer(dispatcher, IndexFsConfig.RPC_MAX_FRAME_BYTES.get(conf),
           IndexFsConfig.RPC_IDLE_TIMEOUT_SECONDS.get(conf), ioThreads(IndexFsConfig.SERVER_IO_THREADS.get(conf)), slot,
-          new RpcServer.Limits(IndexFsConfig.RPC_MAX_IN_FLIGHT.get(conf), IndexFsConfig.RPC_MAX_BUFFERED_BYTES.get(conf),
-              IndexFsConfig.RPC_FRAME_DEADLINE_MS.get(conf)), kerberos);
+          RpcServer.Limits.from(conf), kerberos, peerSecret);
       address = rpc.start(IndexFsConfig.SERVER_BIND_HOST.get(conf), IndexFsConfig.SERVER_PORT.get(conf));
       data.prepare();
       reclaimer.start();
       leaseMonitor.start();
       scrubber.start();
       localizer.start();
-      peers.attach(lease.curator(), IndexFsConfig.CLUSTER_NAME.get(conf), lease.clusterConfig().slots());
+      peers.attach(lease.curator(), zooKeeper, IndexFsConfig.CLUSTER_NAME.get(conf), lease.clusterConfig().slots());
       scrubber.usePeers(peers);
       safeMode.attach(lease.curator(), IndexFsConfig.CLUSTER_NAME.get(conf));
       status = StatusServer.start(admin, IndexFsConfig.SERVER_BIND_HOST.get(conf), IndexFsConfig.HTTP_PORT.get(conf));
@@ -644,14 +649,14 @@ public final class IndexFsServer implements AutoCloseable {
     if (journal != null) {
       journal.close();
     }
+    if (tokens != null) {
+      tokens.close(); // on the lease's session: before it ends
+    }
     if (lease != null) {
       lease.close();
     }
     if (resolutionKeys != null) {
       resolutionKeys.close();
-    }
-    if (tokens != null) {
-      tokens.close();
     }
     if (data != null) {
       try {

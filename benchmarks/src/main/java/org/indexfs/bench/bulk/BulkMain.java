@@ -145,9 +145,9 @@ public final class BulkMain {
       Path data = Path.of(java.net.URI.create(dataUri));
       SstShipper shipper = new SstShipper() {
         @Override
-        public String ship(Path local) throws IOException {
-          String name = ".publish/" + c.caller().getClientId() + "-" + System.nanoTime() + ".sst";
-          Files.createDirectories(data.resolve(".publish"));
+        public String ship(Path local, String directory) throws IOException {
+          String name = directory + "/" + System.nanoTime() + ".sst";
+          Files.createDirectories(data.resolve(directory));
           Files.move(local, data.resolve(name));
           return name;
         }

@@ -24,6 +24,10 @@ final class ServerJvm implements AutoCloseable {
     List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
         "-Xmx" + heap, "-cp", System.getProperty("java.class.path"), "org.indexfs.server.IndexFsServer"));
     conf.forEach((k, v) -> cmd.add("-D" + k + "=" + v));
+    if (!conf.containsKey(org.indexfs.common.IndexFsConfig.SECURITY_ZOOKEEPER_DIGEST.name())) {
+      // Simple mode needs the servers' ZooKeeper digest (a bench-only value: the ZooKeeper is the bench's own).
+      cmd.add("-D" + org.indexfs.common.IndexFsConfig.SECURITY_ZOOKEEPER_DIGEST.name() + "=indexfs:bench-" + ProcessHandle.current().pid());
+    }
     Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
     CompletableFuture<Void> ready = new CompletableFuture<>();
     Thread pump = new Thread(() -> {

@@ -31,7 +31,7 @@ import org.indexfs.bench.report.TargetRun;
 public final class CompareMain {
   public static final String USAGE = """
       Usage: indexfs bench compare [--quick] [--threads T] [--files N] [--rounds R] [--warm-up-rounds W]
-                                   [--depth D] [--out DIR] [--publish README.md] [--no-progress]
+                                   [--depth D] [--out DIR] [--publish docs/performance.md] [--no-progress]
         --quick        8 threads x 400 files, 2 rounds (about 2 minutes on 2 cores)
         --threads T    client threads per system (default 16)
         --files N      files per thread per layout (default 1000)
@@ -40,7 +40,7 @@ public final class CompareMain {
                        ones (default 1): the JIT compiles both clients and servers before timing
         --depth D      directories above the test directories (default 3)
         --out DIR      report directory (default bench-report/compare)
-        --publish F    also copy the table and chart into F's Performance section (README.md)
+        --publish F    also copy the tables and charts into F between its performance markers (docs/performance.md)
       """;
 
   private CompareMain() {}

@@ -24,14 +24,29 @@ import org.indexfs.bench.ThreadCpu;
  * few milliseconds: too short to time against a GC pause or a scheduler tick).
  */
 public final class MdtestWorkload {
-  /** What to run. */
-  public record Settings(int threads, int filesPerThread, boolean sharedDirectory, int depth) {
+  /**
+   * What to run. {@code clients} processes may run one workload together (bench cluster's client
+   * hosts): each runs {@code threads} threads, numbered after the threads of the clients before
+   * it ({@code client} is this one's index), so their directories and files never collide and one
+   * shared directory holds all their files.
+   */
+  public record Settings(int threads, int filesPerThread, boolean sharedDirectory, int depth, int client,
+      int clients) {
     public Settings {
       if (threads < 1 || filesPerThread < 1 || depth < 0) {
         throw new IllegalArgumentException("threads and files per thread must be positive, depth not negative");
       }
+      if (clients < 1 || client < 0 || client >= clients) {
+        throw new IllegalArgumentException("client " + client + " of " + clients + " does not exist");
+      }
     }
 
+    /** The workload of one process alone. */
+    public Settings(int threads, int filesPerThread, boolean sharedDirectory, int depth) {
+      this(threads, filesPerThread, sharedDirectory, depth, 0, 1);
+    }
+
+    /** Files this process creates. */
     public long totalFiles() {
       return (long) threads * filesPerThread;
     }
@@ -40,14 +55,19 @@ public final class MdtestWorkload {
       return sharedDirectory ? "shared dir" : "private dirs";
     }
 
-    /** Entries one listing of a thread's directory returns. */
+    /** Entries one listing of a thread's directory returns (a shared one holds every client's files). */
     public long entriesPerListing() {
-      return sharedDirectory ? totalFiles() : filesPerThread;
+      return sharedDirectory ? totalFiles() * clients : filesPerThread;
     }
 
     /** How many times each thread lists its directory in the list phase: until it had 64 × its files. */
     public int listPasses() {
       return (int) Math.max(1, (64L * filesPerThread + entriesPerListing() - 1) / entriesPerListing());
+    }
+
+    /** The number of this process's first thread among all clients' threads. */
+    int firstThread() {
+      return client * threads;
     }
   }
 
@@ -123,7 +143,8 @@ public final class MdtestWorkload {
       Path base = base();
       Path[] dirs = new Path[settings.threads()];
       for (int t = 0; t < dirs.length; t++) {
-        dirs[t] = settings.sharedDirectory() ? new Path(base, "shared") : new Path(base, "t" + t);
+        dirs[t] = settings.sharedDirectory() ? new Path(base, "shared")
+            : new Path(base, "t" + (settings.firstThread() + t));
       }
       directories = dirs;
     }
@@ -131,7 +152,7 @@ public final class MdtestWorkload {
   }
 
   Path fileOf(int thread, int i) {
-    return new Path(directoryOf(thread), "f." + thread + "." + i);
+    return new Path(directoryOf(thread), "f." + (settings.firstThread() + thread) + "." + i);
   }
 
   /** Creates the directory chain and the test directories (for callers that run phases one by one). */

@@ -8,9 +8,9 @@ import java.nio.file.StandardCopyOption;
 import org.indexfs.bench.report.BenchReport;
 
 /**
- * Puts a finished comparison into the README's Performance section, between the markers
- * {@code <!-- performance:begin -->} and {@code <!-- performance:end -->}, with its charts copied
- * to {@code docs/performance/}: numbers in the README come from a run, never from a keyboard.
+ * Puts a finished comparison into a page's Performance section ({@code docs/performance.md}), between
+ * the markers {@code <!-- performance:begin -->} and {@code <!-- performance:end -->}, with its charts
+ * copied to {@code docs/performance/}: published numbers come from a run, never from a keyboard.
  */
 final class Publish {
   static final String BEGIN = "<!-- performance:begin -->";
@@ -19,7 +19,11 @@ final class Publish {
   private Publish() {}
 
   static void toReadme(BenchReport report, Path reportDir, Path readme) throws IOException {
-    Path docs = readme.toAbsolutePath().getParent().resolve("docs").resolve("performance");
+    Path page = readme.toAbsolutePath().getParent();
+    // A page inside docs/ keeps its charts beside it in docs/performance/; one at the top, under docs/.
+    Path docs = page.getFileName() != null && page.getFileName().toString().equals("docs")
+        ? page.resolve("performance") : page.resolve("docs").resolve("performance");
+    String link = page.relativize(docs).toString().replace('\\', '/');
     Files.createDirectories(docs);
     for (String chart : new String[] {"throughput.png", "latency-p99.png"}) {
       Files.copy(reportDir.resolve(chart), docs.resolve(chart), StandardCopyOption.REPLACE_EXISTING);
@@ -35,9 +39,9 @@ final class Publish {
     section.append("- Workload: ").append(report.facts().get("workload")).append("\n");
     section.append("- Durability: ").append(report.facts().get("durability")).append("\n\n");
     report.tables().forEach(t -> section.append(t.toMarkdown()).append("\n"));
-    section.append("![throughput](docs/performance/throughput.png)\n\n");
-    section.append("![p99 latency](docs/performance/latency-p99.png)\n\n");
-    section.append("Full report: [docs/performance/compare.md](docs/performance/compare.md)\n");
+    section.append("![throughput](").append(link).append("/throughput.png)\n\n");
+    section.append("![p99 latency](").append(link).append("/latency-p99.png)\n\n");
+    section.append("Full report: [").append(link).append("/compare.md](").append(link).append("/compare.md)\n");
     section.append(END);
 
     String text = Files.readString(readme, StandardCharsets.UTF_8);

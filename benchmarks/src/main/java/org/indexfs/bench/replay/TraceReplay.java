@@ -88,15 +88,48 @@ public final class TraceReplay {
 
   /** Checks the target, pre-creates, and replays the whole trace once. */
   public ReplayResult run(Settings s) throws IOException {
+    try (Prepared target = prepare(s)) {
+      return target.replay();
+    }
+  }
+
+  /**
+   * Checks the target and pre-creates the namespace the trace expects, without replaying yet: a
+   * caller that times only the replay (bench cluster) can change the target's conditions between.
+   */
+  public Prepared prepare(Settings s) throws IOException {
     plan();
-    try (TargetSession target = new TargetSession(this, s)) {
+    TargetSession target = new TargetSession(this, s);
+    try {
       Preflight.check(List.of(target), plan);
       target.startCopy();
+    } catch (IOException | RuntimeException e) {
+      target.close();
+      throw e;
+    }
+    return new Prepared(target);
+  }
+
+  /** A target checked and pre-created ({@link #prepare}), ready for one replay of the whole trace. */
+  public final class Prepared implements AutoCloseable {
+    private final TargetSession target;
+
+    private Prepared(TargetSession target) {
+      this.target = target;
+    }
+
+    public ReplayResult replay() throws IOException {
       long n = counts.usableTotal();
       OutcomeLog log = new OutcomeLog((int) Math.min(Integer.MAX_VALUE - 8, n));
       Replayer.Segment segment = target.replay(n, log, "replay");
+      Settings s = target.settings;
       return new ReplayResult(s.label(), s.uri().toString(), segment.stats(), segment.seconds(),
           target.precreates().get(0), segment.differences());
+    }
+
+    @Override
+    public void close() throws IOException {
+      target.close();
     }
   }
 }

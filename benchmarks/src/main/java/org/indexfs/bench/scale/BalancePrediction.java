@@ -125,7 +125,7 @@ public final class BalancePrediction {
   }
 
   /** One audit record as the model's calls; refused calls ({@code allowed=false}) are left out. */
-  static void apply(SlotLoadModel m, AuditEvent e) {
+  public static void apply(SlotLoadModel m, AuditEvent e) {
     if (!e.allowed()) {
       return;
     }
@@ -134,7 +134,7 @@ public final class BalancePrediction {
           m.touch(e.src());
       case LIST_STATUS, CONTENT_SUMMARY -> m.list(e.src());
       case CREATE -> m.create(e.src());
-      case MKDIRS -> m.mkdir(e.src());
+      case MKDIRS -> m.mkdirs(e.src()); // HDFS's mkdirs creates missing parents
       case DELETE -> m.delete(e.src());
       case RENAME -> m.rename(e.src(), e.dst());
       case CONCAT -> {

@@ -35,6 +35,12 @@ import org.indexfs.server.placement.Placement;
  * a rename also counts at the destination's slot when that differs. Entries a call refers to that
  * do not exist yet are created first without counting an operation (the namespace before the
  * trace), each directory by its own mkdir.
+ *
+ * <p>Besides the operations, the calls one slot makes to another on their behalf are counted
+ * apart, at the slot that receives them ({@link Result#peerCalls}): a create, delete or rename
+ * raises its directory's mtime where the directory's own entry lives, and a mkdir makes the new
+ * directory's first partition on its home slot — each a call between slots when that slot is not
+ * the one that served the operation.
  */
 public final class SlotLoadModel {
   /** How the model is set up. */
@@ -51,7 +57,7 @@ public final class SlotLoadModel {
    * deletes what it created ends nearly empty); the largest directory's entry count.
    */
   public record Result(Settings settings, long[] operations, long[] entries, long directories, long splits,
-      long largestDirectory) {
+      long largestDirectory, long[] peerCalls) {
     public double operationImbalance() {
       return maxOverMean(operations);
     }
@@ -84,6 +90,9 @@ public final class SlotLoadModel {
 
   private static final class Dir {
     final int zeroth;
+    /** Where this directory's own entry lives: in {@code parent}'s partition of {@code hash} (the root: slot 0). */
+    Dir parent;
+    long hash;
     final PartitionBitmap bitmap = PartitionBitmap.initial();
     final Map<String, Entry> children = new HashMap<>();
     int[] counts = new int[1];
@@ -96,6 +105,7 @@ public final class SlotLoadModel {
   private final Settings settings;
   private final Dir root = new Dir(0);
   private final long[] operations;
+  private final long[] peerCalls;
   private final long[] entries;
   private final AtomicLongArray[] views;
   private final SplittableRandom random;
@@ -111,6 +121,7 @@ public final class SlotLoadModel {
     this.settings = settings;
     int n = settings.slots();
     operations = new long[n];
+    peerCalls = new long[n];
     entries = new long[n];
     peakEntries = new long[n];
     views = new AtomicLongArray[n];
@@ -134,6 +145,37 @@ public final class SlotLoadModel {
     add(components(path), true);
   }
 
+  /**
+   * {@code mkdir -p}, as the server's MkdirsOp places it: one new directory under an existing
+   * parent gets its home by power of two choices; a chain of new ones all stay on the slot that
+   * receives the call (the one holding the first missing entry), so the chain is one batch.
+   */
+  public void mkdirs(String path) {
+    List<String> names = components(path);
+    Dir d = root;
+    int i = 0;
+    for (; i < names.size() - 1; i++) {
+      Entry e = d.children.get(names.get(i));
+      if (e == null) {
+        break;
+      }
+      d = directory(new Located(d, names.get(i), e, slotOf(d, e.hash)));
+    }
+    if (i >= names.size() - 1) {
+      add(names, true); // the last one only (or none) is missing: a single mkdir
+      return;
+    }
+    int receiver = slotOf(d, NameHash.of(names.get(i)));
+    count(receiver);
+    raiseMtime(d, receiver);
+    for (; i < names.size(); i++) {
+      Dir made = new Dir(receiver);
+      directories++;
+      insert(d, names.get(i), made);
+      d = made;
+    }
+  }
+
   /** A listing of a directory: one operation at each slot holding one of its partitions. */
   public void list(String path) {
     List<String> names = components(path);
@@ -151,6 +193,7 @@ public final class SlotLoadModel {
     }
     Located l = locate(names, false);
     count(l.slot());
+    raiseMtime(l.parent(), l.slot());
     remove(l, true);
   }
 
@@ -177,10 +220,13 @@ public final class SlotLoadModel {
     if (to != from.slot()) {
       count(to);
     }
+    raiseMtime(from.parent(), from.slot());
+    raiseMtime(target, to);
   }
 
   public Result result() {
-    return new Result(settings, operations.clone(), peakEntries.clone(), directories, splits, largestDirectory);
+    return new Result(settings, operations.clone(), peakEntries.clone(), directories, splits, largestDirectory,
+        peerCalls.clone());
   }
 
   private record Located(Dir parent, String name, Entry entry, int slot) {}
@@ -200,7 +246,20 @@ public final class SlotLoadModel {
     long hash = NameHash.of(name);
     int slot = slotOf(parent, hash);
     count(slot);
-    insert(parent, name, directory ? new Dir(chooseHome(slot)) : null);
+    Dir made = directory ? new Dir(chooseHome(slot)) : null;
+    insert(parent, name, made);
+    raiseMtime(parent, slot);
+    if (made != null && made.zeroth != slot) {
+      peerCalls[made.zeroth]++; // its first partition, made at its home
+    }
+  }
+
+  /** {@code dir} changed through slot {@code served}: its mtime is raised where its entry lives. */
+  private void raiseMtime(Dir dir, int served) {
+    int entrySlot = dir.parent == null ? 0 : slotOf(dir.parent, dir.hash);
+    if (entrySlot != served) {
+      peerCalls[entrySlot]++;
+    }
   }
 
   /** The entry at {@code names}, created (uncounted) with its parents when missing. */
@@ -212,6 +271,8 @@ public final class SlotLoadModel {
     if (l.entry().dir == null) {
       // A path used as a directory that the trace also used as a file: from now on a directory.
       l.entry().dir = new Dir(chooseHome(l.slot()));
+      l.entry().dir.parent = l.parent();
+      l.entry().dir.hash = l.entry().hash;
     }
     return l.entry().dir;
   }
@@ -248,6 +309,10 @@ public final class SlotLoadModel {
   private int insert(Dir parent, String name, Dir dir) {
     long hash = NameHash.of(name);
     parent.children.put(name, new Entry(hash, dir));
+    if (dir != null) {
+      dir.parent = parent;
+      dir.hash = hash;
+    }
     int p = GigaIndex.partitionOf(hash, parent.bitmap);
     parent.counts[p]++;
     entries[GigaIndex.slotOf(parent.zeroth, p, settings.slots())]++;

@@ -39,4 +39,28 @@ class MdtestWorkloadTest {
       assertEquals(progress.get(), MdtestWorkload.calls(settings), "the progress bar's total is what runs");
     }
   }
+
+  @Test
+  void clientsSharingAWorkloadNeverCollideAndListEachOthersFiles() throws Exception {
+    java.nio.file.Path dir = Files.createTempDirectory(
+        Files.createDirectories(java.nio.file.Path.of(System.getProperty("test.build.data", "target/test-data"))), "mdtest");
+    FileSystem fs = FileSystem.getLocal(new Configuration()).getRawFileSystem();
+    for (boolean shared : new boolean[] {true, false}) {
+      Path root = new Path(dir.toUri().toString(), shared ? "shared" : "private");
+      // Two processes' worth of clients (as bench cluster's client hosts), two threads of 10 files each.
+      MdtestWorkload first = new MdtestWorkload(fs, root, new Settings(2, 10, shared, 1, 0, 2), new AtomicLong());
+      MdtestWorkload second = new MdtestWorkload(fs, root, new Settings(2, 10, shared, 1, 1, 2), new AtomicLong());
+      first.prepare();
+      second.prepare();
+      assertEquals(20, first.run(Phase.CREATE).operations());
+      assertEquals(20, second.run(Phase.CREATE).operations(), "no file of the second is one of the first's");
+      PhaseResult list = second.run(Phase.LIST);
+      assertEquals(0, list.errors(), "a shared directory lists every client's files; a private one its own");
+      assertEquals(0, first.run(Phase.STAT).errors());
+      assertEquals(0, second.run(Phase.DELETE).errors());
+      assertEquals(0, first.run(Phase.DELETE).errors());
+      first.cleanUp();
+      assertFalse(fs.exists(root));
+    }
+  }
 }

@@ -119,4 +119,40 @@ class SlotLoadModelTest {
     assertThat(Arrays.stream(r.entries()).sum()).isEqualTo(2002); // 2,000 files, /bench and /bench/shared at the peak
     assertThat(r.largestDirectory()).isEqualTo(2000);
   }
+
+  @Test
+  void aChangeInADirectoryHomedAwayFromItsEntryCallsTheEntrysSlot() {
+    SlotLoadModel m = model(2, false, 2000);
+    int away = 0;
+    for (int d = 0; d < 40; d++) {
+      m.mkdir("/d" + d); // every /dN's entry is in the root's partition: slot 0
+      long[] ops = m.result().operations().clone();
+      long[] calls = m.result().peerCalls().clone();
+      m.create("/d" + d + "/f");
+      long[] opsAfter = m.result().operations();
+      long[] callsAfter = m.result().peerCalls();
+      boolean homedAway = opsAfter[1] > ops[1]; // the file went to its directory's home, slot 1
+      away += homedAway ? 1 : 0;
+      // Its mtime is raised where its entry lives (slot 0): a call between slots only if that is elsewhere.
+      assertThat(callsAfter[0] - calls[0]).as("/d%d", d).isEqualTo(homedAway ? 1 : 0);
+      assertThat(callsAfter[1] - calls[1]).isZero();
+    }
+    assertThat(away).as("power of two choices homes some directories on the other slot").isPositive();
+  }
+
+  @Test
+  void mkdirsOfAChainKeepsTheChainOnTheSlotThatReceivesIt() {
+    SlotLoadModel m = model(8, false, 2000);
+    m.mkdirs("/bench/a/b/c/shared"); // all missing: one call, every new directory on root's slot 0
+    long[] ops = m.result().operations().clone();
+    m.create("/bench/a/b/c/shared/f");
+    long[] after = m.result().operations();
+    assertThat(after[0]).isEqualTo(ops[0] + 1);
+    assertThat(Arrays.stream(m.result().peerCalls()).sum()).as("the directory's entry is where it lives").isZero();
+    // One more level under an existing parent is placed by power of two choices, as a mkdir.
+    for (int d = 0; d < 32; d++) {
+      m.mkdirs("/bench/a/b/c/t" + d);
+    }
+    assertThat(m.result().directories()).isEqualTo(1 + 5 + 32);
+  }
 }

@@ -28,6 +28,10 @@ public final class IndexFsAdmin extends Configured implements Tool {
       \t[-clrQuota <dirname>...<dirname>]
       \t[-setSpaceQuota <quota> [-storageType <storagetype>] <dirname>...<dirname>]
       \t[-clrSpaceQuota [-storageType <storagetype>] <dirname>...<dirname>]
+      \t[-allowSnapshot <snapshotDir>]
+      \t[-disallowSnapshot <snapshotDir>]
+      \t[-lsSnapshottableDir]
+      \t[-handover <slot> [--to <name>]]
       \t[-setPolicy <path> [--consistency strong|localized|decoupled] [--durability sync|async|client-journal]]
       \t[-clrPolicy <path>]
       \t[-getPolicy <path>]
@@ -76,7 +80,9 @@ public final class IndexFsAdmin extends Configured implements Tool {
         case "-setPolicy", "-clrPolicy", "-getPolicy", "-listPolicies", "-replayJournals" -> new PolicyCommand(ifs, out).run(cmd, rest);
         case "-allowSnapshot", "-disallowSnapshot" -> {
           if (rest.length != 1) {
-            throw new IllegalArgumentException("expects exactly one <snapshotDir>");
+            // As dfsadmin: the verb's own usage line, nothing else.
+            err.println("Usage: indexfs admin [" + cmd + " <snapshotDir>]");
+            yield -1;
           }
           boolean on = cmd.equals("-allowSnapshot");
           org.apache.hadoop.fs.Path dir = new org.apache.hadoop.fs.Path(rest[0]);

@@ -116,17 +116,24 @@ public final class PrivateCopy {
     return true;
   }
 
+  /** Makes the missing directories above {@code path} in the copy, from the top (a loop: paths may be deep). */
   private void parents(String path, int permission) throws IOException {
-    String parent = parentOf(path);
-    if (!covers(parent)) {
-      return;
+    java.util.ArrayDeque<String> missing = new java.util.ArrayDeque<>();
+    for (String parent = parentOf(path); covers(parent); parent = parentOf(parent)) {
+      CopyNode p = nodes.get(parent);
+      if (p != null) {
+        if (!p.dir) {
+          throw new ParentNotDirectoryException("Parent path is not a directory: " + parent);
+        }
+        break;
+      }
+      missing.push(parent);
+      if (parent.equals(parentOf(parent))) {
+        break;
+      }
     }
-    CopyNode p = nodes.get(parent);
-    if (p == null) {
-      parents(parent, permission);
-      nodes.put(parent, new CopyNode(true, permission, 0, 0, System.currentTimeMillis()));
-    } else if (!p.dir) {
-      throw new ParentNotDirectoryException("Parent path is not a directory: " + parent);
+    while (!missing.isEmpty()) {
+      nodes.put(missing.pop(), new CopyNode(true, permission, 0, 0, System.currentTimeMillis()));
     }
   }
 

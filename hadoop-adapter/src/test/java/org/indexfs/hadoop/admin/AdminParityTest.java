@@ -165,6 +165,47 @@ class AdminParityTest {
     assertTrue(report.out().contains("Data tier: " + cluster.dataUri()), report.out());
   }
 
+  /** Issue 37: the snapshot verbs print what dfsadmin prints, and the usage names them with dfsadmin's words. */
+  @Test
+  void snapshotVerbsPrintWhatDfsadminPrints() throws Exception {
+    for (FileSystem fs : new FileSystem[] {IndexFsTestCluster.hdfs().fileSystem(),
+        FileSystem.newInstance(URI.create(cluster.defaultFs()), indexConf)}) {
+      fs.mkdirs(new Path("/snapverbs"));
+    }
+    for (String[] args : List.of(new String[] {"-allowSnapshot", "/snapverbs"},
+        new String[] {"-disallowSnapshot", "/snapverbs"}, new String[] {"-allowSnapshot", "/snapverbs-missing"},
+        new String[] {"-allowSnapshot"}, new String[] {"-disallowSnapshot", "/snapverbs"})) {
+      Output hdfs = dfsadmin(null, args);
+      Output ours = indexAdmin(null, args);
+      assertEquals(hdfs.code(), ours.code(), String.join(" ", args));
+      assertEquals(hdfs.out(), ours.out(), String.join(" ", args));
+      assertEquals(firstLine(hdfs.err()), firstLine(ours.err()).replace("indexfs admin", "hdfs dfsadmin"),
+          String.join(" ", args));
+    }
+    String hdfsUsage = dfsadmin(null, new String[0]).err();
+    String ourUsage = indexAdmin(null, new String[0]).err();
+    // The verbs both tools have take the same arguments (-report's datanode filters are HDFS's own).
+    for (String verb : new String[] {"-safemode", "-setQuota", "-clrQuota", "-setSpaceQuota", "-clrSpaceQuota",
+        "-allowSnapshot", "-disallowSnapshot"}) {
+      assertEquals(usageLine(hdfsUsage, verb), usageLine(ourUsage, verb), verb);
+    }
+  }
+
+  private static String firstLine(String s) {
+    return s.split("\n", 2)[0];
+  }
+
+  /** The usage line of {@code verb}, e.g. "[-allowSnapshot <snapshotDir>]". */
+  private static String usageLine(String usage, String verb) {
+    for (String line : usage.split("\n")) {
+      String t = line.trim();
+      if (t.startsWith("[" + verb + " ") || t.equals("[" + verb + "]")) {
+        return t;
+      }
+    }
+    throw new AssertionError(verb + " is not in the usage:\n" + usage);
+  }
+
   private record Output(int code, String out, String err) {}
 
   private static Output dfsadmin(UserGroupInformation ugi, String[] args) throws Exception {

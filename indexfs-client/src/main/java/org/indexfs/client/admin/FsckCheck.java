@@ -124,6 +124,7 @@ public final class FsckCheck {
     live.add(InodeIds.ROOT);
     for (long dirId : inv.dirs.keySet()) {
       List<Long> chain = new ArrayList<>();
+      java.util.Set<Long> onChain = new java.util.HashSet<>();
       long at = dirId;
       String fate = null;
       while (fate == null) {
@@ -131,10 +132,11 @@ public final class FsckCheck {
           fate = "live";
         } else if (garbage.contains(at) || roots.contains(at)) {
           fate = "garbage";
-        } else if (chain.contains(at)) {
+        } else if (onChain.contains(at)) {
           fate = "cycle";
         } else {
           chain.add(at);
+          onChain.add(at);
           Entry e = inv.dirs.get(at);
           if (e == null) {
             fate = "broken"; // a directory nobody names: its entries are reported as orphans
@@ -431,20 +433,30 @@ public final class FsckCheck {
     return Math.floorMod(slot - zeroth, inv.slots);
   }
 
-  /** The path of a directory through the directory entries (ids where the chain breaks). */
+  /**
+   * The path of a directory through the directory entries (ids where the chain breaks). Linear in
+   * the depth: it is asked for every directory, and trees may be thousands of levels deep.
+   */
   String pathOf(long dirId) {
     if (dirId == InodeIds.ROOT) {
       return "/";
     }
-    StringBuilder path = new StringBuilder();
+    java.util.ArrayDeque<String> names = new java.util.ArrayDeque<>();
+    String top = "";
     long at = dirId;
-    for (int depth = 0; depth < 4096 && at != InodeIds.ROOT; depth++) {
+    // No chain is longer than there are directories; a longer one is a cycle.
+    for (int depth = 0; depth <= inv.dirs.size() && at != InodeIds.ROOT; depth++) {
       Entry e = inv.dirs.get(at);
       if (e == null) {
-        return "<directory " + InodeIds.format(at) + ">" + path;
+        top = "<directory " + InodeIds.format(at) + ">";
+        break;
       }
-      path.insert(0, "/" + e.loc().name());
+      names.push(e.loc().name());
       at = e.loc().parent();
+    }
+    StringBuilder path = new StringBuilder(top);
+    for (String name : names) {
+      path.append('/').append(name);
     }
     return path.toString();
   }

@@ -105,6 +105,8 @@ public final class LocalSubtree {
   /** Few ids left: the next renewal asks for more (kept under the lock, read by the renewer). */
   private volatile boolean idsLow;
   private PublishResult lastResult = PublishResult.getDefaultInstance();
+  /** Whether a publish shipped a file: only then is there a publish directory to remove at the end. */
+  private boolean shippedAny;
 
   LocalSubtree(IndexFsClient client, String root, LocalizeGrant grant, boolean rootEmpty, LocalStore pending,
       SstShipper shipper, long bufferEntries, long dataLimit) throws IOException {
@@ -169,7 +171,7 @@ public final class LocalSubtree {
       for (int i = from; i <= path.length(); i++) {
         if (i == path.length() || path.charAt(i) == '/') {
           String part = path.substring(from, i);
-          PathNames.checkComponent(path, part, 255);
+          PathNames.checkComponent(path, from == 1 ? PathNames.ROOT : path.substring(0, from - 1), part, 255);
           out.add(part);
           from = i + 1;
         }
@@ -292,6 +294,7 @@ public final class LocalSubtree {
 
   public synchronized boolean mkdirs(String path, int permission) throws IOException {
     checkLive();
+    PathNames.checkPathLength("mkdirs", path); // as the server would (HDFS's NameNode)
     List<String> names = below(path);
     long parent = directory(names, names.size() - 1, true, Permission.withImplicitUserWriteExecute(permission),
         System.currentTimeMillis());
@@ -312,6 +315,7 @@ public final class LocalSubtree {
   public synchronized Created create(String path, int permission, boolean overwrite, int replication, long blockSize)
       throws IOException {
     checkLive();
+    PathNames.checkPathLength("create", path); // as the server would (HDFS's NameNode)
     List<String> names = below(path);
     long now = System.currentTimeMillis();
     Long cachedParent = names.size() > 1 ? dirs.get(path.substring(0, path.lastIndexOf('/'))) : Long.valueOf(rootId);
@@ -361,14 +365,19 @@ public final class LocalSubtree {
     return f;
   }
 
-  /** The name a file's data object must have: this holder's secret prefix and the file's inode id. */
   /** The storage policy this holder's data objects are created with ("": the data tier's default). */
   public String objectPolicy() {
     return objectPolicy;
   }
 
+  /** The name a file's data object must have: made from this holder's secret and the file's inode id. */
   public String objectName(long inodeId) {
-    return objectPrefix + Long.toHexString(inodeId);
+    return org.indexfs.common.ObjectNames.localizedObject(objectPrefix, inodeId);
+  }
+
+  /** This holder's own directory on the data tier for the SST files it publishes (ObjectNames.publishDirectory). */
+  public String publishDirectory() {
+    return org.indexfs.common.ObjectNames.publishDirectory(objectPrefix);
   }
 
   /** A file written here was closed: its length and where its bytes are (inline or its object). */
@@ -459,6 +468,7 @@ public final class LocalSubtree {
    */
   public synchronized boolean rename(String src, String dst) throws IOException {
     checkLive();
+    PathNames.checkPathLength("rename", dst); // as the server would (HDFS's NameNode)
     List<String> s = below(src);
     List<String> d = below(dst);
     Long srcParent = dirs.get(join(root, s, s.size() - 1));
@@ -555,7 +565,8 @@ public final class LocalSubtree {
     try {
       long n = pending.writeSst(file, keep);
       if (n > 0) {
-        shipped = shipper.ship(file);
+        shipped = shipper.ship(file, publishDirectory());
+        shippedAny = true;
       }
       PublishResult result;
       try {
@@ -571,6 +582,9 @@ public final class LocalSubtree {
       dirs.keySet().removeIf(p -> !p.equals(root)); // rejected directories must not linger
       ended = releasing;
       lastResult = result;
+      if (releasing && shippedAny) {
+        shipper.released(publishDirectory());
+      }
       return result;
     } finally {
       Files.deleteIfExists(file);

@@ -9,9 +9,17 @@ import java.nio.file.Path;
  * tier's own client; this module has no Hadoop.
  */
 public interface SstShipper {
-  /** Copies {@code local} to the data tier; returns its name there (relative to the data URI). */
-  String ship(Path local) throws IOException;
+  /**
+   * Copies {@code local} into {@code directory} on the data tier (the holder's own publish
+   * directory, relative to the data URI: made by this call if missing, readable and writable by
+   * this user only, as the file is from its creation); returns the file's name there. The slot
+   * accepts no file anywhere else, nor one this user does not own (issue 31).
+   */
+  String ship(Path local, String directory) throws IOException;
 
   /** Removes a shipped file the server did not take (a publish that failed). */
   void discard(String name);
+
+  /** The holder's lease ended: its publish {@code directory} is needed no more (best effort). */
+  default void released(String directory) {}
 }

@@ -20,6 +20,7 @@ import org.rocksdb.RocksIterator;
  * made it home to, the partitions GIGA+ moved here, and its largest directory partitions.
  */
 final class BalanceOp implements org.indexfs.server.op.Operation {
+  private static final int MAX_TOP = 10_000;
   private static final int DEFAULT_TOP = 10;
 
   private final AdminContext admin;
@@ -32,7 +33,9 @@ final class BalanceOp implements org.indexfs.server.op.Operation {
   public Response.Builder apply(Request request) throws IOException {
     admin.requireSuperuser(request.getCaller(), "balance");
     Namespace ns = admin.ops().ns();
-    int top = request.getBalance().getTop() == 0 ? DEFAULT_TOP : request.getBalance().getTop();
+    // uint32 on the wire: at most every partition held here, and never past what a reply can hold.
+    int top = request.getBalance().getTop() == 0 ? DEFAULT_TOP
+        : (int) Math.min(Integer.toUnsignedLong(request.getBalance().getTop()), MAX_TOP);
     Map<Long, long[]> perDir = new HashMap<>();
     long entries = 0;
     try (RocksIterator it = ns.store().iterator(ns.store().entries(), null)) {

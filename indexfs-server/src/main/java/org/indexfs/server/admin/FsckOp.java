@@ -127,7 +127,7 @@ final class FsckOp implements org.indexfs.server.op.Operation {
 
   private void entries(FsckRequest req, FsckPage.Builder page) {
     Namespace ns = admin.ops().ns();
-    int limit = req.getLimit() == 0 ? PAGE_ENTRIES : Math.min(req.getLimit(), PAGE_ENTRIES);
+    int limit = req.getLimit() == 0 ? PAGE_ENTRIES : (int) Math.min(Integer.toUnsignedLong(req.getLimit()), PAGE_ENTRIES);
     byte[] after = req.getCursor().toByteArray();
     int n = 0;
     int scanned = 0;
@@ -194,7 +194,7 @@ final class FsckOp implements org.indexfs.server.op.Operation {
   /** A page of this slot's listing-order records that name no entry here (what listings would show as ghosts). */
   private void names(FsckRequest req, FsckPage.Builder page) throws IOException {
     Namespace ns = admin.ops().ns();
-    int limit = req.getLimit() == 0 ? PAGE_ENTRIES : Math.min(req.getLimit(), PAGE_ENTRIES);
+    int limit = req.getLimit() == 0 ? PAGE_ENTRIES : (int) Math.min(Integer.toUnsignedLong(req.getLimit()), PAGE_ENTRIES);
     byte[] after = req.getCursor().toByteArray();
     byte[] last = null;
     int scanned = 0;

@@ -217,7 +217,9 @@ public final class BulkIngest {
     Path fetched = staging.resolve(tx + ".in.sst");
     Path staged = staging.resolve(tx + ".sst");
     try {
-      ctx.data().download(dataFile, fetched);
+      // Only a file the publisher wrote into its own publish directory (issue 31): never a path it names.
+      ctx.data().fetchOwned(org.indexfs.server.data.ShippedFiles.published(dataFile, publisher.publishDirectory()),
+          publisher.user(), fetched);
       FaultPoints.at("publish.received");
       PublishPlan plan;
       List<Rejection> rejections;

@@ -19,26 +19,31 @@ public record Localization(long dirId, boolean shared, List<Holder> holders) {
   private static final byte VERSION = 2;
 
   /**
-   * One client's part: who it acts as, the ids it names entries from, and the prefix of its data
-   * objects' names ({@code <slot>/<128 random bits>-}: nobody else can guess them, DESIGN §14).
+   * One client's part: who it acts as, the ids it names entries from, and the secret its data
+   * objects' and its publish directory's names are made from ({@code <slot>/<128 random bits>-}:
+   * nobody else can guess them, nor derive one object's name from another's, DESIGN §14,
+   * {@link org.indexfs.common.ObjectNames#localizedObject}).
    */
   public record Holder(String clientId, String user, List<String> groups, List<long[]> blocks, boolean released,
       String objectPrefix) {
-    /** The one name the data object of entry {@code inodeId} may have. */
+    /** The one name the data object of entry {@code inodeId} may have (null: this holder may write none). */
     public String objectName(long inodeId) {
-      return objectPrefix + Long.toHexString(inodeId);
+      return objectPrefix.isEmpty() ? null : org.indexfs.common.ObjectNames.localizedObject(objectPrefix, inodeId);
     }
 
-    /** True when {@code name} is a data-object name this holder may write (its prefix, an id of its blocks). */
+    /** True when {@code name} is a data-object name this holder may write (its secret's tag, a mac after it). */
     public boolean mayWrite(String name) {
-      if (objectPrefix.isEmpty() || !name.startsWith(objectPrefix)) {
+      if (objectPrefix.isEmpty()) {
         return false;
       }
-      try {
-        return owns(Long.parseUnsignedLong(name.substring(objectPrefix.length()), 16));
-      } catch (NumberFormatException notOurs) {
-        return false;
-      }
+      String prefix = org.indexfs.common.ObjectNames.localizedPrefix(objectPrefix);
+      return name.startsWith(prefix) && name.length() == prefix.length() + 32
+          && name.substring(prefix.length()).chars().allMatch(c -> Character.digit(c, 16) >= 0);
+    }
+
+    /** Where this holder leaves the SST files it publishes (its own directory on the data tier). */
+    public String publishDirectory() {
+      return objectPrefix.isEmpty() ? null : org.indexfs.common.ObjectNames.publishDirectory(objectPrefix);
     }
 
     public boolean owns(long inodeId) {

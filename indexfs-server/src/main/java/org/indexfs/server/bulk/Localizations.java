@@ -36,6 +36,12 @@ import org.slf4j.LoggerFactory;
  * read by anyone else is allowed (it sees the last publish) and denies the holders' next renewal,
  * so they publish within one lease period. While a publish of a subtree is being ingested, every
  * mutation inside it (a holder's too) is told to retry.
+ *
+ * <p>A client whose mutation was refused waits for its turn: for {@code yield} after its last
+ * refusal, no other client may take a new lease on the localized directory or any directory above
+ * it (not even the holder that just released it), so a holder re-taking its lease again and again
+ * cannot keep others out for longer than a lease period and a retry (issue 31: a touchz was
+ * delayed to 62 s).
  */
 public final class Localizations implements PathResolver.LocalizedSubtrees {
   private static final Logger LOG = LoggerFactory.getLogger(Localizations.class);
@@ -65,9 +71,21 @@ public final class Localizations implements PathResolver.LocalizedSubtrees {
   /** Told (directory, its home slot) when another client asks for a directory whose record is a mirror. */
   private volatile java.util.function.ObjLongConsumer<Integer> mirrorContended = (home, dirId) -> { };
 
+  /** A client refused inside a localized subtree, and when it was last refused. */
+  private record Waiting(String clientId, long atNanos) {}
+
+  private final long yieldNanos;
+  /** By directory on the way to a refused mutation, up to the localized one: who waits there. */
+  private final Map<Long, Waiting> waiting = new ConcurrentHashMap<>();
+
   public Localizations(Namespace ns, long leaseMs) {
+    this(ns, leaseMs, org.indexfs.common.IndexFsConfig.LOCALIZE_YIELD_MS.defaultValue());
+  }
+
+  public Localizations(Namespace ns, long leaseMs, long yieldMs) {
     this.ns = ns;
     this.leaseNanos = TimeUnit.MILLISECONDS.toNanos(leaseMs);
+    this.yieldNanos = TimeUnit.MILLISECONDS.toNanos(yieldMs);
     long now = System.nanoTime();
     try (RocksIterator it = ns.store().iterator(ns.store().meta(), null)) {
       for (it.seek(FROM); it.isValid() && Bytes.startsWith(it.key(), FROM); it.next()) {
@@ -258,10 +276,31 @@ public final class Localizations implements PathResolver.LocalizedSubtrees {
     return contended.contains(dirId);
   }
 
+  /**
+   * Refuses a new lease on {@code dirId} for {@code clientId} while another client waits to change
+   * something below it (see the class comment); the waiting client itself may take one.
+   */
+  void refuseWhileOthersWait(long dirId, String clientId) throws IndexFsException {
+    Waiting w = waiting.get(dirId);
+    if (w == null) {
+      return;
+    }
+    if (System.nanoTime() - w.atNanos() - yieldNanos > 0) {
+      waiting.remove(dirId, w);
+      return;
+    }
+    if (!w.clientId().equals(clientId)) {
+      throw new IndexFsException(Code.SUBTREE_LOCALIZED, "Directory " + InodeIds.format(dirId)
+          + " cannot be localized yet: another client's change below it was refused while it was localized,"
+          + " and goes first; retry in " + TimeUnit.NANOSECONDS.toMillis(yieldNanos) + " ms");
+    }
+  }
+
   /** Holders whose lease ran out, as {dirId, clientId}: the monitor releases them. */
   List<Object[]> expired() {
     List<Object[]> out = new ArrayList<>();
     long now = System.nanoTime();
+    waiting.values().removeIf(w -> now - w.atNanos() - yieldNanos > 0);
     for (Localization l : byDir.values()) {
       if (mirrorOf(l.dirId()) >= 0) {
         continue; // its home ends it
@@ -366,6 +405,12 @@ public final class Localizations implements PathResolver.LocalizedSubtrees {
         }
       }
       if (mutating) {
+        // The directories from the root to the localized one: none of them is leased to anyone else
+        // until this client had its turn (keyed by these, so the map stays as small as the roots).
+        Waiting w = new Waiting(caller.getClientId(), System.nanoTime());
+        for (int j = 0; j <= i; j++) {
+          waiting.put(dirs[j].inodeId, w);
+        }
         throw new IndexFsException(Code.SUBTREE_LOCALIZED, "Directory " + InodeIds.format(l.dirId())
             + " on the way is localized by another client (bulk insertion) until it publishes; retry later");
       }

@@ -69,6 +69,11 @@ public final class Localizer implements AutoCloseable {
     // Drawn once per holder, as a server-side create draws its object's name (ObjectNames.fresh).
     String prefix = ObjectNames.fresh(ctx.ns().slot()) + "-";
     if (!renew) {
+      Localization current = table.get(dir.inodeId);
+      Localization.Holder holder = current == null ? null : current.holder(client);
+      if (holder == null || holder.released() || table.remainingMs(dir.inodeId, client) == 0) {
+        table.refuseWhileOthersWait(dir.inodeId, client);
+      }
       // The holder's expiry exists before its record does: the monitor, which ends holders without
       // one, must not end it while the grant is still being made (its mirrors sent).
       table.extend(dir.inodeId, client);
@@ -95,7 +100,7 @@ public final class Localizer implements AutoCloseable {
             : new Localization.Holder(client, caller.getUser(), caller.getGroupsList(), h.blocks(), false,
                 h.objectPrefix().isEmpty() ? prefix : h.objectPrefix());
       }
-      int wanted = Math.min(Math.max(0, idsWanted), maxIdBlock);
+      int wanted = (int) Math.min(Integer.toUnsignedLong(idsWanted), maxIdBlock); // uint32 on the wire
       if (wanted > 0 && !denied[0]) {
         block[0] = ctx.ns().reserveInodeIds(wanted);
         block[1] = wanted;

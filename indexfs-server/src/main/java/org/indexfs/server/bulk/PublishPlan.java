@@ -49,6 +49,7 @@ import org.rocksdb.SstFileWriter;
  * reason.
  */
 final class PublishPlan {
+  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(PublishPlan.class);
   private final OpContext ctx;
   private final Localization localization;
   private final Localization.Holder publisher;
@@ -162,7 +163,9 @@ final class PublishPlan {
         return write(it, out);
       }
     } catch (RocksDBException e) {
-      throw new IndexFsException(Code.BAD_REQUEST, "Published file is not a readable SST: " + e.getMessage());
+      // Nothing of the file in the answer (RocksDB's message quotes its bytes): the log has it.
+      LOG.debug("A published file of {} is not a readable SST: {}", publisher.clientId(), e.toString());
+      throw new IndexFsException(Code.BAD_REQUEST, "Published file is not a readable SST");
     }
   }
 
@@ -180,27 +183,46 @@ final class PublishPlan {
     return to == null ? id : to;
   }
 
-  /** Accepts, merges or refuses a directory of the file, after its parent (memoized). */
+  private boolean decided(long id) {
+    return merged.containsKey(id) || rejectedDirs.containsKey(id) || newPlaces.containsKey(id);
+  }
+
+  /**
+   * Accepts, merges or refuses a directory of the file, after its parents in the file (memoized).
+   * A loop, not a recursion: a published file may hold a chain of directories of any depth.
+   */
   private void decideDirectory(long id) throws IOException {
-    if (merged.containsKey(id) || rejectedDirs.containsKey(id) || newPlaces.containsKey(id)) {
-      return;
+    java.util.ArrayDeque<Long> chain = new java.util.ArrayDeque<>();
+    Set<Long> onChain = new HashSet<>();
+    for (long at = id; !decided(at) && onChain.add(at); ) {
+      chain.push(at);
+      long parent = fileDirKeys.get(at).parentId();
+      if (!fileDirs.containsKey(parent)) {
+        break;
+      }
+      at = parent;
     }
-    EntryKey key = fileDirKeys.get(id);
+    while (!chain.isEmpty()) {
+      long dirId = chain.pop();
+      EntryKey key = fileDirKeys.get(dirId);
+      if (fileDirs.containsKey(key.parentId())) {
+        if (key.parentId() == dirId) {
+          rejectedDirs.put(dirId, "a directory cannot contain itself");
+          continue;
+        }
+        // Undecided here only when the two are in a cycle of the file's directories.
+        if (!decided(key.parentId()) || rejectedDirs.containsKey(key.parentId())) {
+          rejectedDirs.put(dirId, "its directory was refused");
+          continue;
+        }
+      }
+      decideOne(dirId, key);
+    }
+  }
+
+  /** Accepts, merges or refuses directory {@code id} of the file, whose parent is decided. */
+  private void decideOne(long id, EntryKey key) throws IOException {
     Inode dir = fileDirs.get(id);
-    if (fileDirs.containsKey(key.parentId())) {
-      if (key.parentId() == id) {
-        rejectedDirs.put(id, "a directory cannot contain itself");
-        return;
-      }
-      rejectedDirs.put(id, "(cycle)");
-      decideDirectory(key.parentId());
-      rejectedDirs.remove(id);
-      String parentRefusal = rejectedDirs.get(key.parentId());
-      if (parentRefusal != null) {
-        rejectedDirs.put(id, "its directory was refused");
-        return;
-      }
-    }
     long parent = target(key.parentId());
     Inode existing = lookupHere(parent, key);
     if (existing != null && existing.isDirectory() && !(existing.inodeId == id && publisher.owns(id))) {
@@ -288,7 +310,11 @@ final class PublishPlan {
       if (!v.dataObject.equals(publisher.objectName(v.inodeId))) {
         return "data object " + v.dataObject + " is not the name reserved for it";
       }
-      long stored = ctx.data().length(v.dataObject);
+      // The publisher's own object (it is about to be given the file's owner): never another user's.
+      long stored = ctx.data().lengthWrittenBy(v.dataObject, publisher.user());
+      if (stored == -2) {
+        return "data object " + v.dataObject + " was not written by " + publisher.user();
+      }
       return stored == v.length ? null : "data object " + v.dataObject + " holds " + stored + " bytes, not " + v.length;
     }
     return v.length == 0 ? null : "a non-empty file without bytes";
@@ -366,19 +392,36 @@ final class PublishPlan {
     return here != null ? here : ctx.ns().partition(id);
   }
 
+  /** The path of directory {@code dirId} below the localized root (a loop: chains may be deep). */
   private String relPath(long dirId) {
-    SubtreeDirs.Place p = newPlaces.get(dirId);
-    if (p == null) {
-      p = subtree.get(dirId);
+    List<String> names = new ArrayList<>();
+    Set<Long> seen = new HashSet<>();
+    String top;
+    for (long at = dirId; ; ) {
+      SubtreeDirs.Place p = newPlaces.get(at);
+      if (p == null) {
+        p = subtree.get(at);
+      }
+      if (p == null && remote(at) != null) {
+        p = remote(at).place();
+      }
+      if (p != null) {
+        top = p.relPath();
+        break;
+      }
+      EntryKey k = fileDirKeys.get(at);
+      if (k == null || !seen.add(at)) {
+        top = "/?" + at; // unknown, or a cycle of the file's directories
+        break;
+      }
+      names.add(k.name());
+      at = k.parentId();
     }
-    if (p == null && remote(dirId) != null) {
-      p = remote(dirId).place();
+    StringBuilder path = new StringBuilder(top);
+    for (int i = names.size() - 1; i >= 0; i--) {
+      path.append('/').append(names.get(i));
     }
-    if (p != null) {
-      return p.relPath();
-    }
-    EntryKey k = fileDirKeys.get(dirId);
-    return k == null ? "/?" + dirId : relPath(k.parentId()) + "/" + k.name();
+    return path.toString();
   }
 
   /**

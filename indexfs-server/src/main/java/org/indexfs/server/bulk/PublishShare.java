@@ -77,7 +77,8 @@ final class PublishShare {
     Path staged = ingest.staging().resolve(txid + ".part.sst");
     boolean kept = false;
     try {
-      ctx.data().download(req.getFile(), fetched);
+      // Only a share its home shipped to the servers' own .bulk (issue 31): never a path a request names.
+      ctx.data().fetchOwned(org.indexfs.server.data.ShippedFiles.share(req.getFile()), ctx.data().user(), fetched);
       // Owner and group ids are interned per slot: the home's become this slot's (as a split's do).
       PrincipalTranslation.of(req.getPrincipalsMap(), ctx.ns().principals()).rewrite(fetched);
       PublishPlan plan = new PublishPlan(ctx, l, holder, root, req.getPath(), dirs,

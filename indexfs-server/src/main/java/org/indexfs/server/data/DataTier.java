@@ -18,8 +18,6 @@ import org.apache.hadoop.fs.permission.FsPermission;
 import org.indexfs.common.IndexFsException;
 import org.indexfs.common.ObjectNames;
 import org.indexfs.proto.Code;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The server's handle on the underlying Hadoop FS that holds data objects (DESIGN §6): one
@@ -31,13 +29,10 @@ import org.slf4j.LoggerFactory;
  * <p>With no {@code indexfs.data.uri} every file must stay inline and object operations fail.
  */
 public final class DataTier implements AutoCloseable {
-  private static final Logger LOG = LoggerFactory.getLogger(DataTier.class);
-
-  private static final FsPermission SLOT_DIRECTORY = new FsPermission((short) 01733);
-
   private final String dataUri;
   private final int slot;
   private FileSystem fs;
+  private String user;
 
   /** Runs code as the server's own Kerberos login (the data tier sees the server as itself). */
   @FunctionalInterface
@@ -83,37 +78,63 @@ public final class DataTier implements AutoCloseable {
     }
     if (fs == null) {
       Configuration conf = new Configuration(base);
-      // The slot directory's mode is set exactly (prepare()); objects get their file's (follow()).
-      conf.set("fs.permissions.umask-mode", "000");
+      // What the servers write is theirs alone from its creation (issue 31): files 0600, directories
+      // 0700. Objects get their file's mode once recorded (follow()); the layout's directories get
+      // theirs when made (DataTierLayout).
+      conf.set("fs.permissions.umask-mode", SERVER_UMASK);
       Login as = login;
-      fs = as == null ? FileSystem.newInstance(URI.create(dataUri), conf)
-          : as.open(() -> FileSystem.newInstance(URI.create(dataUri), conf));
+      String[] who = new String[1];
+      fs = as == null ? open(conf, who) : as.open(() -> open(conf, who));
+      user = who[0];
     }
     return fs;
   }
 
+  /** The umask of every FileSystem a server writes the data tier with (here and the journal's). */
+  public static final String SERVER_UMASK = "077";
+
+  private FileSystem open(Configuration conf, String[] who) throws IOException {
+    who[0] = org.apache.hadoop.security.UserGroupInformation.getCurrentUser().getShortUserName();
+    return FileSystem.newInstance(URI.create(dataUri), conf);
+  }
+
+  /** The servers' user as the data tier knows it (the owner of everything they make there). */
+  public String user() throws IOException {
+    fs();
+    return user;
+  }
+
   /**
-   * This slot's object directory, {@code rwx-wx-wt} (1733) and owned by the server, as {@code /tmp}
-   * but unlistable (DESIGN §14): every writer can create an object in it under its own user (the
-   * name the server handed it), no one but the server can list it to find other objects, and the
-   * sticky bit keeps anyone from deleting or renaming an object that is not theirs.
+   * Lays the data tier out for this slot (DataTierLayout): the root and every directory the servers
+   * use, theirs and with their modes. Fails, and the server with it, on a data root others could
+   * rearrange.
    */
-  public void prepare() {
+  public void prepare() throws IOException {
     if (!configured()) {
       return;
     }
-    try {
-      Path dir = pathOf(ObjectNames.slotDirectory(slot));
-      FileSystem f = fs();
-      if (!f.exists(dir)) {
-        f.mkdirs(dir);
+    DataTierLayout.prepare(fs(), dataUri, slot, user());
+  }
+
+  /**
+   * Copies {@code name} (a name {@link ShippedFiles} let through) to a local file, if it is a plain
+   * file that {@code owner} owns, in a directory {@code owner} owns: on HDFS nobody else can have
+   * written or swapped it. A refusal names neither the file's owner nor anything of its bytes.
+   */
+  public void fetchOwned(String name, String owner, java.nio.file.Path local) throws IOException {
+    FileSystem f = fs();
+    Path path = pathOf(name);
+    if (DataTierLayout.checksOwners(f)) {
+      FileStatus dir = f.getFileLinkStatus(path.getParent());
+      FileStatus file = f.getFileLinkStatus(path);
+      if (!dir.isDirectory() || !file.isFile() || !owner.equals(dir.getOwner()) || !owner.equals(file.getOwner())) {
+        throw new IndexFsException(Code.ACCESS_DENIED, "The file named is not one " + owner + " wrote where only "
+            + owner + " may write: nothing was read");
       }
-      if (!f.getFileStatus(dir).getPermission().equals(SLOT_DIRECTORY)) {
-        f.setPermission(dir, SLOT_DIRECTORY);
-      }
-    } catch (IOException e) {
-      LOG.warn("Could not prepare the object directory under {}; writers will create it: {}", dataUri, e.toString());
+    } else if (!f.getFileStatus(path).isFile()) {
+      throw new IndexFsException(Code.ACCESS_DENIED, "The file named is not a plain file: nothing was read");
     }
+    f.copyToLocalFile(false, path, new Path(local.toUri()), true);
   }
 
   /**
@@ -165,7 +186,6 @@ public final class DataTier implements AutoCloseable {
     fs().copyToLocalFile(false, pathOf(name), new Path(local.toUri()), true);
   }
 
-  /** Deletes an object; true if it existed. */
   /**
    * A snapshot of the whole data tier (issue 17): an IndexFS snapshot reads its object files' bytes
    * from it, so appends, truncates and deletes of the live files never change them. Needs HDFS; the
@@ -204,6 +224,7 @@ public final class DataTier implements AutoCloseable {
 
   private volatile boolean dataSnapshottable;
 
+  /** Deletes an object; true if it existed. */
   public boolean delete(String name) throws IOException {
     Path path = pathOf(name);
     FileSystem f = fs();
@@ -240,6 +261,21 @@ public final class DataTier implements AutoCloseable {
     } catch (FileNotFoundException e) {
       return -1;
     }
+  }
+
+  /**
+   * The object's length if it is a plain file its writer {@code owner} made (on HDFS; a local data
+   * tier has no owners to check), -1 if it does not exist, -2 if it is someone else's.
+   */
+  public long lengthWrittenBy(String name, String owner) throws IOException {
+    FileSystem f = fs();
+    FileStatus st;
+    try {
+      st = DataTierLayout.checksOwners(f) ? f.getFileLinkStatus(pathOf(name)) : f.getFileStatus(pathOf(name));
+    } catch (FileNotFoundException e) {
+      return -1;
+    }
+    return st.isFile() && (!DataTierLayout.checksOwners(f) || owner.equals(st.getOwner())) ? st.getLen() : -2;
   }
 
   /** HDFS truncate: true if done at once, false if the last block is being recovered. */
@@ -286,6 +322,21 @@ public final class DataTier implements AutoCloseable {
   }
 
   /**
+   * The data tier's storage policies (an HDFS NameNode's BlockStoragePolicySuite): what a
+   * setStoragePolicy may name. None when there is no data tier or it has no policies.
+   */
+  public java.util.Collection<? extends org.apache.hadoop.fs.BlockStoragePolicySpi> storagePolicies() throws IOException {
+    if (!configured()) {
+      return List.of();
+    }
+    try {
+      return fs().getAllStoragePolicies();
+    } catch (UnsupportedOperationException e) {
+      return List.of();
+    }
+  }
+
+  /**
    * Writes an object from the server itself (concat turns inline parts into objects). The name
    * must already be recorded as a lease's spill object, so the scrubber leaves it alone.
    */
@@ -325,6 +376,25 @@ public final class DataTier implements AutoCloseable {
       }
     }
     return out;
+  }
+
+  /** The holders' publish directories of this slot (.publish/<slot>/*), as stored objects. */
+  public List<StoredObject> listPublishDirectories() throws IOException {
+    List<StoredObject> out = new ArrayList<>();
+    String dir = ObjectNames.PUBLISH_ROOT + "/" + slot;
+    try {
+      for (FileStatus s : fs().listStatus(pathOf(dir))) {
+        out.add(new StoredObject(dir + "/" + s.getPath().getName(), s.getModificationTime(), s.getLen()));
+      }
+    } catch (FileNotFoundException e) {
+      // not laid out yet
+    }
+    return out;
+  }
+
+  /** Deletes {@code name} and everything below it; true if it existed. */
+  public boolean deleteTree(String name) throws IOException {
+    return fs().delete(pathOf(name), true);
   }
 
   /** What this slot's objects take: {objects, bytes}, from one content summary of its directory. */

@@ -111,12 +111,35 @@ public final class Scrubber implements AutoCloseable {
         deleted.add(name);
       }
     }
+    sweepPublishDirectories(cutoff);
     removed += deleted.size();
     if (!deleted.isEmpty()) {
       LOG.info("Scrubber removed {} unreferenced data objects of slot {}: {}", deleted.size(), ns.slot(),
           deleted.size() <= 10 ? deleted : deleted.subList(0, 10) + "...");
     }
     return deleted;
+  }
+
+  /**
+   * Removes the publish directories of holders that are gone (a client that died before its
+   * lease ended leaves its directory, perhaps with an SST in it): every directory under
+   * {@code .publish/<slot>} not modified since {@code cutoff} whose holder no localization of this
+   * slot still records.
+   */
+  private void sweepPublishDirectories(long cutoff) throws IOException {
+    Set<String> live = new HashSet<>();
+    for (org.indexfs.server.bulk.Localization l : org.indexfs.server.bulk.Localizations.all(ns.store(), null)) {
+      for (org.indexfs.server.bulk.Localization.Holder h : l.holders()) {
+        if (h.publishDirectory() != null) {
+          live.add(h.publishDirectory());
+        }
+      }
+    }
+    for (DataTier.StoredObject dir : data.listPublishDirectories()) {
+      if (dir.modificationTime() <= cutoff && !live.contains(dir.name()) && data.deleteTree(dir.name())) {
+        LOG.info("Scrubber removed publish directory {} of a holder that is gone", dir.name());
+      }
+    }
   }
 
   /** Which of {@code names} the other slots refer to (none on a single slot). */

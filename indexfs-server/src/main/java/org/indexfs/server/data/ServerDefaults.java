@@ -19,6 +19,8 @@ import org.slf4j.LoggerFactory;
 public final class ServerDefaults {
   private static final Logger LOG = LoggerFactory.getLogger(ServerDefaults.class);
   private static final long VALIDITY_NANOS = TimeUnit.HOURS.toNanos(1);
+  /** HDFS's default policy for new files, HOT (HdfsConstants.HOT_STORAGE_POLICY_ID). */
+  private static final int HOT_STORAGE_POLICY_ID = 7;
 
   private final DataTier data;
   private final Configuration conf;
@@ -40,14 +42,16 @@ public final class ServerDefaults {
 
   private org.indexfs.proto.ServerDefaults fetch() {
     org.indexfs.proto.ServerDefaults.Builder b = org.indexfs.proto.ServerDefaults.newBuilder()
-        .setTrashInterval(conf.getLong("fs.trash.interval", 0));
+        .setTrashInterval(conf.getLong("fs.trash.interval", 0))
+        .setDefaultStoragePolicyId(HOT_STORAGE_POLICY_ID);
     try {
       FsServerDefaults hdfs = data.hdfsServerDefaults();
       if (hdfs != null) {
         return b.setBlockSize(hdfs.getBlockSize()).setBytesPerChecksum(hdfs.getBytesPerChecksum())
             .setWritePacketSize(hdfs.getWritePacketSize()).setReplication(hdfs.getReplication())
             .setFileBufferSize(hdfs.getFileBufferSize()).setEncryptDataTransfer(hdfs.getEncryptDataTransfer())
-            .setChecksumType(hdfs.getChecksumType().name()).build();
+            .setChecksumType(hdfs.getChecksumType().name())
+            .setDefaultStoragePolicyId(hdfs.getDefaultStoragePolicyId()).build();
       }
     } catch (IOException e) {
       LOG.warn("The data tier's server defaults are unavailable ({}); serving the configured ones", e.toString());

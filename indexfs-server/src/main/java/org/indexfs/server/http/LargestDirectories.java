@@ -19,12 +19,21 @@ import org.rocksdb.RocksIterator;
  * The directories with the most entries on this slot, with where their partitions are: one scan
  * of the slot's entries, kept for {@link #MAX_AGE_MS} so a page reload costs nothing. Paths are
  * built from the directory entries this slot holds; a name held by another slot shows as "…".
+ *
+ * <p>The page answers anyone who reaches the port, so it shows a directory's path only where an
+ * anonymous user of HDFS's web UI could list it (issue 31): the directory and each of its ancestors
+ * readable and searchable by others ({@code o+rx}, as a listing checks). Any other path, or one whose
+ * ancestors this slot cannot judge, is shown as {@link #HIDDEN}, with its id and counts.
  */
-final class LargestDirectories {
+public final class LargestDirectories {
   static final long MAX_AGE_MS = 10_000;
   private static final int TOP = 10;
   /** Beyond this many entries the scan stops and says so: the page must stay cheap. */
   private static final long SCAN_LIMIT = 2_000_000;
+  /** A path an anonymous user could not list, or whose ancestors this slot cannot judge. */
+  public static final String HIDDEN = "(not shown to anonymous users)";
+  /** Others may read and search: {@code o+rx}. */
+  private static final int OTHERS_LIST = 05;
 
   /** One directory: its path as far as known here, entries here, the partition held here and all known. */
   record Directory(String id, String path, long entries, int homeSlot, int partitionHere, List<String> partitions) {}
@@ -50,6 +59,7 @@ final class LargestDirectories {
   private Result compute() throws IOException {
     Map<Long, long[]> counts = new HashMap<>();
     Map<Long, EntryKey> names = new HashMap<>();
+    Map<Long, Integer> modes = new HashMap<>();
     long scanned = 0;
     try (RocksIterator it = ns.store().iterator(ns.store().entries(), null)) {
       for (it.seekToFirst(); it.isValid() && scanned < SCAN_LIMIT; it.next(), scanned++) {
@@ -61,7 +71,9 @@ final class LargestDirectories {
         byte[] value = it.value();
         if (value.length > 1 && value[1] == Inode.TYPE_DIRECTORY) {
           try {
-            names.put(Inode.decode(value).inodeId, EntryKey.decode(key));
+            Inode dir = Inode.decode(value);
+            names.put(dir.inodeId, EntryKey.decode(key));
+            modes.put(dir.inodeId, dir.permission);
           } catch (RuntimeException corrupt) {
             // fsck reports undecodable entries; the page just leaves the name out
           }
@@ -89,9 +101,35 @@ final class LargestDirectories {
           }
         }
       }
-      out.add(new Directory(InodeIds.format(dirId), path(dirId, names), e.getValue()[0], home, here, where));
+      String path = listableByAnyone(dirId, names, modes) ? path(dirId, names) : HIDDEN;
+      out.add(new Directory(InodeIds.format(dirId), path, e.getValue()[0], home, here, where));
     }
     return new Result(out, scanned, scanned >= SCAN_LIMIT, System.currentTimeMillis());
+  }
+
+  /** True when others may list {@code dirId} and every directory above it, as far as this slot can tell. */
+  private boolean listableByAnyone(long dirId, Map<Long, EntryKey> names, Map<Long, Integer> modes) throws IOException {
+    long at = dirId;
+    for (int depth = 0; depth <= 64; depth++) {
+      Integer mode = modes.get(at);
+      if (mode == null) {
+        // Its access attributes as this slot's partition record of it keeps them (the root's, say).
+        Inode record = ns.partition(at);
+        mode = record == null ? null : record.permission;
+      }
+      if (mode == null || (mode & OTHERS_LIST) != OTHERS_LIST) {
+        return false;
+      }
+      if (at == InodeIds.ROOT) {
+        return true;
+      }
+      EntryKey k = names.get(at);
+      if (k == null) {
+        return false;
+      }
+      at = k.parentId();
+    }
+    return false;
   }
 
   private static String path(long dirId, Map<Long, EntryKey> names) {

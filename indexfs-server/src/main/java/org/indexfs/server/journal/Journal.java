@@ -51,19 +51,43 @@ public final class Journal implements AutoCloseable {
       return new Access(new Configuration(), null);
     }
 
-    FileSystem open(String dataUri) throws IOException {
+    /** Opens the data tier; {@code who[0]} is set to the user it was opened as. */
+    FileSystem open(String dataUri, String[] who) throws IOException {
       Configuration c = new Configuration(conf);
-      return login == null ? FileSystem.newInstance(URI.create(dataUri), c)
-          : login.open(() -> FileSystem.newInstance(URI.create(dataUri), c));
+      // Segments, checkpoints and journaled SSTs are the servers' alone from their creation (issue 31).
+      c.set("fs.permissions.umask-mode", DataTier.SERVER_UMASK);
+      java.security.PrivilegedExceptionAction<FileSystem> open = () -> {
+        who[0] = org.apache.hadoop.security.UserGroupInformation.getCurrentUser().getShortUserName();
+        return FileSystem.newInstance(URI.create(dataUri), c);
+      };
+      if (login == null) {
+        try {
+          return open.run();
+        } catch (IOException | RuntimeException e) {
+          throw e;
+        } catch (Exception e) {
+          throw new IOException(e);
+        }
+      }
+      return login.open(open);
     }
   }
 
   private Journal(String dataUri, int slot, long segmentBytes, int checkpointsKept, Access access)
       throws IOException {
-    owned = access.open(dataUri);
+    String[] who = new String[1];
+    owned = access.open(dataUri, who);
     // A local data tier: the raw file system, whose streams hsync (fsync) for real, with no .crc files.
     fs = owned instanceof LocalFileSystem local ? local.getRaw() : owned;
-    this.layout = new JournalLayout(fs, new Path(dataUri + "/.journal/" + slot));
+    // The journal may be the first on the data tier: it lays it out as the servers' (.journal 0700).
+    try {
+      org.indexfs.server.data.DataTierLayout.prepare(owned, dataUri, slot, who[0]);
+    } catch (IOException e) {
+      owned.close();
+      throw e;
+    }
+    this.layout = new JournalLayout(fs, new Path(dataUri + "/" + org.indexfs.server.data.DataTierLayout.JOURNAL + "/"
+        + slot));
     this.checkpoints = new Checkpoints(layout, checkpointsKept);
     this.segmentBytes = segmentBytes;
     this.slot = slot;

@@ -11,12 +11,14 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.framework.CuratorFrameworkFactory;
-import org.apache.curator.retry.BoundedExponentialBackoffRetry;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.security.SecurityUtil;
 import org.indexfs.common.IndexFsConfig;
 import org.indexfs.server.IndexFsServer;
 import org.indexfs.server.SlotRunner;
 import org.indexfs.server.membership.ClusterFormat;
+import org.indexfs.server.security.HadoopSettings;
+import org.indexfs.server.security.ServerZooKeeper;
 
 /**
  * The embedded cluster under one work directory: a real ZooKeeper server, the metadata
@@ -25,7 +27,7 @@ import org.indexfs.server.membership.ClusterFormat;
  * {@code bin/indexfs local} and by tests. Restarting it on the same directory finds every file again.
  *
  * <pre>
- * work/zookeeper   ZooKeeper snapshots and log
+ * work/zookeeper   ZooKeeper snapshots and log; servers.digest, the servers' ZooKeeper digest (0600)
  * work/slot-K      the RocksDB of slot K (one per server: --servers N runs N)
  * work/data        data objects (indexfs.data.uri), without HDFS
  * work/hdfs        NameNode and DataNode storage, with HDFS (objects under hdfs://.../indexfs-data)
@@ -39,6 +41,10 @@ public final class LocalCluster implements AutoCloseable {
   private final LocalHdfs hdfs;
   private EmbeddedZooKeeper zookeeper;
   private final int zkPort;
+  /** With Kerberos: the embedded ZooKeeper's login (the servers' principal); null: digest. */
+  private final EmbeddedZooKeeper.Kerberos zkKerberos;
+  /** How the servers (and this process, formatting) are known in ZooKeeper. */
+  private final ServerZooKeeper servers;
   /** Per slot, every server started for it: the one serving it, and standbys. */
   private final Map<Integer, List<SlotRunner>> runners = new java.util.TreeMap<>();
   private int serverCount;
@@ -59,7 +65,24 @@ public final class LocalCluster implements AutoCloseable {
           workDir.resolve("data").toUri().toString().replaceAll("/$", ""));
     }
     try {
-      zookeeper = new EmbeddedZooKeeper(workDir.resolve("zookeeper").toFile(), b.zkPort);
+      // The servers' ZooKeeper identity (issue 31): SASL as their principal with Kerberos, else a digest
+      // made once per work directory, as an operator would set indexfs.security.zookeeper.digest.
+      Configuration hadoop = HadoopSettings.of(serverConf);
+      String host = IndexFsConfig.SERVER_BIND_HOST.get(serverConf);
+      boolean sasl = "kerberos".equalsIgnoreCase(hadoop.get("hadoop.security.authentication", "simple"))
+          && !"digest".equals(IndexFsConfig.SECURITY_ZOOKEEPER_AUTH.get(serverConf));
+      if (sasl) {
+        String principal = SecurityUtil.getServerPrincipal(IndexFsConfig.SERVER_KERBEROS_PRINCIPAL.get(serverConf), host);
+        zkKerberos = new EmbeddedZooKeeper.Kerberos(principal, IndexFsConfig.SERVER_KEYTAB.get(serverConf));
+        serverConf.putIfAbsent(IndexFsConfig.SECURITY_ZOOKEEPER_SERVER_PRINCIPAL.name(), principal);
+      } else {
+        zkKerberos = null;
+        if (IndexFsConfig.SECURITY_ZOOKEEPER_DIGEST.get(serverConf).isEmpty()) {
+          serverConf.put(IndexFsConfig.SECURITY_ZOOKEEPER_DIGEST.name(), ServersDigest.loadOrCreate(digestFile()));
+        }
+      }
+      servers = ServerZooKeeper.of(serverConf, hadoop, host);
+      zookeeper = new EmbeddedZooKeeper(workDir.resolve("zookeeper").toFile(), "127.0.0.1", b.zkPort, zkKerberos);
     } catch (IOException | RuntimeException e) {
       if (hdfs != null) {
         hdfs.close();
@@ -97,9 +120,7 @@ public final class LocalCluster implements AutoCloseable {
 
   /** The slot count this work directory's cluster was formatted with, or 0 when it is new. */
   private int formattedSlots() throws IOException {
-    try (CuratorFramework curator = CuratorFrameworkFactory.newClient(zookeeper.connectString(),
-        new BoundedExponentialBackoffRetry(100, 2_000, 5))) {
-      curator.start();
+    try (CuratorFramework curator = servers.connect(zookeeper.connectString(), 30_000)) {
       if (curator.checkExists().forPath(org.indexfs.common.ClusterPaths.config(clusterName)) == null) {
         return 0;
       }
@@ -113,11 +134,32 @@ public final class LocalCluster implements AutoCloseable {
 
   /** A cluster of several slots is formatted before its servers start (bin/indexfs format --slots N). */
   private void formatSlots(int slots) throws IOException {
-    try (CuratorFramework curator = CuratorFrameworkFactory.newClient(zookeeper.connectString(),
-        new BoundedExponentialBackoffRetry(100, 2_000, 5))) {
-      curator.start();
+    try (CuratorFramework curator = servers.connect(zookeeper.connectString(), 30_000)) {
       ClusterFormat.format(curator, clusterName, slots);
     }
+  }
+
+  private Path digestFile() {
+    return workDir.resolve("zookeeper").resolve("servers.digest");
+  }
+
+  /**
+   * The servers' ZooKeeper digest ({@code user:password}; null with Kerberos), for a test that must
+   * write as the servers do, or an operator starting more servers against this cluster.
+   */
+  public String zookeeperDigest() {
+    return servers.digest();
+  }
+
+  /** The file holding {@link #zookeeperDigest()} (readable by its owner only); null with Kerberos. */
+  public Path zookeeperDigestFile() {
+    return zkKerberos == null && IndexFsConfig.SECURITY_ZOOKEEPER_DIGEST.get(serverConf).equals(servers.digest())
+        && Files.exists(digestFile()) ? digestFile() : null;
+  }
+
+  /** The servers' identity in ZooKeeper and the ACLs they write with. */
+  public ServerZooKeeper serversInZooKeeper() {
+    return servers;
   }
 
   public static Builder builder(Path workDir) {
@@ -211,7 +253,7 @@ public final class LocalCluster implements AutoCloseable {
 
   public synchronized void startZooKeeper() throws IOException {
     if (zookeeper == null) {
-      zookeeper = new EmbeddedZooKeeper(workDir.resolve("zookeeper").toFile(), zkPort);
+      zookeeper = new EmbeddedZooKeeper(workDir.resolve("zookeeper").toFile(), "127.0.0.1", zkPort, zkKerberos);
     }
   }
 
@@ -259,6 +301,8 @@ public final class LocalCluster implements AutoCloseable {
     Map<String, String> conf = new LinkedHashMap<>();
     conf.put("fs.defaultFS", defaultFs());
     conf.put(String.format(IndexFsConfig.CLUSTER_ZOOKEEPER_PATTERN, clusterName), zookeeperConnect());
+    // Clients refuse slot records anyone but these servers could have written (never the digest itself).
+    conf.put(IndexFsConfig.SECURITY_ZOOKEEPER_SERVER_ID.name(), servers.id());
     // FileContext finds AbstractFileSystems only through configuration, never a service loader.
     conf.put("fs.AbstractFileSystem.indexfs.impl", "org.indexfs.hadoop.IndexFs");
     return conf;

@@ -138,6 +138,11 @@ public final class LocalMain {
           + " DataNodes, storage under " + cluster.workDir().resolve("hdfs") + ")");
     }
     System.out.println("  data objects   : " + cluster.dataUri());
+    if (cluster.zookeeperDigestFile() != null) {
+      // The servers' cluster secret: more servers joining this cluster need it (never clients).
+      System.out.println("  servers' ZooKeeper digest: in " + cluster.zookeeperDigestFile()
+          + " (bin/indexfs server|format: -D indexfs.security.zookeeper.digest=<its content>)");
+    }
     if (extra != null) {
       extra.banner().forEach(System.out::println);
     }

@@ -9,16 +9,15 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.framework.recipes.leader.LeaderLatch;
 import org.apache.curator.framework.recipes.leader.LeaderLatchListener;
 import org.apache.curator.framework.state.ConnectionState;
-import org.apache.curator.retry.BoundedExponentialBackoffRetry;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.data.Stat;
 import org.indexfs.common.ClusterConfig;
 import org.indexfs.common.ClusterPaths;
+import org.indexfs.server.security.ServerZooKeeper;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -54,6 +53,7 @@ public final class SlotLease implements AutoCloseable {
   /** How long a handover names its target: past this, any waiting server may take the slot. */
   static final long HANDOVER_MS = 60_000;
 
+  private final ServerZooKeeper zk;
   private final CuratorFramework curator;
   private final LeaderLatch latch;
   private final ClusterConfig config;
@@ -79,8 +79,9 @@ public final class SlotLease implements AutoCloseable {
    * never formatted is formatted with one slot when slot 0 starts (the single-server case);
    * otherwise it must be formatted first.
    */
-  public SlotLease(String zkQuorum, int sessionTimeoutMs, String cluster, int slot, String id, long waitMs,
-      Holder holder) throws IOException {
+  public SlotLease(ServerZooKeeper zk, String zkQuorum, int sessionTimeoutMs, String cluster, int slot, String id,
+      long waitMs, Holder holder) throws IOException {
+    this.zk = zk;
     this.cluster = cluster;
     this.slot = slot;
     this.id = id;
@@ -90,12 +91,10 @@ public final class SlotLease implements AutoCloseable {
       t.setDaemon(true);
       return t;
     });
-    curator = CuratorFrameworkFactory.builder()
-        .connectString(zkQuorum)
-        .ensembleTracker(false) // keep the configured addresses (see ClusterConnection)
+    // Authenticated as the servers; every node it makes is theirs to change (issue 31).
+    curator = zk.builder(zkQuorum)
         .sessionTimeoutMs(sessionTimeoutMs)
         .connectionTimeoutMs(15_000)
-        .retryPolicy(new BoundedExponentialBackoffRetry(100, 2_000, 5))
         .build();
     curator.start();
     LeaderLatch acquired = null;
@@ -103,7 +102,10 @@ public final class SlotLease implements AutoCloseable {
       if (!curator.blockUntilConnected(30, TimeUnit.SECONDS)) {
         throw new IOException("Cannot reach ZooKeeper at " + zkQuorum);
       }
+      zk.confirm(curator);
       config = slot == 0 ? formatIfNew(cluster) : ClusterFormat.read(curator, cluster);
+      // A cluster whose nodes someone else could change (an open root, a planted slot map) is not served.
+      zk.checkCluster(curator, cluster);
       if (slot < 0 || slot >= config.slots()) {
         throw new IOException("Cluster '" + cluster + "' has slots 0.." + (config.slots() - 1) + "; there is no slot " + slot);
       }
@@ -322,6 +324,11 @@ public final class SlotLease implements AutoCloseable {
   /** The session this server holds its slot with; peers and placement read the registry through it. */
   public CuratorFramework curator() {
     return curator;
+  }
+
+  /** How this server is known in ZooKeeper, and what it trusts there. */
+  public ServerZooKeeper zooKeeper() {
+    return zk;
   }
 
   public ClusterConfig clusterConfig() {

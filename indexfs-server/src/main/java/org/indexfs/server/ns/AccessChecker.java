@@ -49,15 +49,40 @@ public final class AccessChecker {
     return !enabled || isSuperuser(caller);
   }
 
-  /** EXECUTE on every existing directory above the final component. */
+  /**
+   * EXECUTE on every existing directory above the final component. A file on the way ends the
+   * traverse as HDFS's resolvePath ends it, for every caller: refused, naming the file
+   * "(is not a directory)" — not "not found".
+   */
   public void checkTraverse(Caller caller, ResolvedPath p) throws IOException {
-    if (skip(caller)) {
-      return;
+    checkTraverse(caller, p, true);
+  }
+
+  /**
+   * As {@link #checkTraverse}, for a path about to be created (mkdirs, create, a rename's
+   * destination): a file on the way is refused first, as HDFS does for every caller, with its
+   * ParentNotDirectoryException (before any WRITE check on that file).
+   */
+  public void checkTraverseToCreate(Caller caller, ResolvedPath p) throws IOException {
+    if (p.ancestorIsFile()) {
+      // Permissions first up to the file: a directory the caller cannot traverse hides it.
+      checkTraverse(caller, p, false);
+      throw IndexFsException.parentNotDirectory(p.pathAt(p.existingCount() - 1));
     }
+    checkTraverse(caller, p, false);
+  }
+
+  private void checkTraverse(Caller caller, ResolvedPath p, boolean fileRefuses) throws IOException {
+    boolean skip = skip(caller);
     int limit = Math.min(p.existingCount(), p.depth());
     for (int i = 0; i < limit; i++) {
       Inode dir = p.inodeAt(i);
-      if (dir.isDirectory()) {
+      if (!dir.isDirectory()) {
+        if (fileRefuses) {
+          // The superuser too (HDFS's resolvePath); only its getFileInfo turns this into "not found".
+          throw new IndexFsException(Code.ACCESS_DENIED, p.pathAt(i) + " (is not a directory)");
+        }
+      } else if (!skip) {
         check(caller, p.pathAt(i), dir, Permission.EXECUTE);
       }
     }

@@ -30,8 +30,8 @@ public final class AccessOp implements Operation {
   @Override
   public Response.Builder apply(Request request) throws IOException {
     AccessRequest req = request.getAccess();
-    if (req.getMode() > 7) {
-      throw IndexFsException.invalidArgument("Invalid access mode " + req.getMode());
+    if (Integer.compareUnsigned(req.getMode(), 7) > 0) {
+      throw IndexFsException.invalidArgument("Invalid access mode " + Integer.toUnsignedString(req.getMode()));
     }
     ctx.ns().read(none -> {
       ResolvedPath p = ctx.resolver().resolve(request.getResolution(), req.getPath());

@@ -39,8 +39,18 @@ public final class AclEditOp implements Operation {
     AclEditRequest req = request.getAclEdit();
     Caller caller = request.getCaller();
     acls.check();
+    if (req.getAction() == AclEditRequest.Action.UNRECOGNIZED) {
+      throw IndexFsException.invalidArgument("Unknown ACL change " + req.getActionValue());
+    }
     List<AclEntry> spec = new ArrayList<>();
     for (org.indexfs.proto.AclEntry e : req.getSpecList()) {
+      // Enums and an FsAction from the wire: a value no Hadoop client can send is refused, not masked.
+      if (e.getScope() == org.indexfs.proto.AclEntry.Scope.UNRECOGNIZED
+          || e.getType() == org.indexfs.proto.AclEntry.Type.UNRECOGNIZED
+          || Integer.compareUnsigned(e.getPermission(), 7) > 0) {
+        throw IndexFsException.invalidArgument("Invalid ACL entry: scope " + e.getScopeValue() + ", type "
+            + e.getTypeValue() + ", permission " + Integer.toUnsignedString(e.getPermission()));
+      }
       spec.add(AclCodec.fromProto(e));
     }
     long synced;

@@ -30,6 +30,7 @@ public final class CompleteOp implements Operation {
   @Override
   public Response.Builder apply(Request request) throws IOException {
     CompleteRequest req = request.getComplete();
+    Writers.checkLength(req.getLength());
     boolean inline = !req.getInlineData().isEmpty() || req.getDataObject().isEmpty();
     if (inline) {
       Writers.checkInlineBytes(ctx, req.getInlineData().size(), req.getLength());

@@ -42,11 +42,12 @@ public final class CreateOp implements Operation {
   @Override
   public Response.Builder apply(Request request) throws IOException {
     CreateRequest req = request.getCreate();
+    org.indexfs.common.PathNames.checkPathLength("create", req.getPath());
     java.util.List<String> names = ctx.resolver().parse(req.getPath());
     ReservedNames.refuseReservedPath(names, req.getPath());
     SnapshotPaths.checkCreatable(ctx, request.getResolution(), names);
-    if (req.getReplication() == 0 || req.getReplication() > Short.MAX_VALUE) {
-      throw IndexFsException.invalidArgument("Invalid replication " + req.getReplication());
+    if (req.getReplication() == 0 || Integer.compareUnsigned(req.getReplication(), Short.MAX_VALUE) > 0) {
+      throw IndexFsException.invalidArgument("Invalid replication " + Integer.toUnsignedString(req.getReplication()));
     }
     Replication.check(req.getPath(), req.getReplication());
     if (req.getBlockSize() == 0) {
@@ -67,7 +68,7 @@ public final class CreateOp implements Operation {
       if (p.isRoot()) {
         throw new IndexFsException(Code.FILE_ALREADY_EXISTS, "/ already exists as a directory");
       }
-      ctx.access().checkTraverse(request.getCaller(), p);
+      ctx.access().checkTraverseToCreate(request.getCaller(), p);
       if (!req.getCreateParent()) {
         verifyParent(p);
       }

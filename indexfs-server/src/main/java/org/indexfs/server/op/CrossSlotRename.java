@@ -145,6 +145,7 @@ public final class CrossSlotRename {
         : dstKnown.getAncestors(dstKnown.getAncestorsCount() - 1).getZerothSlot();
     inFlight.add(txid);
     Moving[] claimed = {null};
+    boolean[] same = {false};
     try {
       Outgoing[] out = {null};
       List<AttrRow> rows = new ArrayList<>();
@@ -171,6 +172,14 @@ public final class CrossSlotRename {
           return null;
         }
         java.util.List<String> dstNames = ctx.resolver().parse(req.getDst());
+        if (!exact && dstNames.equals(src.names().subList(0, src.depth() - 1))) {
+          // Onto its own parent: "into" that directory names the source itself, which HDFS
+          // (FSDirRenameOp.unprotectedRenameTo, dst equals src) answers true, changing nothing. The
+          // parent's WRITE was checked above. Sending it on would make the destination's walk meet
+          // the source this rename froze, and the two slots redirect each other forever.
+          same[0] = true;
+          return null;
+        }
         if (org.indexfs.common.PathNames.isSameOrBelow(src.names(), dstNames)) {
           // The destination's walk would pass through the very entry that is leaving: HDFS's
           // answers (FSDirRenameOp.validateDestination) are known here.
@@ -218,7 +227,7 @@ public final class CrossSlotRename {
         return src.last();
       });
       if (moving == null) {
-        return result(false);
+        return same[0] ? result(true, req.getSrc()) : result(false);
       }
       FaultPoints.at("out.recorded");
       InterProcessMutex lock = moving.isDirectory() && held == null ? lock() : null;
@@ -255,7 +264,8 @@ public final class CrossSlotRename {
     java.util.List<String> dstNames = ctx.resolver().parse(req.getDst());
     String srcName = CreateOp.lastName(req.getSrc());
     java.util.Map<Long, PartitionBitmap> bitmaps = new java.util.HashMap<>();
-    for (int hop = 0; hop < MAX_HOPS; hop++) {
+    // A hop per slot the destination's path crosses, which a deep path may do once per level.
+    for (int hop = 0; hop < MAX_HOPS + dstNames.size(); hop++) {
       if (target != out.target()) {
         Outgoing moved = new Outgoing(out.txid(), out.parentId(), out.name(), out.inodeId(), target);
         ctx.ns().mutate(batch -> {

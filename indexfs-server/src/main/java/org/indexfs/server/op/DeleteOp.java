@@ -1,7 +1,6 @@
 package org.indexfs.server.op;
 
 import java.io.IOException;
-import java.util.ArrayList;
 import org.indexfs.common.IndexFsException;
 import org.indexfs.common.ReservedNames;
 import org.indexfs.common.Permission;
@@ -10,7 +9,6 @@ import org.indexfs.proto.BoolResult;
 import org.indexfs.proto.Caller;
 import org.indexfs.proto.Code;
 import org.indexfs.proto.DeleteRequest;
-import org.indexfs.proto.PartitionRequest;
 import org.indexfs.proto.Request;
 import org.indexfs.proto.Response;
 import org.indexfs.server.Blocking;
@@ -104,9 +102,7 @@ public final class DeleteOp implements Operation {
     boolean remoteHome = seen != null && seen.isDirectory() && !ctx.partitions().holdsWhole(seen);
     if (seen != null && seen.isDirectory() && req.getRecursive() && ctx.access().requiresSubtreeChecks(caller)) {
       if (remoteHome) {
-        ctx.peers().call(seen.zerothSlot, Request.newBuilder().setPartition(PartitionRequest.newBuilder()
-            .setAction(PartitionRequest.Action.CHECK_SUBTREE).setDirId(seen.inodeId).setPath(req.getPath())
-            .setChecked(caller).setAccess(Permission.ALL)));
+        Subtrees.checkAtHome(ctx, caller, req.getPath(), seen);
       } else {
         Subtrees.checkRemoteParts(ctx, caller, req.getPath(), seen.inodeId);
       }
@@ -140,11 +136,11 @@ public final class DeleteOp implements Operation {
       // on other slots were checked above.
       if (!empty && !remote && ctx.access().requiresSubtreeChecks(caller)) {
         ctx.access().checkSubtreeDirectory(caller, p.path(), target, Permission.ALL);
-        SubtreeWalk.walk(ctx, p.path(), target.inodeId, (path, inode) -> {
+        SubtreeWalk.walk(ctx, SubtreeWalk.step(target.inodeId, p.path(), ctx.ns().slot(), true), (path, inode) -> {
           if (inode.isDirectory() && inode.zerothSlot == ctx.ns().slot() && !SubtreeWalk.isEmpty(ctx, inode.inodeId)) {
             ctx.access().checkSubtreeDirectory(caller, path, inode, Permission.ALL);
           }
-        }, new ArrayList<>());
+        }, Long.MAX_VALUE);
       }
       long[] usage = counted != null && counted[2] == target.inodeId ? counted : new long[] {1, Usage.space(target)};
       ctx.quotas().credit(batch, QuotaRoot.above(p, p.depth()), -usage[0], -usage[1]);

@@ -40,6 +40,7 @@ public final class FlushOp implements Operation {
   @Override
   public Response.Builder apply(Request request) throws IOException {
     FlushRequest req = request.getFlush();
+    Writers.checkLength(req.getLength());
     boolean inline = req.getDataObject().isEmpty();
     if (inline) {
       Writers.checkInlineBytes(ctx, req.getInlineData().size(), req.getLength());

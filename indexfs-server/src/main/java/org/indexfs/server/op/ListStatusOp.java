@@ -36,7 +36,9 @@ public final class ListStatusOp implements Operation {
   @Override
   public Response.Builder apply(Request request) throws IOException {
     ListStatusRequest req = request.getListStatus();
-    int limit = req.getLimit() == 0 ? ctx.listPageSize() : Math.min(req.getLimit(), ctx.listPageSize());
+    // uint32 on the wire: a limit past the page (4294967295 included) is the page (issue 31).
+    int limit = req.getLimit() == 0 ? ctx.listPageSize()
+        : (int) Math.min(Integer.toUnsignedLong(req.getLimit()), ctx.listPageSize());
     Listing listing = ctx.ns().read(none -> {
       // The lowest hash of the partition: the walk goes on to (or redirects to) the slot holding it.
       long hash = Long.reverse(req.getPartition());

@@ -38,6 +38,7 @@ public final class MkdirsOp implements Operation {
   @Override
   public Response.Builder apply(Request request) throws IOException {
     MkdirsRequest req = request.getMkdirs();
+    org.indexfs.common.PathNames.checkPathLength("mkdirs", req.getPath());
     SnapshotPaths.checkCreatable(ctx, request.getResolution(), ctx.resolver().parse(req.getPath()));
     long[] synced = {-1};
     long[] parentOf = {0};
@@ -46,7 +47,7 @@ public final class MkdirsOp implements Operation {
     boolean created = ctx.ns().mutateLocked(m -> {
       WriteBatch batch = m.batch();
       ResolvedPath p = ctx.resolver().resolveForUpdate(m, request.getResolution(), req.getPath());
-      ctx.access().checkTraverse(request.getCaller(), p);
+      ctx.access().checkTraverseToCreate(request.getCaller(), p);
       policy[0] = SubtreePolicies.flagsAt(p);
       if (p.ancestorIsFile()) {
         throw IndexFsException.parentNotDirectory(p.pathAt(p.existingCount() - 1));

@@ -6,7 +6,6 @@ import org.indexfs.common.Permission;
 import org.indexfs.common.schema.Inode;
 import org.indexfs.proto.BoolResult;
 import org.indexfs.proto.Code;
-import org.indexfs.proto.ContentSummary;
 import org.indexfs.proto.PartitionRequest;
 import org.indexfs.proto.Request;
 import org.indexfs.proto.Response;
@@ -72,15 +71,13 @@ public final class PartitionOp implements Operation {
         ctx.ns().invalidateBitmap(dirId);
         ctx.reclaimer().wake();
       }
-      case CHECK_SUBTREE -> {
-        Inode dir = ctx.ns().read(none -> ctx.ns().partition(dirId));
-        if (dir != null) {
-          Subtrees.checkHere(ctx, req.getChecked(), req.getPath(), dir);
-        }
-      }
-      case SUMMARY -> {
-        ContentSummary summary = Subtrees.summarize(ctx, req.getChecked(), req.getPath(), dirId);
-        return Response.newBuilder().setSummary(summary);
+      case CHECK_SUBTREE, SUMMARY -> {
+        // One step of a walk some slot drives (Subtrees): never a call to another slot from here.
+        org.indexfs.proto.SubtreeStep step = req.hasStep() ? req.getStep()
+            : SubtreeWalk.step(dirId, req.getPath(), ctx.ns().slot(), false);
+        org.indexfs.proto.SubtreePart part = ctx.ns().read(none -> Subtrees.stepHere(ctx, req.getAction(),
+            req.getChecked(), step.toBuilder().setSlot(ctx.ns().slot()).build(), Subtrees.peerBudget(ctx), false));
+        return Response.newBuilder().setSubtreePart(part);
       }
       case INGEST -> ingest(req);
       case TOUCH -> DirectoryMtime.touch(ctx, req);
@@ -127,7 +124,7 @@ public final class PartitionOp implements Operation {
     }
     java.nio.file.Path local = java.nio.file.Files.createTempFile("indexfs-ingest-" + ctx.ns().slot() + "-", ".sst");
     java.nio.file.Files.delete(local);
-    ctx.data().download(shipped, local);
+    ctx.data().fetchOwned(shipped, ctx.data().user(), local);
     try {
       owners.rewrite(local);
       ctx.ns().store().ingest(cf, local);
@@ -143,6 +140,10 @@ public final class PartitionOp implements Operation {
    */
   private void ingest(PartitionRequest req) throws IOException {
     long dirId = req.getDirId();
+    // Only files a split shipped to the servers' own .splits (issue 31): checked before anything changes.
+    for (String file : new String[] {req.getSplitFile(), req.getNamesFile(), req.getAttrsFile()}) {
+      org.indexfs.server.data.ShippedFiles.split(file);
+    }
     if (ctx.ns().read(none -> ctx.ns().partition(dirId)) != null) {
       return;
     }
@@ -160,7 +161,7 @@ public final class PartitionOp implements Operation {
       // The moving entries' xattrs and ACLs first: no entry is ever here without its rows.
       java.nio.file.Path local = java.nio.file.Files.createTempFile("indexfs-ingest-attrs-" + ctx.ns().slot() + "-", ".sst");
       java.nio.file.Files.delete(local);
-      ctx.data().download(req.getAttrsFile(), local);
+      ctx.data().fetchOwned(req.getAttrsFile(), ctx.data().user(), local);
       try {
         ctx.ns().store().ingest(ctx.ns().store().attrs(), local);
       } finally {

@@ -82,12 +82,12 @@ public final class RenameInOp implements Operation {
     moving.ownerId = ctx.ns().principals().idOf(in.getOwner());
     moving.groupId = ctx.ns().principals().idOf(in.getGroup());
     ResolvedPath dst = ctx.resolver().resolveDestination(request.getDstResolution(), in.getDst());
-    ctx.access().checkTraverse(caller, dst);
+    ctx.access().checkTraverseToCreate(caller, dst);
     if (!exact && dst.last() != null && dst.last().isDirectory()) {
       String srcName = PathNames.components(in.getSrc(), Integer.MAX_VALUE).stream().reduce((a, b) -> b).orElse("");
       String into = (dst.isRoot() ? "" : PathNames.join(dst.names(), dst.depth())) + "/" + srcName;
       dst = ctx.resolver().resolveDestination(request.getDstResolution(), into);
-      ctx.access().checkTraverse(caller, dst);
+      ctx.access().checkTraverseToCreate(caller, dst);
       to[0] = into;
     }
     if (!dst.isRoot()) {

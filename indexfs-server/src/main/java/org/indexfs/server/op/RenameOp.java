@@ -52,6 +52,7 @@ public final class RenameOp implements Operation {
   @Override
   public Response.Builder apply(Request request) throws IOException {
     RenameRequest names = request.getRename();
+    org.indexfs.common.PathNames.checkPathLength("rename", names.getDst());
     java.util.List<String> dstNames = ctx.resolver().parse(names.getDst());
     ReservedNames.refuseReservedRename(ctx.resolver().parse(names.getSrc()), dstNames);
     SnapshotPaths.checkCreatable(ctx, request.getDstResolution(), dstNames);
@@ -126,11 +127,11 @@ public final class RenameOp implements Operation {
     ResolvedPath src = source(m, request, req);
     ctx.access().checkTraverse(caller, src);
     ResolvedPath dst = ctx.resolver().resolveDestinationForUpdate(m, request.getDstResolution(), req.getDst());
-    ctx.access().checkTraverse(caller, dst);
+    ctx.access().checkTraverseToCreate(caller, dst);
     if (src.last() != null && dst.last() != null && dst.last().isDirectory()) {
       String into = (dst.isRoot() ? "" : PathNames.join(dst.names(), dst.depth())) + "/" + src.lastName();
       dst = ctx.resolver().resolveDestinationForUpdate(m, request.getDstResolution(), into);
-      ctx.access().checkTraverse(caller, dst);
+      ctx.access().checkTraverseToCreate(caller, dst);
       to[0] = into;
     }
     checkAccess(caller, src, dst);
@@ -155,7 +156,10 @@ public final class RenameOp implements Operation {
    * ends up dropped or unsealed whatever happens. Returns its id, or -1.
    */
   private long sealReplacedDirectory(Request request, RenameRequest req) throws IOException {
-    if (req.getMode() != RenameRequest.Mode.EXACT || !req.getOverwrite()) {
+    if (req.getMode() != RenameRequest.Mode.EXACT || !req.getOverwrite()
+        || ctx.resolver().parse(req.getSrc()).equals(ctx.resolver().parse(req.getDst()))) {
+      // Onto itself: nothing is replaced; exact() answers HDFS's "are the same" (a split
+      // directory's home would otherwise refuse the seal as "not empty" first).
       return -1;
     }
     ResolvedPath dst;
@@ -189,7 +193,7 @@ public final class RenameOp implements Operation {
     if (dst.last() != null && dst.last().isDirectory()) {
       m.exclusive(); // replacing a directory
     }
-    ctx.access().checkTraverse(caller, dst);
+    ctx.access().checkTraverseToCreate(caller, dst);
     checkAccess(caller, src, dst);
     if (src.last() == null) {
       throw new IndexFsException(Code.FILE_NOT_FOUND, "rename source " + req.getSrc() + " is not found.");

@@ -25,8 +25,8 @@ public final class SetReplicationOp implements Operation {
   @Override
   public Response.Builder apply(Request request) throws IOException {
     SetReplicationRequest req = request.getSetReplication();
-    if (req.getReplication() == 0 || req.getReplication() > Short.MAX_VALUE) {
-      throw IndexFsException.invalidArgument("Invalid replication " + req.getReplication());
+    if (req.getReplication() == 0 || Integer.compareUnsigned(req.getReplication(), Short.MAX_VALUE) > 0) {
+      throw IndexFsException.invalidArgument("Invalid replication " + Integer.toUnsignedString(req.getReplication()));
     }
     Replication.check(req.getPath(), req.getReplication());
     String[] object = new String[1];

@@ -17,10 +17,11 @@ import org.indexfs.server.ns.ResolvedPath;
 
 /**
  * {@code truncate} (HDFS FSDirTruncateOp): WRITE on a closed file; only shrinks. An inline file
- * is cut in its entry. An object file is held open by the server (lease
- * {@link LeaseTable#RECOVERY_HOLDER}) while the data tier truncates the object; true when that is
- * done at once (a block boundary), false when the data tier is recovering the last block, after
- * which the lease monitor closes the file, as HDFS does. If the server dies in between, recovery
+ * is cut in its entry at once, and answers as HDFS would (true on a block boundary, false
+ * mid-block). An object file is held open by the server (lease {@link LeaseTable#RECOVERY_HOLDER})
+ * while the data tier truncates the object, and answers what the data tier answered: true when
+ * that is done at once (a block boundary), false while it recovers the last block, after which the
+ * lease monitor closes the file, as HDFS does. If the server dies in between, recovery
  * closes the file at whatever length the object has: truncated or not, never half.
  */
 public final class TruncateOp implements Operation {
@@ -39,6 +40,7 @@ public final class TruncateOp implements Operation {
       throw IndexFsException.invalidArgument("Cannot truncate to a negative file size: " + newLength + ".");
     }
     String caller = Writers.holder(request.getCaller());
+    boolean[] onBoundary = {true};
     Writers.Outcome<Inode> outcome = ctx.ns().mutate(batch -> {
       ResolvedPath p = ctx.resolver().resolve(request.getResolution(), path);
       ctx.access().checkTraverse(request.getCaller(), p);
@@ -64,6 +66,8 @@ public final class TruncateOp implements Operation {
       if (newLength == file.length) {
         return Writers.Outcome.of(null);
       }
+      // HDFS answers true only when no block is left to recover: a cut on a block boundary.
+      onBoundary[0] = file.blockSize > 0 && newLength % file.blockSize == 0;
       Inode updated = file.copy();
       updated.mtime = System.currentTimeMillis();
       // The quotas above lose the cut bytes now (for an object file: what the data tier will leave).
@@ -82,14 +86,17 @@ public final class TruncateOp implements Operation {
       return Writers.Outcome.of(updated);
     });
     Inode truncating = outcome.get();
-    boolean done = true;
+    // An inline file is cut already; it answers as HDFS would for its length (false mid-block,
+    // when HDFS would still be recovering the last block), so scripts and `-truncate -w` read the same.
+    boolean done = onBoundary[0];
     if (truncating != null) {
       try {
-        ctx.data().truncate(truncating.dataObject, newLength);
+        // The data tier's own answer: false while it recovers the object's last block.
+        done = ctx.data().truncate(truncating.dataObject, newLength);
       } finally {
         // Closes the file at the object's length once the data tier has settled it; if the
         // truncate failed, that is the old length and the file is unchanged.
-        done = ctx.recovery().advance(truncating.inodeId);
+        ctx.recovery().advance(truncating.inodeId);
       }
     }
     return Response.newBuilder().setBool(BoolResult.newBuilder().setValue(done));

@@ -125,6 +125,13 @@ final class Writers {
   }
 
   /** Bytes a writer sends to live inline must be the whole file and fit the inline limit. */
+  /** A length from the wire (uint64): past Long.MAX_VALUE it would be negative here. */
+  static void checkLength(long length) throws IndexFsException {
+    if (length < 0) {
+      throw IndexFsException.invalidArgument("Invalid file length " + Long.toUnsignedString(length));
+    }
+  }
+
   static void checkInlineBytes(OpContext ctx, int bytes, long length) throws IndexFsException {
     if (bytes != length) {
       throw IndexFsException.invalidArgument("Inline data of " + bytes + " bytes does not match length " + length);

@@ -19,11 +19,13 @@ import org.indexfs.proto.Caller;
 import org.indexfs.proto.Code;
 import org.indexfs.proto.Request;
 import org.indexfs.proto.Response;
+import org.indexfs.server.security.ServerZooKeeper;
 
 /**
  * This server's calls to the servers of other slots (placing a directory's partition, sealing it
  * for rmdir, cross-slot renames). Calls go as the superuser, found through the same ZooKeeper
- * slot registry clients use; one pipelined connection per slot, reopened after a failure.
+ * slot registry clients use; one pipelined connection per slot, reopened after a failure. Every
+ * connection first proves this process is a server (Kerberos, or the cluster secret in simple mode).
  */
 public final class Peers implements AutoCloseable {
   private final int slot;
@@ -33,12 +35,13 @@ public final class Peers implements AutoCloseable {
   private final EventLoopGroup group;
   private final Map<Integer, RpcConnection> connections = new HashMap<>();
   private volatile CuratorFramework curator;
+  private volatile ServerZooKeeper zk;
   private volatile String cluster;
   private volatile int slotCount = 1;
 
   private final org.indexfs.common.rpc.SaslAuthenticator authenticator;
 
-  /** {@code authenticator}: with Kerberos, how this server proves itself to its peers (else null). */
+  /** {@code authenticator}: how this server proves itself to its peers (Kerberos, or the cluster secret). */
   public Peers(int slot, String superuser, int maxFrameBytes, long timeoutMs,
       org.indexfs.common.rpc.SaslAuthenticator authenticator) {
     this.authenticator = authenticator;
@@ -49,10 +52,11 @@ public final class Peers implements AutoCloseable {
     this.group = org.indexfs.common.rpc.Transport.group(1, new DefaultThreadFactory("indexfs-peer-" + slot, true));
   }
 
-  /** Joins the registry once this server holds its slot. */
-  public void attach(CuratorFramework curator, String cluster, int slotCount) {
+  /** Joins the registry once this server holds its slot; {@code zk} says which records the servers wrote. */
+  public void attach(CuratorFramework curator, ServerZooKeeper zk, String cluster, int slotCount) {
     this.cluster = cluster;
     this.slotCount = slotCount;
+    this.zk = zk;
     this.curator = curator;
   }
 
@@ -62,6 +66,11 @@ public final class Peers implements AutoCloseable {
 
   public int slotCount() {
     return slotCount;
+  }
+
+  /** The largest frame a call or its reply may be (what a peer's answer must fit in). */
+  public int maxFrameBytes() {
+    return maxFrameBytes;
   }
 
   public CuratorFramework curator() {
@@ -251,8 +260,18 @@ public final class Peers implements AutoCloseable {
     if (curator == null) {
       throw new IOException("Slot " + slot + " is not registered yet; cannot reach slot " + target);
     }
+    String path = ClusterPaths.slot(cluster, target);
     try {
-      return ClusterPaths.address(curator.getData().forPath(ClusterPaths.slot(cluster, target)));
+      byte[] published = curator.getData().forPath(path);
+      try {
+        // A slot record anyone but the servers could have written would send this server's calls elsewhere.
+        zk.checkWrittenByServers(curator, path);
+      } catch (IOException untrusted) {
+        throw new IndexFsException(Code.NOT_AUTHORIZED, untrusted.getMessage()); // not retried
+      }
+      return ClusterPaths.address(published);
+    } catch (IOException e) {
+      throw e;
     } catch (Exception e) {
       throw new IOException("No server registered for slot " + target + ": " + e.getMessage(), e);
     }

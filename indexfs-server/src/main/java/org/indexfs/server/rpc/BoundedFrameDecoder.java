@@ -8,7 +8,7 @@ import io.netty.handler.codec.TooLongFrameException;
 import java.util.List;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
+import java.net.InetAddress;
 import org.indexfs.common.rpc.Framing;
 
 /**
@@ -16,8 +16,9 @@ import org.indexfs.common.rpc.Framing;
  * a frame over the size limit closes the connection at its length prefix; a frame must arrive
  * whole within a deadline of its first byte (a trickle no longer keeps a connection and its buffer
  * forever, the idle timer notwithstanding); and a partial frame larger than a small allowance
- * reserves its length from a budget shared by every connection of the server, so many half-sent
- * large frames cannot add up to more than the budget: the connection that would go over is closed.
+ * reserves its length from the server's {@link BufferBudget}, in total and for its client's address,
+ * so many half-sent large frames cannot add up to more than the budget, nor one client's to more
+ * than its share: the connection that would go over is closed.
  */
 final class BoundedFrameDecoder extends ByteToMessageDecoder {
   /** Partial frames up to this size are held without a reservation (bounded per connection). */
@@ -35,17 +36,17 @@ final class BoundedFrameDecoder extends ByteToMessageDecoder {
 
   private final int maxFrame;
   private final long deadlineMs;
-  private final AtomicLong shared;
-  private final long budget;
+  private final BufferBudget budget;
+  private final InetAddress client;
   private long reserved;
   private ScheduledFuture<?> deadline;
 
-  /** {@code shared}: bytes reserved by every connection of the server, at most {@code budget}. */
-  BoundedFrameDecoder(int maxFrame, long deadlineMs, AtomicLong shared, long budget) {
+  /** {@code budget}: the server's, shared by every connection; {@code client}: this connection's peer address. */
+  BoundedFrameDecoder(int maxFrame, long deadlineMs, BufferBudget budget, InetAddress client) {
     this.maxFrame = maxFrame;
     this.deadlineMs = deadlineMs;
-    this.shared = shared;
     this.budget = budget;
+    this.client = client;
   }
 
   @Override
@@ -75,14 +76,10 @@ final class BoundedFrameDecoder extends ByteToMessageDecoder {
     if (reserved > 0 || length <= SMALL_FRAME) {
       return;
     }
-    long held;
-    do {
-      held = shared.get();
-      if (held + length > budget) {
-        throw new LimitExceeded(BadInputLog.Kind.OVER_BUDGET, "a " + length + "-byte frame would take the server's"
-            + " partial frames to " + (held + length) + " bytes, over indexfs.rpc.max-buffered-bytes=" + budget);
-      }
-    } while (!shared.compareAndSet(held, held + length));
+    String refusal = budget.reserve(client, length);
+    if (refusal != null) {
+      throw new LimitExceeded(BadInputLog.Kind.OVER_BUDGET, refusal);
+    }
     reserved = length;
   }
 
@@ -106,7 +103,7 @@ final class BoundedFrameDecoder extends ByteToMessageDecoder {
 
   private void release() {
     if (reserved > 0) {
-      shared.addAndGet(-reserved);
+      budget.release(client, reserved);
       reserved = 0;
     }
   }

@@ -54,6 +54,8 @@ public final class Dispatcher implements AutoCloseable {
   private final String target;
   private final Fence fence;
   private final CallerIdentity identity;
+  /** Internal errors: logged with their stack traces, at a bounded rate (a client can cause them). */
+  private final BadInputLog failures = new BadInputLog(LOG);
 
   /**
    * {@code target}: {@code <cluster>/<slot>}, what clients name in the calls meant for this server;
@@ -177,15 +179,14 @@ public final class Dispatcher implements AutoCloseable {
       } catch (Blocking.MustNotBlock e) {
         if (deferred.ticket() > 0) {
           // An operation that waits after changing something must not claim the I/O thread.
-          LOG.error("{} waited on an I/O thread after its change ({}); answering with an error",
-              request.getOpCase(), e.getMessage());
+          failures.failure(request.getOpCase() + " waited on an I/O thread after its change; answering with an error", e);
           response = error(request, Code.INTERNAL_ERROR, request.getOpCase() + " failed: it must not run on an I/O thread");
         } else {
           throw e;
         }
       } catch (RuntimeException | LinkageError e) {
         // Never leave a caller waiting for its timeout: whatever broke, it gets an answer.
-        LOG.error("{} failed for call {} outside the operation", request.getOpCase(), request.getCallId(), e);
+        failures.failure(request.getOpCase() + " failed for call " + request.getCallId() + " outside the operation", e);
         response = error(request, Code.INTERNAL_ERROR, request.getOpCase() + " failed: " + e);
       }
       ticket = deferred.ticket();
@@ -211,8 +212,8 @@ public final class Dispatcher implements AutoCloseable {
 
   private Response fitting(Request request, Response response) {
     if (response.getSerializedSize() + Framing.LENGTH_BYTES > maxFrameBytes) {
-      LOG.error("Reply to call {} ({}) is {} bytes, over the frame limit", request.getCallId(),
-          request.getOpCase(), response.getSerializedSize());
+      failures.failure("Reply to call " + request.getCallId() + " (" + request.getOpCase() + ") is "
+          + response.getSerializedSize() + " bytes, over the frame limit", null);
       return error(request, Code.INTERNAL_ERROR, "Reply exceeds indexfs.rpc.max-frame-bytes");
     }
     return response;
@@ -244,7 +245,7 @@ public final class Dispatcher implements AutoCloseable {
     } catch (Blocking.MustNotBlock e) {
       throw e;
     } catch (IOException | RuntimeException e) {
-      LOG.error("{} failed for call {}", request.getOpCase(), request.getCallId(), e);
+      failures.failure(request.getOpCase() + " failed for call " + request.getCallId(), e);
       return error(request, Code.INTERNAL_ERROR, request.getOpCase() + " failed: " + e);
     }
   }

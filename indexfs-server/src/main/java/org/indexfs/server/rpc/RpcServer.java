@@ -7,7 +7,8 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.WriteBufferWaterMark;
-import java.util.concurrent.atomic.AtomicLong;
+import java.net.InetAddress;
+import org.indexfs.common.IndexFsConfig;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.socket.SocketChannel;
@@ -30,6 +31,7 @@ import org.indexfs.proto.Response;
 import org.indexfs.proto.SaslMessage;
 import org.indexfs.server.security.ConnectionUser;
 import org.indexfs.server.security.KerberosTransport;
+import org.indexfs.server.security.PeerSecret;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -38,8 +40,10 @@ import org.slf4j.LoggerFactory;
  * connection, replies in completion order (matched by call id). A malformed or oversized frame
  * closes only that connection, with the reason logged (throttled: {@link BadInputLog}). What one
  * client can make the server hold is bounded (DESIGN §14): calls in flight and unsent replies per
- * connection ({@link ConnectionBudget}: reading stops), partial frames per connection and in total,
- * and the time a started frame may take ({@link BoundedFrameDecoder}: the connection is closed).
+ * connection ({@link ConnectionBudget}: reading stops), partial frames per connection, per client
+ * address and in total ({@link BufferBudget}), the time a started frame may take ({@link
+ * BoundedFrameDecoder}: the connection is closed), and connections per client address and in total,
+ * idle ones closed when there are many ({@link ConnectionLimits}).
  */
 public final class RpcServer implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(RpcServer.class);
@@ -51,24 +55,43 @@ public final class RpcServer implements AutoCloseable {
   private final EventLoopGroup workers;
   private final Limits limits;
   private final KerberosTransport kerberos;
-  private final AtomicLong partialFrameBytes = new AtomicLong();
+  /** In simple mode: how peer servers prove themselves (the cluster secret); null with Kerberos. */
+  private final PeerSecret peers;
+  private final BufferBudget buffers;
+  private final ConnectionLimits connections;
   private final BadInputLog badInput = new BadInputLog();
   private Channel serverChannel;
 
   /**
-   * What one connection, and all together, may make this server hold: calls in flight per
-   * connection, the bytes of half-received large frames in total, the time a frame may take.
+   * What one connection, one client address, and all together may make this server hold: calls in
+   * flight per connection, the bytes of half-received large frames in total and per client, the
+   * time a frame may take, connections in total (0: half the process's file descriptors) and per
+   * client, and when idle connections are closed (HDFS's ipc.client.idlethreshold and
+   * 2 × ipc.client.connection.maxidletime).
    */
-  public record Limits(int inFlightPerConnection, long bufferedBytes, long frameDeadlineMs) {}
+  public record Limits(int inFlightPerConnection, long bufferedBytes, long bufferedBytesPerClient,
+      long frameDeadlineMs, int maxConnections, int maxConnectionsPerClient, int idleThreshold, long maxIdleMs) {
+    /** The limits {@code conf} sets (IndexFsConfig's indexfs.rpc.* keys). */
+    public static Limits from(java.util.Map<String, String> conf) {
+      return new Limits(IndexFsConfig.RPC_MAX_IN_FLIGHT.get(conf), IndexFsConfig.RPC_MAX_BUFFERED_BYTES.get(conf),
+          IndexFsConfig.RPC_MAX_BUFFERED_BYTES_PER_CLIENT.get(conf), IndexFsConfig.RPC_FRAME_DEADLINE_MS.get(conf),
+          IndexFsConfig.RPC_MAX_CONNECTIONS.get(conf), IndexFsConfig.RPC_MAX_CONNECTIONS_PER_CLIENT.get(conf),
+          IndexFsConfig.RPC_IDLE_THRESHOLD.get(conf), IndexFsConfig.RPC_MAX_IDLE_MS.get(conf));
+    }
+  }
 
   public RpcServer(Dispatcher dispatcher, int maxFrameBytes, int idleSeconds, int ioThreads, int slot, Limits limits,
-      KerberosTransport kerberos) {
+      KerberosTransport kerberos, PeerSecret peers) {
     this.kerberos = kerberos;
+    this.peers = kerberos == null ? peers : null;
     this.dispatcher = dispatcher;
     this.limits = limits;
     this.workers = Transport.group(ioThreads, new DefaultThreadFactory("indexfs-server-io-" + slot, true));
     this.maxFrameBytes = maxFrameBytes;
     this.idleSeconds = idleSeconds;
+    this.buffers = new BufferBudget(limits.bufferedBytes(), limits.bufferedBytesPerClient());
+    this.connections = new ConnectionLimits(limits.maxConnections(), limits.maxConnectionsPerClient(),
+        limits.idleThreshold(), limits.maxIdleMs());
   }
 
   /** Binds and returns the address actually bound (port 0 picks a free port). */
@@ -82,12 +105,22 @@ public final class RpcServer implements AutoCloseable {
         .childHandler(new ChannelInitializer<SocketChannel>() {
           @Override
           protected void initChannel(SocketChannel ch) {
+            InetAddress client = ch.remoteAddress().getAddress();
+            String refusal = connections.admit(client);
+            if (refusal != null) {
+              badInput.warn(BadInputLog.Kind.TOO_MANY_CONNECTIONS, ch.remoteAddress(), refusal);
+              ch.close();
+              return;
+            }
+            CallHandler calls = new CallHandler();
+            connections.track(calls);
+            ch.closeFuture().addListener(closed -> connections.closed(client, calls));
             // Reads only: a connection waiting for a slow reply is not idle, a silent peer is.
             ch.pipeline().addLast("idle", new IdleStateHandler(idleSeconds, 0, 0));
             Framing.install(ch.pipeline(), maxFrameBytes);
             ch.pipeline().replace("frameDecoder", "frameDecoder", new BoundedFrameDecoder(maxFrameBytes,
-                limits.frameDeadlineMs(), partialFrameBytes, limits.bufferedBytes()));
-            ch.pipeline().addLast("calls", new CallHandler());
+                limits.frameDeadlineMs(), buffers, client));
+            ch.pipeline().addLast("calls", calls);
           }
         });
     try {
@@ -98,6 +131,14 @@ public final class RpcServer implements AutoCloseable {
     } catch (RuntimeException e) {
       throw new IOException("Cannot bind " + host + ":" + port + ": " + e.getMessage(), e);
     }
+    long scan = connections.scanIntervalMs();
+    boss.next().scheduleAtFixedRate(() -> {
+      int closed = connections.closeIdle();
+      if (closed > 0) {
+        LOG.info("Closed {} connections idle for over {} ms: more than {} were open (indexfs.rpc.idle-threshold)",
+            closed, limits.maxIdleMs(), limits.idleThreshold());
+      }
+    }, scan, scan, java.util.concurrent.TimeUnit.MILLISECONDS);
     InetSocketAddress bound = (InetSocketAddress) serverChannel.localAddress();
     LOG.info("Serving calls on {} ({} transport)", bound, serverChannel instanceof io.netty.channel.epoll.EpollServerSocketChannel
         ? "native epoll" : "Java NIO");
@@ -109,9 +150,11 @@ public final class RpcServer implements AutoCloseable {
    * that may run on this I/O thread answer during the read, and their replies leave with one
    * flush when the read ends.
    */
-  private final class CallHandler extends ChannelInboundHandlerAdapter {
+  private final class CallHandler extends ChannelInboundHandlerAdapter implements ConnectionLimits.Tracked {
     private Replies replies;
-    private ConnectionBudget budget;
+    private volatile ConnectionBudget budget;
+    private volatile Channel channel;
+    private volatile long lastActive = System.nanoTime();
     private boolean closing;
     /** With Kerberos: the SASL exchange under way, then the user it authenticated. */
     private SaslServer sasl;
@@ -119,12 +162,33 @@ public final class RpcServer implements AutoCloseable {
 
     @Override
     public void handlerAdded(ChannelHandlerContext ctx) {
+      channel = ctx.channel();
       budget = new ConnectionBudget(ctx.channel(), limits.inFlightPerConnection());
       replies = new Replies(ctx.channel(), budget);
     }
 
     @Override
+    public long lastActiveNanos() {
+      return lastActive;
+    }
+
+    @Override
+    public boolean idle() {
+      ConnectionBudget b = budget;
+      return b == null || b.inFlight() == 0;
+    }
+
+    @Override
+    public void close() {
+      Channel c = channel;
+      if (c != null) {
+        c.close();
+      }
+    }
+
+    @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
+      lastActive = System.nanoTime();
       ByteBuf frame = (ByteBuf) msg;
       Request request;
       try {
@@ -151,22 +215,26 @@ public final class RpcServer implements AutoCloseable {
       dispatcher.dispatch(request, ctx.channel().remoteAddress(), authenticated, replies::send);
     }
 
-    /** One step of the connection's SASL exchange (GSSAPI), answered here on the I/O thread. */
+    /**
+     * One step of the connection's SASL exchange (GSSAPI or a token with Kerberos; in simple mode a
+     * peer server's DIGEST-MD5), answered here on the I/O thread.
+     */
     private void authenticate(ChannelHandlerContext ctx, Request request) {
-      if (kerberos == null || authenticated != null) {
-        refuse(ctx, request, kerberos == null ? "This server does not use Kerberos (hadoop.security.authentication=simple)"
+      if (kerberos == null && peers == null || authenticated != null) {
+        refuse(ctx, request, authenticated == null ? "This server does not use Kerberos (hadoop.security.authentication=simple)"
             : "The connection is already authenticated");
         return;
       }
       SaslMessage step = request.getSasl();
       try {
         if (sasl == null) {
-          sasl = kerberos.newServer(step.getMechanism());
+          sasl = kerberos != null ? kerberos.newServer(step.getMechanism()) : peers.newServer(step.getMechanism());
         }
-        byte[] token = kerberos.as(() -> sasl.evaluateResponse(step.getToken().toByteArray()));
+        byte[] token = kerberos != null ? kerberos.as(() -> sasl.evaluateResponse(step.getToken().toByteArray()))
+            : sasl.evaluateResponse(step.getToken().toByteArray());
         SaslMessage.Builder answer = SaslMessage.newBuilder().setToken(ByteString.copyFrom(token == null ? new byte[0] : token));
         if (sasl.isComplete()) {
-          authenticated = kerberos.userOf(sasl);
+          authenticated = kerberos != null ? kerberos.userOf(sasl) : peers.userOf(sasl);
           answer.setComplete(true).setUser(authenticated.user());
         }
         ctx.writeAndFlush(Response.newBuilder().setCallId(request.getCallId()).setCode(Code.OK).setSasl(answer).build());
@@ -245,7 +313,12 @@ public final class RpcServer implements AutoCloseable {
 
   /** Bytes of half-received large frames this server holds now (at most the configured budget). */
   public long partialFrameBytes() {
-    return partialFrameBytes.get();
+    return buffers.held();
+  }
+
+  /** Connections this server holds now from {@code client}. */
+  public int connectionsFrom(InetAddress client) {
+    return connections.from(client);
   }
 
   @Override

@@ -54,12 +54,16 @@ public final class CallerIdentity {
   }
 
   /**
-   * A call only servers make (partition records, cross-slot renames, object references): with
-   * Kerberos it must come from a connection authenticated as the servers' principal.
+   * A call only servers make (partition records, cross-slot renames, object references, snapshot
+   * barriers): in every mode it must come from a connection that proved to be a server — with
+   * Kerberos, authenticated as the servers' principal; in simple mode, by the cluster secret
+   * ({@link PeerSecret}). What a request names as its caller proves nothing.
    */
   public void requireServer(Caller caller, ConnectionUser authenticated) throws IndexFsException {
     String server = serverUser;
-    if (server != null && (authenticated == null || authenticated.byToken() || !server.equals(authenticated.user()))) {
+    boolean proved = authenticated != null && (server == null ? authenticated.peer()
+        : !authenticated.byToken() && !authenticated.peer() && server.equals(authenticated.user()));
+    if (!proved) {
       throw new IndexFsException(Code.NOT_AUTHORIZED, "User " + caller.getUser() + " is not an IndexFS server");
     }
   }
@@ -69,7 +73,8 @@ public final class CallerIdentity {
    * the connection proved to be, or null on a connection without authentication (simple mode).
    */
   public Caller admit(Caller claimed, ConnectionUser connection, SocketAddress remote) throws IndexFsException {
-    String authenticated = connection == null ? null : connection.user();
+    // A peer server in simple mode names its caller as any simple-mode caller does.
+    String authenticated = connection == null || connection.peer() ? null : connection.user();
     String user = claimed.getUser();
     if (user.isEmpty()) {
       throw new IndexFsException(Code.BAD_REQUEST, "Request carries no caller identity");

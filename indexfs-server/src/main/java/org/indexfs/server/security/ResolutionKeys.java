@@ -1,19 +1,10 @@
 package org.indexfs.server.security;
 
-import java.nio.charset.StandardCharsets;
-import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
-import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.framework.CuratorFrameworkFactory;
-import org.apache.curator.retry.BoundedExponentialBackoffRetry;
 import org.apache.zookeeper.KeeperException;
-import org.apache.zookeeper.ZooDefs;
-import org.apache.zookeeper.data.ACL;
-import org.apache.zookeeper.data.Id;
 import org.apache.zookeeper.data.Stat;
-import org.apache.zookeeper.server.auth.DigestAuthenticationProvider;
 import org.indexfs.common.ClusterPaths;
 import org.indexfs.proto.SealKey;
 import org.indexfs.proto.SealKeys;
@@ -26,10 +17,11 @@ import org.slf4j.LoggerFactory;
  * ({@link ClusterPaths#resolutionKeys}): created by the first server to start, rotated by whichever
  * server first finds the newest key older than the rotation period (a versioned write, so two
  * servers never both add one), the previous key kept one more period so seals made under it stay
- * good until they expire. The node is readable only with the servers' ZooKeeper digest
- * ({@code indexfs.security.zookeeper.digest}); clients also talk to ZooKeeper and must not see it.
+ * good until they expire. The node, and the node it lives in, are the servers' alone to read and
+ * change ({@link ServerZooKeeper}): clients also talk to ZooKeeper and must not see it, and a key node
+ * anyone else could have written (or deleted and made again with a key of their own) is refused.
  *
- * <p>This class owns its own ZooKeeper session, authenticated with that digest.
+ * <p>This class owns its own ZooKeeper session, authenticated as the servers.
  */
 public final class ResolutionKeys implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(ResolutionKeys.class);
@@ -38,45 +30,22 @@ public final class ResolutionKeys implements AutoCloseable {
   private final CuratorFramework curator;
   private final String path;
   private final long rotationMs;
-  private final List<ACL> acl;
+  private final ServerZooKeeper zk;
   private final SecureRandom random = new SecureRandom();
   private final AtomicLong lastReloadNanos = new AtomicLong(System.nanoTime() - 1_000_000_000L);
   private volatile SealKeys keys = SealKeys.getDefaultInstance();
 
-  public ResolutionKeys(String zkQuorum, int sessionTimeoutMs, String cluster, String digest, long rotationMs)
+  public ResolutionKeys(ServerZooKeeper zk, String zkQuorum, int sessionTimeoutMs, String cluster, long rotationMs)
       throws java.io.IOException {
     this.path = ClusterPaths.resolutionKeys(cluster);
     this.rotationMs = rotationMs;
-    CuratorFrameworkFactory.Builder b = CuratorFrameworkFactory.builder().connectString(zkQuorum)
-        .ensembleTracker(false) // keep the configured addresses (see ClusterConnection)
-        .sessionTimeoutMs(sessionTimeoutMs).connectionTimeoutMs(15_000)
-        .retryPolicy(new BoundedExponentialBackoffRetry(100, 2_000, 5));
-    acl = serversOnly(digest);
-    if (digest.isEmpty()) {
-      LOG.warn("indexfs.security.zookeeper.digest is not set: the resolution keys in ZooKeeper are readable by"
-          + " anyone who can reach ZooKeeper, so cached-entry seals protect nothing against such a client");
-    } else {
-      b.authorization("digest", digest.getBytes(StandardCharsets.UTF_8));
-    }
-    curator = b.build();
-    curator.start();
+    this.zk = zk;
+    curator = zk.connect(zkQuorum, sessionTimeoutMs);
     try {
       refresh();
     } catch (Exception e) {
       curator.close();
       throw new java.io.IOException("Cannot load the resolution keys at " + path + ": " + e, e);
-    }
-  }
-
-  /** Who may read the servers' secrets in ZooKeeper: the holders of {@code digest} (empty: anyone). */
-  public static List<ACL> serversOnly(String digest) {
-    if (digest.isEmpty()) {
-      return ZooDefs.Ids.OPEN_ACL_UNSAFE;
-    }
-    try {
-      return List.of(new ACL(ZooDefs.Perms.ALL, new Id("digest", DigestAuthenticationProvider.generateDigest(digest))));
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException(e);
     }
   }
 
@@ -127,12 +96,13 @@ public final class ResolutionKeys implements AutoCloseable {
         data = curator.getData().storingStatIn(stat).forPath(path);
       } catch (KeeperException.NoNodeException absent) {
         try {
-          curator.create().creatingParentsIfNeeded().withACL(acl).forPath(path, withNewKey(SealKeys.getDefaultInstance()).toByteArray());
+          curator.create().creatingParentsIfNeeded().forPath(path, withNewKey(SealKeys.getDefaultInstance()).toByteArray());
         } catch (KeeperException.NodeExistsException raced) {
           // Another server made the first key: read it.
         }
         continue;
       }
+      trusted();
       SealKeys stored = SealKeys.parseFrom(data);
       SealKey newest = stored.getKeys(stored.getKeysCount() - 1);
       if (System.currentTimeMillis() - newest.getCreatedMs() < rotationMs) {
@@ -150,7 +120,15 @@ public final class ResolutionKeys implements AutoCloseable {
   }
 
   private void load() throws Exception {
-    keys = SealKeys.parseFrom(curator.getData().forPath(path));
+    byte[] data = curator.getData().forPath(path);
+    trusted();
+    keys = SealKeys.parseFrom(data);
+  }
+
+  /** Refuses keys someone other than the servers could have written (issue 31). */
+  private void trusted() throws java.io.IOException {
+    zk.checkWrittenByServers(curator, path.substring(0, path.lastIndexOf('/')));
+    zk.checkWrittenByServers(curator, path);
   }
 
   /** {@code stored} plus a fresh key, keeping only the previous newest one besides it. */

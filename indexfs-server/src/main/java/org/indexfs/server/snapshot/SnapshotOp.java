@@ -319,6 +319,7 @@ public final class SnapshotOp implements Operation {
   }
 
   private String create(Request request, SnapshotRequest r) throws IOException {
+    org.indexfs.common.PathNames.checkPathLength("createSnapshot", r.getPath());
     ResolvedPath p = snapshottable(request, r.getPath());
     String name = r.getName().isEmpty()
         ? new SimpleDateFormat("'s'yyyyMMdd-HHmmss.SSS").format(new Date()) : r.getName();

@@ -57,12 +57,11 @@ final class SnapshotTaker {
    */
   long take(Inode dir, String path, int entrySlot, String name, OpenResult root, long createdMs) throws IOException {
     long id = ctx.ns().newInodeId();
-    long token = ThreadLocalRandom.current().nextLong(1, Long.MAX_VALUE);
     int slots = ctx.peers().slotCount();
     String dataSnapshot = dataSnapshotName(id);
     long started = System.nanoTime();
-    barrier(token, slots, dataSnapshot, SnapshotRequest.newBuilder().setAction(SnapshotRequest.Action.HOLD)
-        .setToken(token).setPath(path).setDirId(dir.inodeId).setHomeSlot(ctx.ns().slot()).build());
+    long token = barrier(slots, dataSnapshot, SnapshotRequest.newBuilder().setAction(SnapshotRequest.Action.HOLD)
+        .setPath(path).setDirId(dir.inodeId).setHomeSlot(ctx.ns().slot()).build());
     long barrierMs = (System.nanoTime() - started) / 1_000_000;
     long copied = 0;
     boolean done = false;
@@ -107,11 +106,14 @@ final class SnapshotTaker {
 
   /**
    * Every slot's gate closed (each after its running mutations ended), the data tier's snapshot,
-   * every slot's RocksDB snapshot, every gate reopened. Two coordinators racing: the later is refused
-   * by a slot the earlier holds, reopens what it closed, and tries again.
+   * every slot's RocksDB snapshot, every gate reopened; returns the barrier's token. Two coordinators
+   * racing: the later is refused by a slot the earlier holds, reopens what it closed, and tries again
+   * with a new token (a slot never lets an ended barrier's token close its gate again).
    */
-  private void barrier(long token, int slots, String dataSnapshot, SnapshotRequest hold) throws IOException {
+  private long barrier(int slots, String dataSnapshot, SnapshotRequest holdWithoutToken) throws IOException {
     for (int attempt = 0; ; attempt++) {
+      long token = ThreadLocalRandom.current().nextLong(1, Long.MAX_VALUE);
+      SnapshotRequest hold = holdWithoutToken.toBuilder().setToken(token).build();
       int closed = 0;
       try {
         for (; closed < slots; closed++) {
@@ -123,7 +125,7 @@ final class SnapshotTaker {
         for (int s = 0; s < slots; s++) {
           action(s, SnapshotRequest.Action.TAKE, token);
         }
-        return;
+        return token;
       } catch (IndexFsException e) {
         for (int s = 0; s < slots; s++) {
           try {

@@ -263,6 +263,11 @@ public final class GroupCommit implements AutoCloseable {
     }
   }
 
+  /** True while the syncer is parked with nothing to do (tests start from this state). */
+  boolean syncerAsleep() {
+    return sleeping;
+  }
+
   /** Number of fsyncs performed; with concurrent writers it stays below the number of writes. */
   public long syncCount() {
     return syncs.get();

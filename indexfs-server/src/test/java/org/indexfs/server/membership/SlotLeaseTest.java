@@ -12,16 +12,17 @@ import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.RetryOneTime;
 import org.indexfs.common.ClusterPaths;
 import org.indexfs.server.local.EmbeddedZooKeeper;
+import org.indexfs.server.security.ServerZooKeeper;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** Slot ownership through ZooKeeper: one owner per slot, a fixed slot count, nothing unformatted. */
 class SlotLeaseTest {
+  private static final ServerZooKeeper SERVERS = servers();
   private EmbeddedZooKeeper zk;
   private Path zkDir;
   private CuratorFramework curator;
@@ -32,9 +33,18 @@ class SlotLeaseTest {
     Files.createDirectories(base);
     zkDir = Files.createTempDirectory(base, "zk-");
     zk = new EmbeddedZooKeeper(zkDir.toFile(), 0);
-    curator = CuratorFrameworkFactory.newClient(zk.connectString(), new RetryOneTime(100));
+    // As the servers: it formats clusters and bumps epochs as another server would.
+    curator = SERVERS.builder(zk.connectString()).retryPolicy(new RetryOneTime(100)).build();
     curator.start();
     assertTrue(curator.blockUntilConnected(10, TimeUnit.SECONDS));
+  }
+
+  private static ServerZooKeeper servers() {
+    try {
+      return ServerZooKeeper.digest("indexfs:slot-lease-test");
+    } catch (IOException e) {
+      throw new IllegalStateException(e);
+    }
   }
 
   @AfterEach
@@ -82,7 +92,7 @@ class SlotLeaseTest {
   @Test
   void aLeaseInDoubtComesBackToTheSameWriterWhenNobodyTookOver() throws Exception {
     Told told = new Told();
-    try (SlotLease held = new SlotLease(zk.connectString(), 4_000, "c5", 0, "127.0.0.1:5", 5_000, told)) {
+    try (SlotLease held = new SlotLease(SERVERS, zk.connectString(), 4_000, "c5", 0, "127.0.0.1:5", 5_000, told)) {
       held.publish("127.0.0.1:5");
       long epoch = held.epoch();
       assertEquals(epoch, Epochs.read(curator, "c5", 0));
@@ -101,7 +111,7 @@ class SlotLeaseTest {
   @Test
   void aWriterWhoseSlotWasTakenOverMeanwhileIsToldItWasSuperseded() throws Exception {
     Told told = new Told();
-    try (SlotLease held = new SlotLease(zk.connectString(), 4_000, "c6", 0, "127.0.0.1:6", 5_000, told)) {
+    try (SlotLease held = new SlotLease(SERVERS, zk.connectString(), 4_000, "c6", 0, "127.0.0.1:6", 5_000, told)) {
       // Another writer took the slot (and a new epoch) in a way this one cannot see until its session
       // ends: then it must not resume.
       long taken = Epochs.bump(curator, "c6", 0);
@@ -125,7 +135,7 @@ class SlotLeaseTest {
   }
 
   private SlotLease lease(String cluster, int slot, String address, long waitMs, Runnable onLost) throws IOException {
-    SlotLease lease = new SlotLease(zk.connectString(), 5_000, cluster, slot, address, waitMs, new SlotLease.Holder() {
+    SlotLease lease = new SlotLease(SERVERS, zk.connectString(), 5_000, cluster, slot, address, waitMs, new SlotLease.Holder() {
       @Override
       public void lost(String why) {
         onLost.run();

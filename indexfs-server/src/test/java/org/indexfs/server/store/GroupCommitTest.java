@@ -34,6 +34,13 @@ class GroupCommitTest {
     try (MetadataStore store = MetadataStore.open(dir.resolve("db"));
          GroupCommit commit = new GroupCommit(store, true, 0)) {
       AtomicInteger durable = new AtomicInteger();
+      // The syncer thread just started: until it first parks, a queued write would find it awake
+      // (CI hit this under load), and an awake syncer waits only briefly for open reads.
+      long asleepBy = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+      while (!commit.syncerAsleep()) {
+        assertTrue(System.nanoTime() < asleepBy, "the syncer parks when it has nothing to do");
+        Thread.sleep(1);
+      }
       long syncsBefore = commit.syncCount();
       commit.readStarted();
       for (int i = 0; i < 8; i++) {

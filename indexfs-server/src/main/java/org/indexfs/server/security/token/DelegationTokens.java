@@ -3,6 +3,7 @@ package org.indexfs.server.security.token;
 import java.io.ByteArrayInputStream;
 import java.io.DataInputStream;
 import java.io.IOException;
+import org.apache.curator.framework.CuratorFramework;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.security.token.SecretManager;
 import org.apache.hadoop.security.token.Token;
@@ -13,32 +14,31 @@ import org.indexfs.common.ClusterPaths;
  * Delegation tokens any server can issue and check (DESIGN §14): Hadoop's
  * {@link ZKDelegationTokenSecretManager} — master keys and issued tokens live in ZooKeeper under
  * {@code /indexfs/<cluster>/tokens}, shared by every server, so a token from one server works on all
- * of them and after it restarts. Its ZooKeeper session and ACLs are Hadoop's keys:
- * {@code zk-dt-secret-manager.zkAuthType=sasl} (with {@code zk-dt-secret-manager.kerberos.keytab}
- * and {@code .principal}) on a Kerberized ZooKeeper makes the secrets readable by the servers only;
- * {@code none} (the default here) leaves them readable by anyone who reaches ZooKeeper, and the
- * server says so at start. Lifetimes are Hadoop's keys too: {@code delegation-token.renew-interval.sec},
+ * of them and after it restarts. It runs on the server's own ZooKeeper session (Hadoop's external
+ * client), authenticated as the servers, so every node it writes is readable and writable by the
+ * servers alone ({@link org.indexfs.server.security.ServerZooKeeper}): its {@code zk-dt-secret-manager.*}
+ * connection and ACL keys are not used. Lifetimes are Hadoop's keys: {@code delegation-token.renew-interval.sec},
  * {@code delegation-token.max-lifetime.sec}, {@code delegation-token.update-interval.sec}.
  */
 public final class DelegationTokens extends ZKDelegationTokenSecretManager<ServerTokenIdentifier> implements AutoCloseable {
-  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(DelegationTokens.class);
-
   private DelegationTokens(Configuration conf) {
     super(conf);
   }
 
-  public static DelegationTokens start(Configuration hadoop, String zkQuorum, String cluster) throws IOException {
+  /**
+   * Starts on {@code curator}, a session authenticated as the servers whose ACL provider keeps
+   * {@code tokens/} theirs alone; the session stays its owner's.
+   */
+  public static DelegationTokens start(Configuration hadoop, CuratorFramework curator, String cluster) throws IOException {
     Configuration conf = new Configuration(hadoop);
-    conf.set(ZK_DTSM_ZK_CONNECTION_STRING, zkQuorum);
     conf.set(ZK_DTSM_ZNODE_WORKING_PATH, ClusterPaths.root(cluster).substring(1) + "/tokens");
-    if (conf.get(ZK_DTSM_ZK_AUTH_TYPE) == null) {
-      conf.set(ZK_DTSM_ZK_AUTH_TYPE, "none");
+    DelegationTokens tokens;
+    setCurator(curator);
+    try {
+      tokens = new DelegationTokens(conf);
+    } finally {
+      setCurator(null);
     }
-    if ("none".equals(conf.get(ZK_DTSM_ZK_AUTH_TYPE))) {
-      LOG.warn("zk-dt-secret-manager.zkAuthType=none: delegation token secrets in ZooKeeper are readable by anyone"
-          + " who can reach ZooKeeper; use sasl on a Kerberized ZooKeeper");
-    }
-    DelegationTokens tokens = new DelegationTokens(conf);
     tokens.startThreads();
     return tokens;
   }

@@ -1,0 +1,252 @@
+package org.indexfs.hadoop.security;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.io.File;
+import java.io.IOException;
+import java.net.URI;
+import java.nio.file.Path;
+import java.security.PrivilegedExceptionAction;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FSDataInputStream;
+import org.apache.hadoop.fs.FSDataOutputStream;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.permission.FsPermission;
+import org.apache.hadoop.hdfs.MiniDFSCluster;
+import org.apache.hadoop.minikdc.MiniKdc;
+import org.apache.hadoop.security.AccessControlException;
+import org.apache.hadoop.security.UserGroupInformation;
+import org.apache.hadoop.security.ssl.KeyStoreTestUtil;
+import org.indexfs.common.IndexFsConfig;
+import org.indexfs.common.IndexFsException;
+import org.indexfs.hadoop.IndexFileSystem;
+import org.indexfs.hadoop.IndexFsTestCluster;
+import org.indexfs.proto.Code;
+import org.indexfs.server.local.LocalCluster;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Issue 31, items 1, 2, 3 and 6 again with Kerberos everywhere (MiniKdc; a Kerberized
+ * MiniDFSCluster as the data tier, its superuser's principal the servers'; the journal on): bob,
+ * authenticated as himself, reads nothing of the journal, rearranges nothing in the data root,
+ * makes the servers read no file of his choosing through a publish, and spoils no publish of
+ * alice's, who — no superuser — publishes with the journal on.
+ */
+class KerberizedDataTierAttackTest {
+  private static MiniKdc kdc;
+  private static File keytab;
+  private static String realm;
+  private static MiniDFSCluster hdfs;
+  private static LocalCluster cluster;
+  private static Configuration conf;
+  private static URI hdfsUri;
+  private static final String ROOT = "/indexfs-kerb-sec";
+  /** The data root of a second cluster with the journal off (the default), where item 3 was found. */
+  private static final String PLAIN_ROOT = "/indexfs-kerb-sec-plain";
+  private static LocalCluster plain;
+
+  @BeforeAll
+  static void start() throws Exception {
+    Path work = IndexFsTestCluster.newWorkDir("kdc-sec");
+    kdc = new MiniKdc(MiniKdc.createConf(), work.toFile());
+    kdc.start();
+    realm = kdc.getRealm();
+    keytab = work.resolve("test.keytab").toFile();
+    kdc.createPrincipal(keytab, "hdfs/localhost", "HTTP/localhost", "alice", "bob");
+    String hdfsPrincipal = "hdfs/localhost@" + realm;
+    conf = new Configuration();
+    conf.set("hadoop.security.authentication", "kerberos");
+    conf.set("dfs.namenode.kerberos.principal", hdfsPrincipal);
+    conf.set("dfs.namenode.keytab.file", keytab.getAbsolutePath());
+    conf.set("dfs.datanode.kerberos.principal", hdfsPrincipal);
+    conf.set("dfs.datanode.keytab.file", keytab.getAbsolutePath());
+    conf.set("dfs.web.authentication.kerberos.principal", "HTTP/localhost@" + realm);
+    conf.setBoolean("dfs.block.access.token.enable", true);
+    conf.set("dfs.data.transfer.protection", "authentication");
+    conf.set("dfs.http.policy", "HTTPS_ONLY");
+    conf.set("dfs.namenode.https-address", "localhost:0");
+    conf.set("dfs.datanode.https.address", "localhost:0");
+    conf.setLong("dfs.namenode.fs-limits.min-block-size", 0);
+    conf.setInt("dfs.replication", 1);
+    String keystores = work.resolve("keystores").toAbsolutePath().toString();
+    new File(keystores).mkdirs();
+    KeyStoreTestUtil.setupSSLConfig(keystores, KeyStoreTestUtil.getClasspathDir(KerberizedDataTierAttackTest.class),
+        conf, false);
+    conf.set("dfs.client.https.keystore.resource", KeyStoreTestUtil.getClientSSLConfigFileName());
+    conf.set("dfs.server.https.keystore.resource", KeyStoreTestUtil.getServerSSLConfigFileName());
+    UserGroupInformation.setConfiguration(conf);
+    UserGroupInformation.loginUserFromKeytab(hdfsPrincipal, keytab.getAbsolutePath());
+    conf.set(MiniDFSCluster.HDFS_MINIDFS_BASEDIR, work.resolve("hdfs").toString());
+    hdfs = new MiniDFSCluster.Builder(conf).numDataNodes(1).build();
+    hdfs.waitActive();
+    hdfsUri = URI.create("hdfs://localhost:" + hdfs.getNameNodePort());
+
+    cluster = kerberized("kerbsec", ROOT).set(IndexFsConfig.JOURNAL_ENABLED.name(), "true")
+        .set(IndexFsConfig.JOURNAL_CHECKPOINT_INTERVAL_MS.name(), "500").start();
+    plain = kerberized("kerbsecplain", PLAIN_ROOT).start();
+    cluster.clientConf().forEach(conf::set);
+    conf.set(IndexFsConfig.SERVER_KERBEROS_PRINCIPAL.name(), "hdfs/_HOST@" + realm);
+    try (FileSystem admin = as(UserGroupInformation.getLoginUser(), () -> FileSystem.newInstance(indexfs(), conf))) {
+      for (String home : new String[] {"alice", "bob"}) {
+        org.apache.hadoop.fs.Path p = new org.apache.hadoop.fs.Path("/" + home);
+        admin.mkdirs(p);
+        admin.setOwner(p, home, home);
+      }
+    }
+  }
+
+  /** A Kerberos IndexFS cluster (one slot) whose data tier is the Kerberized HDFS under {@code root}. */
+  private static LocalCluster.Builder kerberized(String name, String root) throws IOException {
+    LocalCluster.Builder b = LocalCluster.builder(IndexFsTestCluster.newWorkDir("kerberized-" + name)).clusterName(name)
+        .servers(1)
+        .set(IndexFsConfig.DATA_URI.name(), hdfsUri + root)
+        .set(IndexFsConfig.SERVER_BIND_HOST.name(), "localhost")
+        // The servers are the HDFS superuser's principal (docs/security-data-tier.md).
+        .set(IndexFsConfig.SERVER_KERBEROS_PRINCIPAL.name(), "hdfs/_HOST@" + realm)
+        .set(IndexFsConfig.SERVER_KEYTAB.name(), keytab.getAbsolutePath());
+    for (java.util.Map.Entry<String, String> e : hdfs.getConfiguration(0)) {
+      if (e.getKey().startsWith("dfs.") || e.getKey().startsWith("hadoop.security") || e.getKey().startsWith("hadoop.rpc")
+          || e.getKey().startsWith("ssl.")) {
+        b.set(e.getKey(), e.getValue());
+      }
+    }
+    return b;
+  }
+
+  @AfterAll
+  static void stop() throws Exception {
+    if (plain != null) {
+      plain.close();
+    }
+    if (cluster != null) {
+      cluster.close();
+    }
+    if (hdfs != null) {
+      hdfs.shutdown();
+    }
+    if (kdc != null) {
+      kdc.stop();
+    }
+    UserGroupInformation.reset();
+    UserGroupInformation.setConfiguration(new Configuration());
+  }
+
+  private static URI indexfs() {
+    return URI.create(cluster.defaultFs());
+  }
+
+  private static UserGroupInformation login(String user) throws IOException {
+    return UserGroupInformation.loginUserFromKeytabAndReturnUGI(user + "@" + realm, keytab.getAbsolutePath());
+  }
+
+  private static <T> T as(UserGroupInformation ugi, PrivilegedExceptionAction<T> action) throws Exception {
+    return ugi.doAs(action);
+  }
+
+  private static FileSystem fs(UserGroupInformation ugi, URI uri) throws Exception {
+    return as(ugi, () -> FileSystem.newInstance(uri, new Configuration(conf)));
+  }
+
+  private static org.apache.hadoop.fs.Path data(String rel) {
+    return new org.apache.hadoop.fs.Path(hdfsUri + ROOT + (rel.isEmpty() ? "" : "/" + rel));
+  }
+
+  /** The journal's files, once a checkpoint is there, as the servers' principal sees them. */
+  private static List<FileStatus> journalFiles() throws Exception {
+    try (FileSystem superuser = fs(UserGroupInformation.getLoginUser(), hdfsUri)) {
+      long deadline = System.nanoTime() + 60_000_000_000L;
+      while (true) {
+        List<FileStatus> out = new ArrayList<>();
+        var it = superuser.listFiles(data(".journal"), true);
+        while (it.hasNext()) {
+          out.add(it.next());
+        }
+        if (out.stream().anyMatch(f -> f.getPath().getName().endsWith(".sst")) || System.nanoTime() > deadline) {
+          return out;
+        }
+        Thread.sleep(200);
+      }
+    }
+  }
+
+  @Test
+  void bobReadsNothingOfTheJournal() throws Exception {
+    List<FileStatus> journal = journalFiles();
+    assertThat(journal).isNotEmpty();
+    try (FileSystem bob = fs(login("bob"), hdfsUri)) {
+      for (FileStatus f : journal) {
+        assertThrows(AccessControlException.class, () -> bob.open(f.getPath()).read(), "bob reads " + f.getPath());
+      }
+      assertThrows(AccessControlException.class, () -> bob.listStatus(data(".journal")));
+      assertThrows(AccessControlException.class, () -> bob.listStatus(data("")));
+      assertThrows(AccessControlException.class, () -> bob.setPermission(data(".publish"),
+          new FsPermission((short) 0777)));
+    }
+  }
+
+  @Test
+  void bobRearrangesNothingInTheDataRoot() throws Exception {
+    org.apache.hadoop.fs.Path root = new org.apache.hadoop.fs.Path(hdfsUri + PLAIN_ROOT);
+    try (FileSystem bob = fs(login("bob"), hdfsUri)) {
+      assertThrows(AccessControlException.class, () -> bob.rename(new org.apache.hadoop.fs.Path(root, "0"),
+          new org.apache.hadoop.fs.Path(root, "0-moved")));
+      assertThrows(AccessControlException.class, () -> bob.mkdirs(new org.apache.hadoop.fs.Path(root, "0-bob")));
+      assertThrows(AccessControlException.class, () -> bob.delete(new org.apache.hadoop.fs.Path(root, "0"), true));
+      assertThrows(AccessControlException.class, () -> bob.listStatus(new org.apache.hadoop.fs.Path(root, "0")));
+    }
+    try (FileSystem superuser = fs(UserGroupInformation.getLoginUser(), hdfsUri)) {
+      assertThat(superuser.getFileStatus(new org.apache.hadoop.fs.Path(root, "0")).getOwner()).isEqualTo("hdfs");
+    }
+  }
+
+  @Test
+  void bobsPublishNamingAJournalFileIsRefusedAndTheFileStays() throws Exception {
+    FileStatus target = journalFiles().stream().filter(f -> f.getPath().getName().endsWith(".sst")).findFirst()
+        .orElseThrow();
+    String rel = target.getPath().toUri().getPath().substring(ROOT.length() + 1);
+    IndexFsException refused = as(login("bob"), () -> {
+      try (IndexFileSystem bob = (IndexFileSystem) FileSystem.newInstance(indexfs(), new Configuration(conf))) {
+        org.apache.hadoop.fs.Path root = new org.apache.hadoop.fs.Path("/bob/pub");
+        bob.localize(root, false);
+        return assertThrows(IndexFsException.class, () -> bob.client().publish(root.toString(), rel, false));
+      }
+    });
+    assertThat(refused.code()).isEqualTo(Code.ACCESS_DENIED);
+    try (FileSystem superuser = fs(UserGroupInformation.getLoginUser(), hdfsUri)) {
+      assertThat(superuser.getFileStatus(target.getPath()).getLen()).isEqualTo(target.getLen());
+    }
+  }
+
+  @Test
+  void aliceWithNoPrivilegePublishesWithTheJournalOn() throws Exception {
+    byte[] large = new byte[150_000];
+    new java.util.Random(31).nextBytes(large);
+    as(login("alice"), () -> {
+      try (IndexFileSystem alice = (IndexFileSystem) FileSystem.newInstance(indexfs(), new Configuration(conf))) {
+        org.apache.hadoop.fs.Path root = new org.apache.hadoop.fs.Path("/alice/pub");
+        alice.localize(root, false);
+        try (FSDataOutputStream out = alice.create(new org.apache.hadoop.fs.Path(root, "small"))) {
+          out.write(1);
+        }
+        try (FSDataOutputStream out = alice.create(new org.apache.hadoop.fs.Path(root, "large"))) {
+          out.write(large);
+        }
+        assertThat(alice.publish(root)).isEmpty();
+        try (FSDataInputStream in = alice.open(new org.apache.hadoop.fs.Path(root, "large"))) {
+          assertThat(in.readAllBytes()).isEqualTo(large);
+        }
+      }
+      return null;
+    });
+    try (FileSystem superuser = fs(UserGroupInformation.getLoginUser(), hdfsUri)) {
+      assertThat(superuser.getFileStatus(data(".publish")).getOwner()).isEqualTo("hdfs");
+      assertThat(superuser.getFileStatus(data("")).getPermission()).isEqualTo(new FsPermission((short) 0711));
+    }
+  }
+}

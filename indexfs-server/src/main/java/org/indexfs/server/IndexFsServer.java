@@ -75,6 +75,7 @@ import org.indexfs.server.op.TruncateOp;
 import org.indexfs.server.peer.Peers;
 import org.indexfs.server.placement.HomeSync;
 import org.indexfs.server.placement.Placement;
+import org.indexfs.server.quota.QuotaRetry;
 import org.indexfs.server.quota.QuotaShares;
 import org.indexfs.server.rpc.Dispatcher;
 import org.indexfs.server.rpc.RpcServer;
@@ -285,7 +286,6 @@ public final class IndexFsServer implements AutoCloseable {
       } else {
         tokens = null;
       }
-      AdminOps.install(ops, admin);
       // Snapshots (issue 17): client mutations pass a gate a snapshot's barrier closes for moments.
       org.indexfs.server.snapshot.SnapshotGate snapshotGate = new org.indexfs.server.snapshot.SnapshotGate(ns,
           org.indexfs.server.snapshot.SnapshotGate.Limits.of(conf));
@@ -298,6 +298,9 @@ public final class IndexFsServer implements AutoCloseable {
       ops.put(OpCase.LOCALIZE, new org.indexfs.server.bulk.LocalizeOp(ctx, localizer));
       org.indexfs.server.bulk.PublishOp publishOp = new org.indexfs.server.bulk.PublishOp(ctx, localizer);
       ops.put(OpCase.PUBLISH, publishOp);
+      // Every operation is in: the guards wrap those their trait names in OperationTable, innermost first.
+      QuotaRetry.install(ops, ctx.quotas());
+      AdminOps.install(ops, admin);
       org.indexfs.server.snapshot.GatedOp.install(ops, snapshotGate);
       SpaceGuard.install(ops, new DiskSpace(Path.of(dir), IndexFsConfig.STORE_RESERVED_BYTES.get(conf)), slot);
       // At-most-once calls: a retry gets the first answer (outermost, DESIGN §11).
@@ -330,7 +333,7 @@ public final class IndexFsServer implements AutoCloseable {
       dispatcher = new Dispatcher(ops, IndexFsConfig.SERVER_HANDLERS.get(conf),
           IndexFsConfig.SERVER_QUEUE.get(conf), new Auditor(auditLog, ctx), metrics, ns,
           IndexFsConfig.RPC_MAX_FRAME_BYTES.get(conf), IndexFsConfig.CLUSTER_NAME.get(conf) + "/" + slot, fence,
-          identity);
+          identity, ctx.partitions()::slotCount);
       rpc = new RpcServer(dispatcher, IndexFsConfig.RPC_MAX_FRAME_BYTES.get(conf),
           IndexFsConfig.RPC_IDLE_TIMEOUT_SECONDS.get(conf), ioThreads(IndexFsConfig.SERVER_IO_THREADS.get(conf)), slot,
           RpcServer.Limits.from(conf), kerberos, peerSecret);

@@ -1,6 +1,5 @@
 package org.indexfs.server;
 
-import java.util.List;
 import java.util.Map;
 import org.indexfs.common.IndexFsConfig;
 import org.indexfs.proto.Request.OpCase;
@@ -18,7 +17,6 @@ import org.indexfs.server.op.SetXAttrOp;
 import org.indexfs.server.op.StoragePolicyOp;
 import org.indexfs.server.quota.QuotaHome;
 import org.indexfs.server.quota.QuotaPeerOp;
-import org.indexfs.server.quota.QuotaRetry;
 import org.indexfs.server.xattr.XAttrRules;
 
 /**
@@ -44,10 +42,5 @@ final class NamespaceFeatures {
     // Subtree policies (issue 18).
     ops.put(OpCase.SET_POLICY, new SetPolicyOp(ctx));
     ops.put(OpCase.GET_POLICY, new GetPolicyOp(ctx));
-    // What may count more against a quota runs again after this slot's share is renewed.
-    for (OpCase op : List.of(OpCase.CREATE, OpCase.MKDIRS, OpCase.RENAME, OpCase.RENAME_IN, OpCase.COMPLETE,
-        OpCase.FLUSH, OpCase.APPEND, OpCase.SET_REPLICATION, OpCase.CONCAT)) {
-      ops.put(op, new QuotaRetry(ops.get(op), ctx.quotas()));
-    }
   }
 }

@@ -17,7 +17,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-/** The new namespace mutations refused in safe mode with HDFS's SafeModeException words. */
+/** The namespace mutations refused in safe mode with HDFS's SafeModeException words. */
 class SafeModeRefusalsParityTest {
   private static SideBySideClusters clusters;
 
@@ -68,6 +68,50 @@ class SafeModeRefusalsParityTest {
       } finally {
         ((SafeMode) fs).setSafeMode(SafeModeAction.LEAVE);
       }
+    });
+  }
+
+  private static void allowSnapshot(FileSystem fs, Path p, boolean allow) throws Exception {
+    if (fs instanceof DistributedFileSystem dfs) {
+      if (allow) {
+        dfs.allowSnapshot(p);
+      } else {
+        dfs.disallowSnapshot(p);
+      }
+    } else if (allow) {
+      ((IndexFileSystem) fs).allowSnapshot(p);
+    } else {
+      ((IndexFileSystem) fs).disallowSnapshot(p);
+    }
+  }
+
+  /** FSNamesystem refuses every snapshot change in safe mode (IndexFS did not before its operation table). */
+  @Test
+  void snapshotChangesAreRefusedInSafeMode() throws Exception {
+    clusters.compare("snapshotsInSafeMode", (side, base, t) -> {
+      FileSystem fs = side.fs();
+      Path d = new Path(base, "d");
+      Path e = new Path(base, "e");
+      fs.mkdirs(d);
+      fs.mkdirs(e);
+      fs.createNewFile(new Path(d, "f"));
+      allowSnapshot(fs, d, true);
+      fs.createSnapshot(d, "s1");
+      ((SafeMode) fs).setSafeMode(SafeModeAction.ENTER);
+      try {
+        t.call("allowSnapshot", () -> allowSnapshot(fs, e, true));
+        t.call("disallowSnapshot", () -> allowSnapshot(fs, d, false));
+        t.call("createSnapshot", () -> fs.createSnapshot(d, "s2"));
+        t.call("renameSnapshot", () -> fs.renameSnapshot(d, "s1", "s3"));
+        t.call("deleteSnapshot", () -> fs.deleteSnapshot(d, "s1"));
+        t.step("a snapshot is still read", () -> fs.getFileStatus(new Path(d, ".snapshot/s1/f")).getLen());
+      } finally {
+        ((SafeMode) fs).setSafeMode(SafeModeAction.LEAVE);
+      }
+      t.call("createSnapshot after safe mode", () -> fs.createSnapshot(d, "s2"));
+      fs.deleteSnapshot(d, "s2");
+      fs.deleteSnapshot(d, "s1");
+      allowSnapshot(fs, d, false);
     });
   }
 }

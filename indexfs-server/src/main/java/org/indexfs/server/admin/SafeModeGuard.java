@@ -6,44 +6,37 @@ import org.indexfs.common.IndexFsException;
 import org.indexfs.proto.Code;
 import org.indexfs.proto.Request;
 import org.indexfs.proto.Response;
+import org.indexfs.server.call.When;
 import org.indexfs.server.op.Operation;
 
 /**
  * Refuses a client mutation while the cluster is in safe mode, with the message HDFS's NameNode
  * gives ({@code FSNamesystem.checkNameNodeSafeMode}): the same opening per operation, then
- * ". Name node is in safe mode." and how to leave it. Calls between servers are not guarded: they
- * finish operations that were admitted before safe mode began.
+ * ". Name node is in safe mode." and how to leave it. Which calls: {@code safeModeGuarded} in
+ * {@link org.indexfs.server.call.OperationTable}; calls between servers are not guarded, they finish
+ * operations that were admitted before safe mode began.
  */
 final class SafeModeGuard implements Operation {
   private final Operation op;
+  private final When guarded;
   private final SafeMode safeMode;
   private final Supplier<String> host;
 
-  SafeModeGuard(Operation op, SafeMode safeMode, Supplier<String> host) {
+  SafeModeGuard(Operation op, When guarded, SafeMode safeMode, Supplier<String> host) {
     this.op = op;
+    this.guarded = guarded;
     this.safeMode = safeMode;
     this.host = host;
   }
 
   @Override
-  public boolean mayRunOnIoThread(Request request) {
-    return op.mayRunOnIoThread(request);
-  }
-
-  @Override
   public Response.Builder apply(Request request) throws IOException {
-    if (safeMode.isOn() && !isRead(request)) {
+    if (safeMode.isOn() && guarded.test(request)) {
       throw new IndexFsException(Code.SAFE_MODE, refusal(request) + ". Name node is in safe mode.\n"
           + "It was turned on manually. Use \"indexfs admin -safemode leave\" to turn safe mode off."
           + " NamenodeHostName:" + host.get());
     }
     return op.apply(request);
-  }
-
-  /** getStoragePolicy shares its request with set and unset; only they change anything. */
-  private static boolean isRead(Request r) {
-    return r.getOpCase() == Request.OpCase.STORAGE_POLICY
-        && r.getStoragePolicy().getAction() == org.indexfs.proto.StoragePolicyRequest.Action.GET;
   }
 
   /** HDFS's wording per call (FSNamesystem; "Cannot create file" has no space in HDFS either). */
@@ -76,6 +69,14 @@ final class SafeModeGuard implements Operation {
       case SET_QUOTA -> "Cannot set quota on " + r.getSetQuota().getPath();
       case STORAGE_POLICY -> (r.getStoragePolicy().getAction() == org.indexfs.proto.StoragePolicyRequest.Action.UNSET
           ? "Cannot unset storage policy for " : "Cannot set storage policy for ") + r.getStoragePolicy().getPath();
+      case SNAPSHOT -> "Cannot " + switch (r.getSnapshot().getAction()) {
+        case ALLOW -> "allow";
+        case DISALLOW -> "disallow";
+        case CREATE -> "create";
+        case RENAME -> "rename";
+        default -> "delete";
+      } + " snapshot for " + r.getSnapshot().getPath();
+      case PUBLISH -> "Cannot publish " + r.getPublish().getPath();
       default -> "Cannot " + r.getOpCase();
     };
   }

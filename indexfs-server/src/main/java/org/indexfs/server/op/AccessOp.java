@@ -23,11 +23,6 @@ public final class AccessOp implements Operation {
   }
 
   @Override
-  public boolean mayRunOnIoThread(Request request) {
-    return true;
-  }
-
-  @Override
   public Response.Builder apply(Request request) throws IOException {
     AccessRequest req = request.getAccess();
     if (Integer.compareUnsigned(req.getMode(), 7) > 0) {

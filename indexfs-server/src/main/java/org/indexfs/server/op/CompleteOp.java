@@ -23,11 +23,6 @@ public final class CompleteOp implements Operation {
   }
 
   @Override
-  public boolean mayRunOnIoThread(Request request) {
-    return true;
-  }
-
-  @Override
   public Response.Builder apply(Request request) throws IOException {
     CompleteRequest req = request.getComplete();
     Writers.checkLength(req.getLength());

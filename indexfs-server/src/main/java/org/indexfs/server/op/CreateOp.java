@@ -35,11 +35,6 @@ public final class CreateOp implements Operation {
   }
 
   @Override
-  public boolean mayRunOnIoThread(Request request) {
-    return true;
-  }
-
-  @Override
   public Response.Builder apply(Request request) throws IOException {
     CreateRequest req = request.getCreate();
     org.indexfs.common.PathNames.checkPathLength("create", req.getPath());

@@ -30,12 +30,6 @@ public final class DeleteOp implements Operation {
     this.ctx = ctx;
   }
 
-  /** Files are deleted in one step; a directory's delete starts by asking to leave the I/O thread. */
-  @Override
-  public boolean mayRunOnIoThread(Request request) {
-    return true;
-  }
-
   @Override
   public Response.Builder apply(Request request) throws IOException {
     ReservedNames.refuseReservedPath(ctx.resolver().parse(request.getDelete().getPath()), request.getDelete().getPath());

@@ -27,16 +27,6 @@ public final class FlushOp implements Operation {
     this.ctx = ctx;
   }
 
-  /**
-   * hsync with wal.sync=false fsyncs here, and a spill gives the new object its file's owner on
-   * the data tier: neither may happen on an I/O thread.
-   */
-  @Override
-  public boolean mayRunOnIoThread(Request request) {
-    return (!request.getFlush().getSync() || ctx.ns().groupCommit().syncs())
-        && request.getFlush().getDataObject().isEmpty();
-  }
-
   @Override
   public Response.Builder apply(Request request) throws IOException {
     FlushRequest req = request.getFlush();

@@ -22,11 +22,6 @@ public final class GetAclStatusOp implements Operation {
   }
 
   @Override
-  public boolean mayRunOnIoThread(Request request) {
-    return true;
-  }
-
-  @Override
   public Response.Builder apply(Request request) throws IOException {
     String path = request.getGetAclStatus().getPath();
     acls.check();

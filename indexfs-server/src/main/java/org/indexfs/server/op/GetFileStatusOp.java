@@ -16,11 +16,6 @@ public final class GetFileStatusOp implements Operation {
   }
 
   @Override
-  public boolean mayRunOnIoThread(Request request) {
-    return true;
-  }
-
-  @Override
   public Response.Builder apply(Request request) throws IOException {
     String path = request.getGetFileStatus().getPath();
     FileStatus status = ctx.ns().read(none -> {

@@ -31,11 +31,6 @@ public final class GetXAttrsOp implements Operation {
   }
 
   @Override
-  public boolean mayRunOnIoThread(Request request) {
-    return true;
-  }
-
-  @Override
   public Response.Builder apply(Request request) throws IOException {
     GetXAttrsRequest req = request.getGetXattrs();
     Caller caller = request.getCaller();

@@ -29,11 +29,6 @@ public final class ListStatusOp implements Operation {
   }
 
   @Override
-  public boolean mayRunOnIoThread(Request request) {
-    return true;
-  }
-
-  @Override
   public Response.Builder apply(Request request) throws IOException {
     ListStatusRequest req = request.getListStatus();
     // uint32 on the wire: a limit past the page (4294967295 included) is the page (issue 31).

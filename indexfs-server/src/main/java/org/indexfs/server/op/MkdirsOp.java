@@ -29,12 +29,6 @@ public final class MkdirsOp implements Operation {
         dir.permission);
   }
 
-  /** On one slot a mkdir never calls a peer; on several it may tell a new home slot. */
-  @Override
-  public boolean mayRunOnIoThread(Request request) {
-    return ctx.partitions().slotCount() == 1;
-  }
-
   @Override
   public Response.Builder apply(Request request) throws IOException {
     MkdirsRequest req = request.getMkdirs();

@@ -25,11 +25,6 @@ public final class OpenOp implements Operation {
   }
 
   @Override
-  public boolean mayRunOnIoThread(Request request) {
-    return true;
-  }
-
-  @Override
   public Response.Builder apply(Request request) throws IOException {
     String path = request.getOpen().getPath();
     Inode[] seen = {null};

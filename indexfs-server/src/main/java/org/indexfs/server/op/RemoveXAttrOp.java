@@ -25,11 +25,6 @@ public final class RemoveXAttrOp implements Operation {
   }
 
   @Override
-  public boolean mayRunOnIoThread(Request request) {
-    return true;
-  }
-
-  @Override
   public Response.Builder apply(Request request) throws IOException {
     RemoveXAttrRequest req = request.getRemoveXattr();
     Caller caller = request.getCaller();

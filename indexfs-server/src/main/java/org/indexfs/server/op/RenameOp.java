@@ -43,12 +43,6 @@ public final class RenameOp implements Operation {
     this.crossSlot = crossSlot;
   }
 
-  /** On one slot a rename never calls a peer; on several it may become a two-phase commit. */
-  @Override
-  public boolean mayRunOnIoThread(Request request) {
-    return ctx.partitions().slotCount() == 1;
-  }
-
   @Override
   public Response.Builder apply(Request request) throws IOException {
     RenameRequest names = request.getRename();

@@ -13,11 +13,6 @@ public final class RenewLeaseOp implements Operation {
   }
 
   @Override
-  public boolean mayRunOnIoThread(Request request) {
-    return true;
-  }
-
-  @Override
   public Response.Builder apply(Request request) throws IndexFsException {
     ctx.leases().renew(Writers.holder(request.getCaller()));
     return Response.newBuilder();

@@ -20,11 +20,6 @@ public final class SetTimesOp implements Operation {
   }
 
   @Override
-  public boolean mayRunOnIoThread(Request request) {
-    return true;
-  }
-
-  @Override
   public Response.Builder apply(Request request) throws IOException {
     SetTimesRequest req = request.getSetTimes();
     accessTimes.checkSettable(req.getAtime());

@@ -29,11 +29,6 @@ public final class SetXAttrOp implements Operation {
   }
 
   @Override
-  public boolean mayRunOnIoThread(Request request) {
-    return true;
-  }
-
-  @Override
   public Response.Builder apply(Request request) throws IOException {
     SetXAttrRequest req = request.getSetXattr();
     Caller caller = request.getCaller();

@@ -43,11 +43,6 @@ public final class StoragePolicyOp implements Operation {
   }
 
   @Override
-  public boolean mayRunOnIoThread(Request request) {
-    return request.getStoragePolicy().getAction() == StoragePolicyRequest.Action.GET;
-  }
-
-  @Override
   public Response.Builder apply(Request request) throws IOException {
     StoragePolicyRequest req = request.getStoragePolicy();
     int id = req.getAction() == StoragePolicyRequest.Action.GET ? get(request, req) : set(request, req);

@@ -87,6 +87,15 @@ public final class HomeSync {
   }
 
   private void driveNow(long dirId) throws IOException {
+    // An entry deleted (or made) while its intent was on its way leaves an intent of the same
+    // value: the drive that sent the older state must not take it as done; it drives again.
+    for (int round = 0; round < 8 && !driveOnce(dirId); round++) {
+      // (the next round reads the entry as it is now)
+    }
+  }
+
+  /** One drive: true when the intent is settled (gone, or done and dropped here). */
+  private boolean driveOnce(long dirId) throws IOException {
     // The intent and the entry it names, read together: a rename rewrites both in one batch.
     Object[] seen = ns.read(none -> {
       byte[] v = ns.store().get(ns.store().meta(), key(dirId));
@@ -99,14 +108,15 @@ public final class HomeSync {
       return new Object[] {v, ns.lookup(parent, new String(v, 12, v.length - 12, StandardCharsets.UTF_8))};
     });
     if (seen == null) {
-      return;
+      return true;
     }
     byte[] value = (byte[]) seen[0];
     int home = ByteBuffer.wrap(value).getInt();
     String name = new String(value, 12, value.length - 12, StandardCharsets.UTF_8);
     Inode entry = (Inode) seen[1];
     PartitionRequest.Builder req = PartitionRequest.newBuilder().setDirId(dirId).setPath(name);
-    if (entry != null && entry.inodeId == dirId) {
+    boolean present = entry != null && entry.inodeId == dirId;
+    if (present) {
       req.setAction(PartitionRequest.Action.PUT).setPermission(entry.permission)
           .setOwner(ns.principals().nameOf(entry.ownerId)).setGroup(ns.principals().nameOf(entry.groupId))
           .setMtime(entry.mtime).setZerothSlot(entry.zerothSlot)
@@ -116,17 +126,33 @@ public final class HomeSync {
       req.setAction(PartitionRequest.Action.DROP);
     }
     peers.call(home, Request.newBuilder().setPartition(req));
-    ns.mutate(batch -> {
-      // Unless the entry changed again meanwhile (a newer intent for the same directory).
-      if (Arrays.equals(ns.store().get(ns.store().meta(), key(dirId)), value)) {
-        try {
-          batch.delete(ns.store().meta(), key(dirId));
-        } catch (RocksDBException e) {
-          throw new IOException(e);
-        }
+    org.indexfs.server.FaultPoints.at("home.sync.sent");
+    long parentId = ByteBuffer.wrap(value, 4, 8).getLong();
+    return ns.mutate(batch -> {
+      byte[] now = ns.store().get(ns.store().meta(), key(dirId));
+      if (now == null) {
+        return true;
       }
-      return null;
+      // Unless the entry changed again meanwhile: a newer intent (another value), or the same
+      // value recorded again by a delete or mkdir after this drive read the entry.
+      Inode e = ns.lookup(parentId, name);
+      if (!Arrays.equals(now, value) || (e != null && e.inodeId == dirId) != present
+          || present && !sameAccess(entry, e)) {
+        return false;
+      }
+      try {
+        batch.delete(ns.store().meta(), key(dirId));
+      } catch (RocksDBException ex) {
+        throw new IOException(ex);
+      }
+      return true;
     });
+  }
+
+  /** What a PUT carries to the home (mtime aside: it moves with every change inside the directory). */
+  private static boolean sameAccess(Inode sent, Inode now) {
+    return sent.permission == now.permission && sent.ownerId == now.ownerId && sent.groupId == now.groupId
+        && (sent.flags & Inode.RECORD_FLAGS) == (now.flags & Inode.RECORD_FLAGS) && Arrays.equals(sent.acl, now.acl);
   }
 
   /** Drives every recorded intent (after a restart, or retrying ones whose home was unreachable). */

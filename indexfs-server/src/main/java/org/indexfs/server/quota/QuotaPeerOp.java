@@ -22,12 +22,6 @@ public final class QuotaPeerOp implements Operation {
     this.access = access;
   }
 
-  /** A recall only counts under a lock here; everything else may wait for a disk or a peer. */
-  @Override
-  public boolean mayRunOnIoThread(Request request) {
-    return request.getQuota().getAction() == QuotaRequest.Action.RECALL;
-  }
-
   @Override
   public Response.Builder apply(Request request) throws IOException {
     if (!access.isSuperuser(request.getCaller())) {

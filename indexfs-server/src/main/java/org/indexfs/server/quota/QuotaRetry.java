@@ -5,7 +5,10 @@ import org.indexfs.common.IndexFsException;
 import org.indexfs.proto.Code;
 import org.indexfs.proto.Request;
 import org.indexfs.proto.Response;
+import java.util.Map;
+import org.indexfs.proto.Request.OpCase;
 import org.indexfs.server.Blocking;
+import org.indexfs.server.call.OperationTable;
 import org.indexfs.server.op.Operation;
 
 /**
@@ -19,14 +22,14 @@ public final class QuotaRetry implements Operation {
   private final Operation op;
   private final QuotaShares shares;
 
-  public QuotaRetry(Operation op, QuotaShares shares) {
+  private QuotaRetry(Operation op, QuotaShares shares) {
     this.op = op;
     this.shares = shares;
   }
 
-  @Override
-  public boolean mayRunOnIoThread(Request request) {
-    return op.mayRunOnIoThread(request);
+  /** Wraps every operation of {@code ops} that may ask for a quota share ({@link OperationTable}). */
+  public static void install(Map<OpCase, Operation> ops, QuotaShares shares) {
+    ops.replaceAll((c, plain) -> OperationTable.traits(c).quotaRetried().possible() ? new QuotaRetry(plain, shares) : plain);
   }
 
   @Override

@@ -10,6 +10,8 @@ import org.indexfs.proto.Request;
 import org.indexfs.proto.Request.OpCase;
 import org.indexfs.proto.Response;
 import org.indexfs.server.Blocking;
+import org.indexfs.server.call.OperationTable;
+import org.indexfs.server.call.When;
 import org.indexfs.server.op.Operation;
 
 /**
@@ -21,33 +23,28 @@ import org.indexfs.server.op.Operation;
  */
 public final class RetriedOp implements Operation {
   private final Operation op;
+  private final When atMostOnce;
   private final RetryCache cache;
   private final AppliedAnswers applied;
 
-  private RetriedOp(Operation op, RetryCache cache, AppliedAnswers applied) {
+  private RetriedOp(Operation op, When atMostOnce, RetryCache cache, AppliedAnswers applied) {
     this.op = op;
+    this.atMostOnce = atMostOnce;
     this.cache = cache;
     this.applied = applied;
   }
 
-  /** Wraps every at-most-once operation of {@code ops}. */
+  /** Wraps every at-most-once operation of {@code ops} ({@link OperationTable}). */
   public static void install(Map<OpCase, Operation> ops, RetryCache cache, AppliedAnswers applied) {
-    for (OpCase c : RetryCache.AT_MOST_ONCE) {
-      Operation plain = ops.get(c);
-      if (plain != null) {
-        ops.put(c, new RetriedOp(plain, cache, applied));
-      }
-    }
-  }
-
-  @Override
-  public boolean mayRunOnIoThread(Request request) {
-    return op.mayRunOnIoThread(request);
+    ops.replaceAll((c, plain) -> {
+      When atMostOnce = OperationTable.traits(c).atMostOnce();
+      return atMostOnce.possible() ? new RetriedOp(plain, atMostOnce, cache, applied) : plain;
+    });
   }
 
   @Override
   public Response.Builder apply(Request request) throws IOException {
-    CallKey key = RetryCache.covers(request) ? CallKey.of(request) : null;
+    CallKey key = atMostOnce.test(request) ? CallKey.of(request) : null;
     if (key == null) {
       return op.apply(request);
     }

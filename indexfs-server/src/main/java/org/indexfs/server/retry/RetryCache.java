@@ -29,24 +29,6 @@ import org.rocksdb.WriteBatch;
  * is answered from the namespace by {@link AppliedAnswers}.
  */
 public final class RetryCache {
-  /** Calls that must not run twice (HDFS marks the same ones {@code @AtMostOnce}). */
-  public static final Set<org.indexfs.proto.Request.OpCase> AT_MOST_ONCE = EnumSet.of(
-      org.indexfs.proto.Request.OpCase.CREATE, org.indexfs.proto.Request.OpCase.MKDIRS,
-      org.indexfs.proto.Request.OpCase.RENAME, org.indexfs.proto.Request.OpCase.DELETE,
-      org.indexfs.proto.Request.OpCase.CONCAT, org.indexfs.proto.Request.OpCase.TRUNCATE,
-      org.indexfs.proto.Request.OpCase.APPEND, org.indexfs.proto.Request.OpCase.COMPLETE,
-      // A bulk-insertion publish: a resend must get the first try's per-entry report, not ingest again.
-      org.indexfs.proto.Request.OpCase.PUBLISH);
-
-  /**
-   * True when {@code request} is one of the calls above from a client: the phases of a split
-   * publish between servers are idempotent by transaction id and are not cached.
-   */
-  static boolean covers(org.indexfs.proto.Request request) {
-    return request.getOpCase() != org.indexfs.proto.Request.OpCase.PUBLISH
-        || request.getPublish().getPhase() == org.indexfs.proto.PublishRequest.Phase.CLIENT;
-  }
-
   /** Answers that say nothing about the call's effect: a retry runs it (again) instead. */
   private static final Set<Code> NOT_FINAL = EnumSet.of(Code.NOT_SERVING, Code.SERVER_BUSY, Code.WRONG_SERVER,
       Code.RESOLVE_ELSEWHERE, Code.STALE_RESOLUTION, Code.INTERNAL_ERROR, Code.NO_SPACE, Code.SAFE_MODE,

@@ -9,6 +9,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import java.util.function.IntSupplier;
 import org.indexfs.common.IndexFsException;
 import org.indexfs.common.ResolveElsewhereException;
 import org.indexfs.common.rpc.Framing;
@@ -17,6 +18,8 @@ import org.indexfs.proto.Request;
 import org.indexfs.proto.Response;
 import org.indexfs.server.Blocking;
 import org.indexfs.server.audit.Auditor;
+import org.indexfs.server.call.IoThread;
+import org.indexfs.server.call.OperationTable;
 import org.indexfs.server.health.Fence;
 import org.indexfs.server.metrics.ServerMetrics;
 import org.indexfs.server.ns.Namespace;
@@ -41,10 +44,6 @@ import org.slf4j.LoggerFactory;
 public final class Dispatcher implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(Dispatcher.class);
 
-  /** Calls only servers make to each other (DESIGN §7): with Kerberos, only a server's principal may. */
-  private static final java.util.Set<Request.OpCase> SERVER_ONLY = java.util.EnumSet.of(
-      Request.OpCase.PARTITION, Request.OpCase.RENAME_IN, Request.OpCase.REFERENCED, Request.OpCase.QUOTA);
-
   private final Map<Request.OpCase, Operation> operations;
   private final ThreadPoolExecutor handlers;
   private final Auditor auditor;
@@ -54,16 +53,30 @@ public final class Dispatcher implements AutoCloseable {
   private final String target;
   private final Fence fence;
   private final CallerIdentity identity;
+  /** What the operations' I/O-thread rules ask of this server. */
+  private final IoThread.Server server;
   /** Internal errors: logged with their stack traces, at a bounded rate (a client can cause them). */
   private final BadInputLog failures = new BadInputLog(LOG);
 
   /**
    * {@code target}: {@code <cluster>/<slot>}, what clients name in the calls meant for this server;
-   * {@code fence}: while closed, no call is answered but with NOT_SERVING.
+   * {@code fence}: while closed, no call is answered but with NOT_SERVING; {@code slotCount}: the
+   * cluster's slots now.
    */
   public Dispatcher(Map<Request.OpCase, Operation> operations, int threads, int queueSize, Auditor auditor,
       ServerMetrics metrics, Namespace ns, int maxFrameBytes, String target, Fence fence,
-      CallerIdentity identity) {
+      CallerIdentity identity, IntSupplier slotCount) {
+    this.server = new IoThread.Server() {
+      @Override
+      public int slotCount() {
+        return slotCount.getAsInt();
+      }
+
+      @Override
+      public boolean syncsCommits() {
+        return ns.groupCommit().syncs();
+      }
+    };
     this.target = target;
     this.fence = fence;
     this.identity = identity;
@@ -107,7 +120,7 @@ public final class Dispatcher implements AutoCloseable {
       return;
     }
     long queued = System.nanoTime();
-    if (op.mayRunOnIoThread(request)) {
+    if (OperationTable.traits(request.getOpCase()).ioThread().allows(request, server)) {
       Blocking.onIoThread(true);
       try {
         execute(op, request, remote, authenticated, reply, queued);
@@ -139,30 +152,15 @@ public final class Dispatcher implements AutoCloseable {
     ns.readComplete();
   }
 
-  /**
-   * Requests whose other forms are clients': a snapshot's barrier and scans, a split publish's
-   * phases, a localization's mirrors. A client sending one could hold every slot's gate, read entries
-   * past their permissions, or stage and commit entries as another holder.
-   */
-  static boolean betweenServers(Request r) {
-    return switch (r.getOpCase()) {
-      case SNAPSHOT -> org.indexfs.server.snapshot.SnapshotOp.betweenServers(r.getSnapshot());
-      case PUBLISH -> r.getPublish().getPhase() != org.indexfs.proto.PublishRequest.Phase.CLIENT;
-      case LOCALIZE -> switch (r.getLocalize().getAction()) {
-        case MIRROR, UNMIRROR, CONTEND -> true;
-        default -> false;
-      };
-      default -> false;
-    };
-  }
-
   private void execute(Operation op, Request claimed, SocketAddress remote, ConnectionUser authenticated,
       Consumer<Response> reply, long queued) {
     // Who the call is from is decided here, once, before any operation sees it (DESIGN §14).
     Request request;
     try {
       request = claimed.toBuilder().setCaller(identity.admit(claimed.getCaller(), authenticated, remote)).build();
-      if (SERVER_ONLY.contains(claimed.getOpCase()) || betweenServers(claimed)) {
+      // Calls between servers (DESIGN §7), and forms of client calls only servers send (a snapshot's
+      // barrier, a publish's phases): a client sending one could hold every gate or act as another holder.
+      if (OperationTable.traits(claimed.getOpCase()).serverOnly().test(claimed)) {
         identity.requireServer(request.getCaller(), authenticated);
       }
     } catch (IndexFsException refused) {

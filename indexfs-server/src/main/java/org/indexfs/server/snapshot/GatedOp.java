@@ -1,53 +1,41 @@
 package org.indexfs.server.snapshot;
 
 import java.io.IOException;
-import java.util.EnumSet;
 import java.util.Map;
-import java.util.Set;
 import org.indexfs.proto.Request;
 import org.indexfs.proto.Request.OpCase;
 import org.indexfs.proto.Response;
+import org.indexfs.server.call.OperationTable;
+import org.indexfs.server.call.When;
 import org.indexfs.server.op.Operation;
 
-/** A client mutation that runs only through an open {@link SnapshotGate}. */
+/**
+ * A client mutation that runs only through an open {@link SnapshotGate}: the calls whose
+ * {@link OperationTable} row says {@code gated} (reads, and calls between servers that finish
+ * admitted mutations, pass).
+ */
 public final class GatedOp implements Operation {
-  /**
-   * Client calls that change entries (reads, and calls between servers that finish admitted
-   * mutations, pass). Lease renewal and flush change no name; complete may change a length only.
-   */
-  static final Set<OpCase> GATED = EnumSet.of(OpCase.MKDIRS, OpCase.CREATE, OpCase.DELETE, OpCase.RENAME,
-      OpCase.SET_PERMISSION, OpCase.SET_OWNER, OpCase.SET_TIMES, OpCase.SET_REPLICATION, OpCase.APPEND,
-      OpCase.TRUNCATE, OpCase.CONCAT, OpCase.COMPLETE, OpCase.SET_XATTR, OpCase.REMOVE_XATTR, OpCase.ACL_EDIT,
-      OpCase.SET_POLICY, OpCase.STORAGE_POLICY, OpCase.PUBLISH);
-
   private final Operation op;
+  private final When gated;
   private final SnapshotGate gate;
 
-  private GatedOp(Operation op, SnapshotGate gate) {
+  private GatedOp(Operation op, When gated, SnapshotGate gate) {
     this.op = op;
+    this.gated = gated;
     this.gate = gate;
   }
 
   public static void install(Map<OpCase, Operation> ops, SnapshotGate gate) {
-    for (OpCase c : GATED) {
-      Operation plain = ops.get(c);
-      if (plain != null) {
-        ops.put(c, new GatedOp(plain, gate));
-      }
-    }
-  }
-
-  @Override
-  public boolean mayRunOnIoThread(Request request) {
-    return op.mayRunOnIoThread(request);
+    ops.replaceAll((c, plain) -> {
+      When gated = OperationTable.traits(c).gated();
+      return gated.possible() ? new GatedOp(plain, gated, gate) : plain;
+    });
   }
 
   @Override
   public Response.Builder apply(Request request) throws IOException {
-    if (request.getOpCase() == OpCase.PUBLISH
-        && request.getPublish().getPhase() != org.indexfs.proto.PublishRequest.Phase.CLIENT) {
-      // A split publish's phase on a partition's slot: part of a publish its home admitted.
-      return op.apply(request);
+    if (!gated.test(request)) {
+      return op.apply(request); // a read form (getStoragePolicy), or a publish's phase its home admitted
     }
     gate.enter();
     try {

@@ -121,19 +121,6 @@ public final class SnapshotOp implements Operation {
     return Response.newBuilder().setSnapshotPage(page);
   }
 
-  /**
-   * The barrier, scans, counts and registrations are asked by servers only (the dispatcher checks
-   * the caller is one): a client could otherwise hold every slot's gate or read entries past their
-   * permissions.
-   */
-  public static boolean betweenServers(SnapshotRequest r) {
-    return switch (r.getAction()) {
-      case COUNT, HOLD, TAKE, OPEN_GATE, RELEASE, SCAN, ROWS, REGISTER, REGISTERED, FORGET, TRACK, MOVED -> true;
-      case LIST_DIRS -> r.getOn();
-      default -> false;
-    };
-  }
-
   private void superuser(Caller caller, String command) throws IndexFsException {
     if (ctx.access().enabled() && !ctx.access().isSuperuser(caller)) {
       throw new IndexFsException(Code.ACCESS_DENIED, "Access denied for user " + caller.getUser()

@@ -244,7 +244,8 @@ public final class SplitManager implements AutoCloseable {
     int receiver = GigaIndex.slotOf(dir.zerothSlot, child, partitions.slotCount());
     ns.mutate(batch -> {
       try {
-        batch.put(ns.store().meta(), intentKey(dirId), ByteBuffer.allocate(4).putInt(child).array());
+        // The receiver too: should the directory be dropped meanwhile, it is the slot to tell.
+        batch.put(ns.store().meta(), intentKey(dirId), ByteBuffer.allocate(8).putInt(child).putInt(receiver).array());
       } catch (RocksDBException e) {
         throw new IOException(e);
       }
@@ -298,11 +299,11 @@ public final class SplitManager implements AutoCloseable {
             .setAttrsFile(shippedAttrs == null ? "" : shippedAttrs)));
       } catch (IOException unknown) {
         // Lost answer or refusal: ask the receiver what it holds now (or leave it to recover()).
-        settle(dirId, child);
+        settle(dirId, child, receiver);
         throw unknown;
       }
       FaultPoints.at("split.ingested");
-      finish(dirId, child);
+      finish(dirId, child, receiver);
       metrics.splitDone(new SplitHistory.Split(dirId, child, moved, ns.slot(), receiver, System.currentTimeMillis(),
           (System.nanoTime() - startNanos) / 1_000_000));
       LOG.info("Split directory {}: partition {} moved {} entries from slot {} to slot {}",
@@ -422,10 +423,16 @@ public final class SplitManager implements AutoCloseable {
     return new byte[][] {from, to};
   }
 
-  /** The receiver holds the child: drop the moved range here and start redirecting. */
-  private void finish(long dirId, int child) throws IOException {
+  /**
+   * The receiver holds the child: drop the moved range here and start redirecting. If the directory
+   * was dropped here while the split ran (deleted: a DROP went down the split tree before this
+   * slot's bitmap named the child), the receiver holds a partition nobody will ever name: it is told
+   * to drop it too, and the intent stays until it has.
+   */
+  private void finish(long dirId, int child, int receiver) throws IOException {
     byte[][] range = movingRange(dirId, child);
-    ns.mutate(batch -> {
+    boolean dropped = ns.mutate(batch -> {
+      boolean gone = ns.partition(dirId) == null;
       for (long moved : openFiles(null, range)) {
         leases.release(batch, moved);
       }
@@ -434,40 +441,64 @@ public final class SplitManager implements AutoCloseable {
       }
       try {
         batch.deleteRange(ns.store().entries(), range[0], range[1]);
-        batch.delete(ns.store().meta(), intentKey(dirId));
+        if (!gone) {
+          batch.delete(ns.store().meta(), intentKey(dirId));
+        }
       } catch (RocksDBException e) {
         throw new IOException(e);
       }
       ns.store().nameIndex().deleteMoving(batch, dirId, child);
-      PartitionBitmap bitmap = ns.bitmap(dirId).copy();
-      bitmap.add(child);
-      ns.putBitmap(batch, dirId, bitmap);
-      return null;
+      if (!gone) {
+        PartitionBitmap bitmap = ns.bitmap(dirId).copy();
+        bitmap.add(child);
+        ns.putBitmap(batch, dirId, bitmap);
+      }
+      return gone;
     });
     ns.invalidateBitmap(dirId);
     ns.forgetDirectory(dirId);
     frozen.remove(dirId);
+    if (dropped) {
+      dropAtReceiver(dirId, receiver);
+    }
+  }
+
+  /** Tells {@code receiver} to drop (and reclaim) its partition of the dropped {@code dirId}, then forgets the split. */
+  private void dropAtReceiver(long dirId, int receiver) throws IOException {
+    if (receiver < 0) {
+      LOG.warn("Directory {} was dropped during a split recorded before receivers were; its new partition "
+          + "stays for fsck", Long.toUnsignedString(dirId));
+    } else {
+      LOG.info("Directory {} was dropped on slot {} during its split: slot {} drops the partition it received",
+          Long.toUnsignedString(dirId), ns.slot(), receiver);
+      peers.call(receiver, Request.newBuilder().setPartition(PartitionRequest.newBuilder()
+          .setAction(PartitionRequest.Action.DROP).setDirId(dirId)
+          .setPath("directory " + Long.toUnsignedString(dirId))));
+    }
+    forget(dirId);
   }
 
   private List<long[]> intents() {
     List<long[]> out = new ArrayList<>();
     try (RocksIterator it = ns.store().iterator(ns.store().meta(), null)) {
       for (it.seek(INTENT); it.isValid() && Bytes.startsWith(it.key(), INTENT); it.next()) {
-        out.add(new long[] {ByteBuffer.wrap(it.key(), INTENT.length, 8).getLong(), ByteBuffer.wrap(it.value()).getInt()});
+        ByteBuffer v = ByteBuffer.wrap(it.value());
+        out.add(new long[] {ByteBuffer.wrap(it.key(), INTENT.length, 8).getLong(), v.getInt(),
+            v.remaining() >= 4 ? v.getInt() : -1});
       }
     }
     return out;
   }
 
   /** Finishes the split of {@code dirId} if its receiver holds the child, else forgets it; unfreezes either way. */
-  private void settle(long dirId, int child) throws IOException {
+  private void settle(long dirId, int child, int recorded) throws IOException {
     Inode record = ns.partition(dirId);
-    int receiver = record == null ? -1 : GigaIndex.slotOf(record.zerothSlot, child, partitions.slotCount());
+    int receiver = record != null ? GigaIndex.slotOf(record.zerothSlot, child, partitions.slotCount()) : recorded;
     boolean landed = receiver >= 0 && peers.call(receiver, Request.newBuilder().setPartition(
         PartitionRequest.newBuilder().setAction(PartitionRequest.Action.HAS_PARTITION).setDirId(dirId)))
         .getBool().getValue();
     if (landed) {
-      finish(dirId, child);
+      finish(dirId, child, receiver);
       return;
     }
     forget(dirId);
@@ -505,7 +536,7 @@ public final class SplitManager implements AutoCloseable {
     List<long[]> pending = intents();
     for (long[] intent : pending) {
       if (!running.contains(intent[0])) {
-        settle(intent[0], (int) intent[1]);
+        settle(intent[0], (int) intent[1], (int) intent[2]);
       }
     }
     return pending.size();

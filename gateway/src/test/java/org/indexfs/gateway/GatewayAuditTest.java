@@ -115,7 +115,12 @@ class GatewayAuditTest {
   @Test
   void theAuditLogShowsTheEndUserAndTheClientsAddress() throws Exception {
     asAliceFromSecondAddress(trustingGateway, "/audit/from-client");
+    // The audit log is written in batches: wait for the listing's line too, not only the first one.
     List<String> lines = waitForLines("src=/audit/from-client");
+    for (int i = 0; i < 100 && lines.stream().noneMatch(l -> l.contains("cmd=listStatus")); i++) {
+      Thread.sleep(100);
+      lines = capture.with("src=/audit/from-client");
+    }
     assertThat(lines).isNotEmpty();
     String login = GatewayTestCluster.login();
     for (String line : lines) {

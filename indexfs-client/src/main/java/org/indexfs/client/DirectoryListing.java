@@ -50,12 +50,17 @@ public final class DirectoryListing {
     }
   }
 
-  /** {@code cached}: the partitions the client's cache knows of, listed from the start. */
-  DirectoryListing(IndexFsClient client, String path, int pageSize, Runnable onPage, int[] cached) {
+  /**
+   * {@code cached}: the partitions the client's cache knows of, listed from the start, or after name
+   * {@code startAfter} when it is not empty.
+   */
+  DirectoryListing(IndexFsClient client, String path, int pageSize, Runnable onPage, int[] cached,
+      ByteString startAfter) {
     this.client = client;
     this.path = path;
     this.pageSize = pageSize;
     this.onPage = onPage;
+    this.lastEmitted = startAfter;
     add(0);
     for (int p : cached) {
       if (!streams.containsKey(p)) {

@@ -98,10 +98,31 @@ public final class IndexFsClient implements AutoCloseable {
     reuseCallId.set(callId);
   }
 
-  private long nextCallId() {
+  private long nextCallId(Request.Builder request) {
     Long reused = reuseCallId.get();
     reuseCallId.remove();
-    return reused != null ? reused : RpcConnection.newCallId();
+    if (reused != null) {
+      return reused;
+    }
+    java.util.function.ToLongFunction<Request.OpCase> named = callIds;
+    return named != null ? named.applyAsLong(request.getOpCase()) : RpcConnection.newCallId();
+  }
+
+  /** Set by {@link #namingCalls}: how this client's calls are named for the servers' retry caches. */
+  private volatile ByteString rpcClientId;
+  private volatile java.util.function.ToLongFunction<Request.OpCase> callIds;
+
+  /**
+   * Names this client's calls {@code (rpcClientId, callIds(operation))} for the servers' retry
+   * caches instead of this process's connection id and a fresh number: a gateway passes on the names
+   * its own callers gave a call, so the same call retried through another gateway is answered from
+   * the retry cache instead of running twice. {@code callIds} must not repeat a number while this
+   * process has a call with it in flight. Returns this client.
+   */
+  public IndexFsClient namingCalls(ByteString rpcClientId, java.util.function.ToLongFunction<Request.OpCase> callIds) {
+    this.rpcClientId = rpcClientId;
+    this.callIds = callIds;
+    return this;
   }
 
   /** No reply within the timeout: the server has the call, its outcome is not known here. */
@@ -260,7 +281,12 @@ public final class IndexFsClient implements AutoCloseable {
 
   /** As {@link #list}; {@code onPage} runs after every page fetched (statistics). */
   public DirectoryListing list(String path, Runnable onPage) {
-    return new DirectoryListing(this, path, 0, onPage, cachedPartitions(path));
+    return new DirectoryListing(this, path, 0, onPage, cachedPartitions(path), ByteString.EMPTY);
+  }
+
+  /** The entries after name {@code startAfter} (UTF-8; empty: from the start), as HDFS's getListing resumes. */
+  public DirectoryListing listAfter(String path, ByteString startAfter) {
+    return new DirectoryListing(this, path, 0, () -> {}, cachedPartitions(path), startAfter);
   }
 
   /** The GIGA+ partitions of directory {@code path} this client has heard of (none: only partition 0). */
@@ -561,7 +587,8 @@ public final class IndexFsClient implements AutoCloseable {
    */
   public PublishResult publish(String path, String file, boolean release) throws IOException {
     Request.Builder request = Request.newBuilder().setPublish(PublishRequest.newBuilder().setPath(path)
-        .setFile(file).setRelease(release)).setCallId(nextCallId());
+        .setFile(file).setRelease(release));
+    request.setCallId(nextCallId(request));
     long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(PUBLISH_PATIENCE_MS);
     while (true) {
       try {
@@ -775,9 +802,10 @@ public final class IndexFsClient implements AutoCloseable {
    * answer was lost is answered from the server's retry cache instead of running twice.
    */
   private Response send(int slot, Request.Builder request) throws IOException {
-    request.setCaller(caller).setTarget(cluster.target(slot)).setRpcClientId(cluster.rpcClientId());
+    ByteString named = rpcClientId;
+    request.setCaller(caller).setTarget(cluster.target(slot)).setRpcClientId(named != null ? named : cluster.rpcClientId());
     if (request.getCallId() == 0) {
-      request.setCallId(nextCallId());
+      request.setCallId(nextCallId(request));
     }
     long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(failoverWaitMs);
     for (int attempt = 0; ; attempt++) {

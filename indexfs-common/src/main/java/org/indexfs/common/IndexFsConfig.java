@@ -130,6 +130,9 @@ public final class IndexFsConfig {
       "user:password the servers authenticate to ZooKeeper with (digest): every node they write is theirs alone to change,"
           + " their secrets theirs alone to read, and it is the secret servers prove themselves to each other with in simple"
           + " mode. Required in simple mode (bin/indexfs local makes one); keep it off clients.");
+  public static final ConfigKey<String> SECURITY_ADDRESS_PROXY_USERS = ConfigKey.string(
+      "indexfs.security.address-proxy-users", "",
+      "Users (short names, comma-separated) whose calls may name the client they act for, as the NameNode-protocol gateway's user does: the audit log and messages then show that client's address, not the proxy's (HDFS: dfs.namenode.ip-proxy-users).");
   public static final ConfigKey<String> SECURITY_ZOOKEEPER_AUTH = ConfigKey.string(
       "indexfs.security.zookeeper.auth", "",
       "How servers authenticate to ZooKeeper: digest (indexfs.security.zookeeper.digest) or sasl (Kerberos, as the"
@@ -304,6 +307,37 @@ public final class IndexFsConfig {
       "indexfs.store.blob-min-bytes", 0,
       "Column-style storage (IndexFS §II-C): entry values of at least this many bytes (small files' inline bytes) go to RocksDB blob files, so compactions move only attribute records; 0 keeps every value in the LSM tree.");
 
+  public static final ConfigKey<String> GATEWAY_BIND_HOST = ConfigKey.string(
+      "indexfs.gateway.bind-host", "0.0.0.0",
+      "Address the NameNode-protocol gateway (bin/indexfs gateway) listens on for hdfs:// clients.");
+  public static final ConfigKey<Integer> GATEWAY_PORT = ConfigKey.integer(
+      "indexfs.gateway.port", 8020,
+      "Port of the gateway's ClientProtocol RPC server (the NameNode's default, 8020); 0 picks a free one.");
+  public static final ConfigKey<Integer> GATEWAY_HANDLERS = ConfigKey.integer(
+      "indexfs.gateway.handlers", 32,
+      "RPC handler threads of the gateway (HDFS: dfs.namenode.handler.count); each waits on IndexFS or the data tier for its call.");
+  public static final ConfigKey<String> GATEWAY_INLINE_COPIES_DIR = ConfigKey.string(
+      "indexfs.gateway.inline-copies.dir", "",
+      "Directory on the data tier (a path, no scheme) where gateways keep read copies of inline files for hdfs:// readers, private to the gateway's user; empty: <path of indexfs.data.uri>/gateway-copies.");
+  public static final ConfigKey<Long> GATEWAY_INLINE_COPIES_KEEP_MS = ConfigKey.longValue(
+      "indexfs.gateway.inline-copies.keep-ms", 86_400_000L,
+      "A read copy of an inline file not read for this long (the data tier's access time) is deleted; a later reader makes it again.");
+  public static final ConfigKey<String> GATEWAY_KERBEROS_PRINCIPAL = ConfigKey.string(
+      "indexfs.gateway.kerberos.principal", "",
+      "With hadoop.security.authentication=kerberos: the gateway's principal (_HOST is its bind host), e.g. gateway/_HOST@REALM; hdfs:// clients name it in dfs.namenode.kerberos.principal, and IndexFS's servers and the data tier must let it act for others (hadoop.proxyuser.<it>.*).");
+  public static final ConfigKey<String> GATEWAY_KEYTAB = ConfigKey.string(
+      "indexfs.gateway.keytab.file", "",
+      "With Kerberos: the keytab holding the gateway's principal.");
+  public static final ConfigKey<Long> GATEWAY_TOKEN_MAX_LIFETIME_MS = ConfigKey.longValue(
+      "indexfs.gateway.delegation-token.max-lifetime-ms", 7L * 24 * 3_600_000,
+      "Longest life of an HDFS delegation token the gateways issue, however often renewed (HDFS: dfs.namenode.delegation.token.max-lifetime).");
+  public static final ConfigKey<Long> GATEWAY_TOKEN_RENEW_INTERVAL_MS = ConfigKey.longValue(
+      "indexfs.gateway.delegation-token.renew-interval-ms", 24L * 3_600_000,
+      "How long a gateway delegation token lives between renewals (HDFS: dfs.namenode.delegation.token.renew-interval).");
+  public static final ConfigKey<Long> GATEWAY_TOKEN_KEY_UPDATE_INTERVAL_MS = ConfigKey.longValue(
+      "indexfs.gateway.delegation-token.key-update-interval-ms", 24L * 3_600_000,
+      "How often the gateways' token signing key (kept in ZooKeeper, shared by every gateway) is replaced (HDFS: dfs.namenode.delegation.key.update-interval).");
+
   public static final List<ConfigKey<?>> ALL = List.of(
       ZOOKEEPER_QUORUM, ZOOKEEPER_SESSION_TIMEOUT_MS, SLOT_LEASE_WAIT_MS, CLUSTER_NAME, SERVER_DIR,
       SERVER_BIND_HOST, SERVER_PORT, SERVER_SLOT, SERVER_SLOTS, SERVER_STANDBY, SERVER_NAME, SERVER_HANDLERS, SERVER_IO_THREADS, SERVER_CACHE_ENTRIES, SERVER_QUEUE, WAL_SYNC, WAL_ASYNC_WINDOW_MS, STORE_RESERVED_BYTES,
@@ -319,9 +353,12 @@ public final class IndexFsConfig {
       LEASE_MAX_MS, SECURITY_RESOLUTION_GRACE_MS, SECURITY_KEY_ROTATION_MS, SECURITY_ZOOKEEPER_DIGEST,
       SECURITY_ZOOKEEPER_AUTH, SECURITY_ZOOKEEPER_SERVER_PRINCIPAL, SECURITY_ZOOKEEPER_SERVER_ID, SNAPSHOT_HOLD_LIMIT_MS,
       SNAPSHOT_KEEP_LIMIT_MS, SNAPSHOT_MAX_HELD,
-      SERVER_KERBEROS_PRINCIPAL, SERVER_KEYTAB,
+      SECURITY_ADDRESS_PROXY_USERS, SERVER_KERBEROS_PRINCIPAL, SERVER_KEYTAB,
       LEASE_TABLE_ENTRIES, CLIENT_CACHE_ENTRIES, CLIENT_LIST_CONNECTIONS, CLIENT_CONNECTION_LINGER_MS, CLIENT_PRIVATE_CONNECTION, HOME_SYNC_INTERVAL_MS,
       METRICS_LOG_INTERVAL_MS, METRICS_WINDOW_MS, HTTP_PORT, SPLIT_THRESHOLD, LOCALIZE_LEASE_MS,
       LOCALIZE_YIELD_MS, LOCALIZE_MAX_ID_BLOCK, CLIENT_LOCALIZE_PATTERNS, CLIENT_LOCALIZE_BUFFER_ENTRIES, CLIENT_LOCALIZE_DATA_LIMIT_BYTES,
-      CLIENT_LOCALIZE_STORE, CLIENT_LOCALIZE_TASK_ATTEMPTS, STORE_BLOB_MIN_BYTES);
+      CLIENT_LOCALIZE_STORE, CLIENT_LOCALIZE_TASK_ATTEMPTS, STORE_BLOB_MIN_BYTES,
+      GATEWAY_BIND_HOST, GATEWAY_PORT, GATEWAY_HANDLERS, GATEWAY_INLINE_COPIES_DIR, GATEWAY_INLINE_COPIES_KEEP_MS,
+      GATEWAY_KERBEROS_PRINCIPAL, GATEWAY_KEYTAB, GATEWAY_TOKEN_MAX_LIFETIME_MS, GATEWAY_TOKEN_RENEW_INTERVAL_MS,
+      GATEWAY_TOKEN_KEY_UPDATE_INTERVAL_MS);
 }

@@ -330,6 +330,7 @@ public final class IndexFsServer implements AutoCloseable {
       if (kerberos != null) {
         identity.serversAre(kerberos.shortName());
       }
+      identity.trustAddressesFrom(IndexFsConfig.SECURITY_ADDRESS_PROXY_USERS.get(conf));
       dispatcher = new Dispatcher(ops, IndexFsConfig.SERVER_HANDLERS.get(conf),
           IndexFsConfig.SERVER_QUEUE.get(conf), new Auditor(auditLog, ctx), metrics, ns,
           IndexFsConfig.RPC_MAX_FRAME_BYTES.get(conf), IndexFsConfig.CLUSTER_NAME.get(conf) + "/" + slot, fence,

@@ -16,7 +16,23 @@ import java.util.concurrent.atomic.AtomicReference;
 public final class LocalMain {
   private LocalMain() {}
 
+  /**
+   * Something started beside the cluster once it runs ({@code bin/indexfs local}'s NameNode-protocol
+   * gateway, from the gateway module): the lines it adds to the banner, and its stop, which runs
+   * before the cluster's.
+   */
+  public interface Companion {
+    Started start(LocalCluster cluster) throws IOException;
+
+    record Started(java.util.List<String> banner, AutoCloseable stop) {}
+  }
+
   public static void main(String[] args) throws Exception {
+    run(args, null);
+  }
+
+  /** Runs the embedded cluster as {@link #main} does, with {@code companion} (may be null) beside it. */
+  public static void run(String[] args, Companion companion) throws Exception {
     Path work = Path.of(System.getProperty("indexfs.local.dir", "indexfs-work"));
     int zkPort = 0;
     boolean hdfs = false;
@@ -58,10 +74,19 @@ public final class LocalMain {
     // ("IllegalStateException: Shutdown in progress"). The hook only covers other ways out. Both
     // are in place before anything starts, so a Ctrl-C during startup stops cleanly too.
     AtomicReference<LocalCluster> running = new AtomicReference<>();
+    AtomicReference<AutoCloseable> beside = new AtomicReference<>();
     AtomicBoolean stopRequested = new AtomicBoolean();
     CountDownLatch stopped = new CountDownLatch(1);
     Runnable stop = () -> {
       stopRequested.set(true);
+      AutoCloseable b = beside.getAndSet(null);
+      if (b != null) {
+        try {
+          b.close();
+        } catch (Exception e) {
+          System.err.println("indexfs local: stopping " + b + ": " + e);
+        }
+      }
       LocalCluster c = running.getAndSet(null);
       if (c != null) {
         System.out.println("\nStopping the embedded IndexFS cluster...");
@@ -89,6 +114,18 @@ public final class LocalMain {
       System.exit(0);
     }
     Path confFile = cluster.writeClientConf(cluster.workDir().resolve("conf"));
+    Companion.Started extra = null;
+    if (companion != null) {
+      try {
+        extra = companion.start(cluster);
+        beside.set(extra.stop());
+      } catch (IOException | RuntimeException e) {
+        System.err.println("indexfs local: " + e.getMessage());
+        stop.run();
+        System.exit(1);
+        return;
+      }
+    }
 
     System.out.println("IndexFS embedded cluster is running.");
     System.out.println("  work directory : " + cluster.workDir());
@@ -105,6 +142,9 @@ public final class LocalMain {
       // The servers' cluster secret: more servers joining this cluster need it (never clients).
       System.out.println("  servers' ZooKeeper digest: in " + cluster.zookeeperDigestFile()
           + " (bin/indexfs server|format: -D indexfs.security.zookeeper.digest=<its content>)");
+    }
+    if (extra != null) {
+      extra.banner().forEach(System.out::println);
     }
     System.out.println("Client configuration (written to " + confFile + "):");
     for (Map.Entry<String, String> e : cluster.clientConf().entrySet()) {

@@ -169,9 +169,11 @@ public final class Dispatcher implements AutoCloseable {
     }
     Response response;
     long ticket;
+    // A trusted gateway's call is from the client it names (audit log, messages), as in HDFS.
+    SocketAddress caller = CallerIdentity.addressOf(request.getCaller(), remote);
     try (Namespace.Deferral deferred = ns.deferDurability()) {
       try {
-        response = runAudited(op, request, remote, queued);
+        response = runAudited(op, request, caller, queued);
       } catch (Blocking.MustNotBlock e) {
         if (deferred.ticket() > 0) {
           // An operation that waits after changing something must not claim the I/O thread.

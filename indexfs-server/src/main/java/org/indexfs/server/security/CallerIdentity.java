@@ -20,6 +20,7 @@ public final class CallerIdentity {
   private final ProxyUserRule proxies;
 
   private volatile String serverUser;
+  private volatile java.util.Set<String> addressProxies = java.util.Set.of();
 
   public CallerIdentity(ServerGroups groups, ProxyUserRule proxies) {
     this.groups = groups;
@@ -29,6 +30,27 @@ public final class CallerIdentity {
   /** With Kerberos: the short name of the servers' principal, the one user peer calls may come from. */
   public void serversAre(String user) {
     this.serverUser = user;
+  }
+
+  /**
+   * Users ({@code indexfs.security.address-proxy-users}) whose calls may name the client they act
+   * for ({@code Caller.client_address}), as a gateway does; anyone else's is dropped.
+   */
+  public void trustAddressesFrom(String users) {
+    java.util.Set<String> set = new java.util.HashSet<>();
+    for (String u : users.split(",")) {
+      if (!u.isBlank()) {
+        set.add(u.trim());
+      }
+    }
+    addressProxies = java.util.Set.copyOf(set);
+  }
+
+  /** Where the call comes from: the client a trusted proxy named (admitted by {@link #admit}), else the connection's peer. */
+  public static SocketAddress addressOf(Caller admitted, SocketAddress remote) {
+    String named = admitted.getClientAddress();
+    return named.isEmpty() ? remote
+        : new InetSocketAddress(com.google.common.net.InetAddresses.forString(named), 0);
   }
 
   /**
@@ -77,6 +99,11 @@ public final class CallerIdentity {
       } else {
         b.setRealAuthMethod(method).setAuthMethod("PROXY");
       }
+    }
+    String proxy = real.isEmpty() ? user : shortName(real);
+    if (!claimed.getClientAddress().isEmpty() && (!addressProxies.contains(proxy)
+        || !com.google.common.net.InetAddresses.isInetAddress(claimed.getClientAddress()))) {
+      b.clearClientAddress(); // as HDFS ignores a clientIp from a proxy it does not trust
     }
     List<String> resolved = groups.groupsOf(user);
     if (!real.isEmpty()) {

@@ -152,13 +152,16 @@ final class SplitPublish {
         shipped.put(share.getKey(), name);
       }
       PublishTxns.Tx tx = new PublishTxns.Tx(txid, l.dirId(), false, new ArrayList<>(plan.shares.keySet()), new byte[0]);
-      // Not the call's change (its decision is): the retry cache's applied mark stays for that batch.
-      ctx.ns().prepare(batch -> {
-        ingest.txns.putTx(batch, tx);
-        return null;
-      });
+      // In flight before its record exists: settleAll (the localizer's monitor, every second) must
+      // never see a PREPARING record of a call still running and abort it under the caller (CI saw
+      // that: the participants voided the publish between the record and this mark).
       inFlight.add(txid);
       try {
+        // Not the call's change (its decision is): the retry cache's applied mark stays for that batch.
+        ctx.ns().prepare(batch -> {
+          ingest.txns.putTx(batch, tx);
+          return null;
+        });
         return decide(tx, plan, any, l, publisher, root, rootPath, fetched, staged, subtree, bitmap, shipped, remote,
             splits);
       } finally {

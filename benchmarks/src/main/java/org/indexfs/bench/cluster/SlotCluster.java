@@ -65,11 +65,9 @@ final class SlotCluster {
 
   /** Records the slot count in ZooKeeper ({@code bin/indexfs format}) and starts every server. */
   void start(Path work, Path log4j, String heap, int processors) throws Exception {
-    try (CuratorFramework curator = CuratorFrameworkFactory.newClient(zookeeper, new ExponentialBackoffRetry(200, 5))) {
-      curator.start();
-      if (!curator.blockUntilConnected(60, TimeUnit.SECONDS)) {
-        throw new IOException("Cannot reach ZooKeeper at " + zookeeper);
-      }
+    // Formatted as the servers (issue 31): they refuse a cluster root another identity could change.
+    try (CuratorFramework curator = org.indexfs.server.security.ServerZooKeeper.digest(SERVERS_DIGEST)
+        .connect(zookeeper, 60_000)) {
       ClusterFormat.format(curator, name, slots);
     }
     Path objects = Files.createDirectories(work.resolve("data-tier").resolve(name));
@@ -86,7 +84,8 @@ final class SlotCluster {
               "-D", IndexFsConfig.SERVER_PORT.name() + "=" + RPC_PORT,
               "-D", IndexFsConfig.HTTP_PORT.name() + "=" + HTTP_PORT,
               "-D", IndexFsConfig.WAL_SYNC.name() + "=true",
-              "-D", IndexFsConfig.AUDIT_ENABLED.name() + "=true");
+              "-D", IndexFsConfig.AUDIT_ENABLED.name() + "=true",
+              "-D", IndexFsConfig.SECURITY_ZOOKEEPER_DIGEST.name() + "=" + SERVERS_DIGEST);
       cmd.addAll(ClusterSettings.groupMappingArgs());
       servers.add(net.start(host, host, cmd));
     }
@@ -98,6 +97,9 @@ final class SlotCluster {
   List<HostProgram> servers() {
     return servers;
   }
+
+  /** The servers' ZooKeeper identity in the emulated cluster (simple mode, as bin/indexfs local sets one). */
+  private static final String SERVERS_DIGEST = "indexfs:bench-cluster";
 
   String uri() {
     return "indexfs://" + name + "/";

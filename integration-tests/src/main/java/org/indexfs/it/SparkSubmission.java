@@ -96,6 +96,21 @@ public final class SparkSubmission {
    * directory for the results, Spark's scratch space and the log.
    */
   public Run submit(Map<String, String> hadoopConf, String base, Path work) throws IOException, InterruptedException {
+    return submit(hadoopConf, base, work, true);
+  }
+
+  /**
+   * As {@link #submit}, without the shaded IndexFS jar and without {@code fs.indexfs.impl}: Spark
+   * as it comes, for an {@code hdfs://} file system. The child JVM logs every class it loads to
+   * {@code <work>/classes.log} ({@code -Xlog:class+load}).
+   */
+  public Run submitStock(Map<String, String> hadoopConf, String base, Path work)
+      throws IOException, InterruptedException {
+    return submit(hadoopConf, base, work, false);
+  }
+
+  private Run submit(Map<String, String> hadoopConf, String base, Path work, boolean withIndexfs)
+      throws IOException, InterruptedException {
     Files.createDirectories(work);
     Path out = work.resolve("results");
     Path log = work.resolve("spark-submit.log");
@@ -111,14 +126,22 @@ public final class SparkSubmission {
     command.add("-Xmx1g");
     command.addAll(SPARK_JVM_OPTIONS);
     command.add("-Dlog4j2.configurationFile=" + log4j.toUri());
+    if (!withIndexfs) {
+      command.add("-Xlog:class+load=info:file=" + work.resolve("classes.log"));
+    }
     command.addAll(List.of("-cp", classpath, "org.apache.spark.deploy.SparkSubmit"));
-    command.addAll(List.of("--master", "local[2]", "--deploy-mode", "client", "--jars", shadedJar.toString()));
+    command.addAll(List.of("--master", "local[2]", "--deploy-mode", "client"));
+    if (withIndexfs) {
+      command.addAll(List.of("--jars", shadedJar.toString()));
+    }
     Map<String, String> sparkConf = new LinkedHashMap<>();
     hadoopConf.forEach((k, v) -> sparkConf.put("spark.hadoop." + k, v));
-    // spark-submit adds --jars to its class loader after Hadoop has already scanned
-    // META-INF/services for file systems (it resolves the jars' own paths through FileSystem), so
-    // the scheme is named explicitly: the one setting --jars needs beyond core-site.xml's.
-    sparkConf.put("spark.hadoop.fs.indexfs.impl", "org.indexfs.hadoop.IndexFileSystem");
+    if (withIndexfs) {
+      // spark-submit adds --jars to its class loader after Hadoop has already scanned
+      // META-INF/services for file systems (it resolves the jars' own paths through FileSystem), so
+      // the scheme is named explicitly: the one setting --jars needs beyond core-site.xml's.
+      sparkConf.put("spark.hadoop.fs.indexfs.impl", "org.indexfs.hadoop.IndexFileSystem");
+    }
     sparkConf.put("spark.ui.enabled", "false");
     sparkConf.put("spark.sql.shuffle.partitions", "4");
     sparkConf.put("spark.local.dir", work.resolve("spark-local").toString());
@@ -142,6 +165,16 @@ public final class SparkSubmission {
       millis.put(kv[0], Long.parseLong(kv[1]));
     }
     return new Run(out, millis);
+  }
+
+  /** What a stock submission's JVM loads classes from: Spark's classpath and the application's jar. */
+  public List<Path> stockClasspath() throws IOException {
+    List<Path> entries = new ArrayList<>();
+    for (String e : Files.readString(sparkJobsTarget.resolve("classpath.txt")).strip().split(java.io.File.pathSeparator)) {
+      entries.add(Path.of(e));
+    }
+    entries.add(sparkJobsJar());
+    return entries;
   }
 
   private Path sparkJobsJar() throws IOException {

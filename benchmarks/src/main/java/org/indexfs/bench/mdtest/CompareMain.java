@@ -26,7 +26,9 @@ import org.indexfs.bench.report.TargetRun;
 /**
  * {@code bin/indexfs bench compare}: the mdtest workload against the stock HDFS NameNode and
  * IndexFS on the same machine, in the same run, through the same FileSystem API, in alternating
- * rounds (A B C A B C ...) so machine drift cancels; plus raw RocksDB for the same operations.
+ * rounds (A B C A B C ...) so machine drift cancels; plus raw RocksDB for the same operations. One
+ * more system is IndexFS through its NameNode-protocol gateway with the stock {@code hdfs://}
+ * client: what a site that changes no client gets.
  */
 public final class CompareMain {
   public static final String USAGE = """
@@ -88,7 +90,7 @@ public final class CompareMain {
     final Map<String, Histogram> micros = new LinkedHashMap<>();
     final Map<String, Double> seconds = new LinkedHashMap<>();
     final Map<String, Long> errors = new LinkedHashMap<>();
-    final Map<String, long[]> cpu = new LinkedHashMap<>(); // op -> {operations, server ns, client ns}
+    final Map<String, long[]> cpu = new LinkedHashMap<>(); // op -> {operations, server ns, client ns, gateway ns}
 
     Subject(String label, String uri) {
       this.label = label;
@@ -96,13 +98,24 @@ public final class CompareMain {
     }
 
     void add(String op, PhaseResult r) {
+      add(op, r, 0);
+    }
+
+    /** {@code gatewayNanos}: CPU of the gateway's RPC server threads during the phase (0 without one). */
+    void add(String op, PhaseResult r, long gatewayNanos) {
       micros.computeIfAbsent(op, k -> new Histogram(3_600_000_000L, 3)).add(r.micros());
       seconds.merge(op, r.seconds(), Double::sum);
       errors.merge(op, r.errors(), Long::sum);
-      long[] c = cpu.computeIfAbsent(op, k -> new long[3]);
+      long[] c = cpu.computeIfAbsent(op, k -> new long[4]);
       c[0] += r.operations();
       c[1] += r.serverCpuNanos();
       c[2] += r.clientCpuNanos();
+      c[3] += gatewayNanos;
+    }
+
+    double gatewayMicros(String op) {
+      long[] c = cpu.get(op);
+      return c == null || c[0] == 0 ? 0 : c[3] / 1000.0 / c[0];
     }
 
     double serverMicros(String op) {
@@ -140,6 +153,7 @@ public final class CompareMain {
         new Settings(o.threads(), o.files(), false, o.depth()));
     Subject hdfs;
     Subject sync;
+    Subject gateway;
     Subject async;
     Subject journaled;
     Floor floor;
@@ -150,6 +164,8 @@ public final class CompareMain {
     try (BenchClusters clusters = new BenchClusters(work)) {
       hdfs = new Subject("HDFS", clusters.hdfsUri().toString());
       sync = new Subject("IndexFS", "indexfs://bench-sync/ (indexfs.wal.sync=true)");
+      gateway = new Subject("hdfs:// via gateway", clusters.gatewayUri()
+          + "/ (stock DistributedFileSystem; a gateway in this JVM in front of indexfs://bench-sync/)");
       async = new Subject("IndexFS async", "indexfs://bench-async/ (indexfs.wal.sync=false)");
       journaled = new Subject("IndexFS journaled",
           "indexfs://bench-journal/ (indexfs.wal.sync=true, indexfs.journal.enabled=true, journal on the same HDFS)");
@@ -157,22 +173,29 @@ public final class CompareMain {
           FileSystem syncFs = clusters.indexfsClient(true);
           FileSystem asyncFs = clusters.indexfsClient(false);
           FileSystem journalFs = clusters.indexfsJournalClient();
-          ProgressBar bar = ProgressBar.open(o.progress(), "compare", perRound * 4L * (o.rounds() + o.warmUpRounds())
+          FileSystem gatewayFs = clusters.gatewayClient();
+          ProgressBar bar = ProgressBar.open(o.progress(), "compare", perRound * 5L * (o.rounds() + o.warmUpRounds())
               + Floor.calls(o.threads(), o.files()), done::get)) {
         // Warm-up rounds first (results dropped), then the measured ones; both alternate the systems.
         for (int round = -o.warmUpRounds(); round < o.rounds(); round++) {
-          for (Subject s : List.of(hdfs, sync, async, journaled)) {
-            FileSystem fs = s == hdfs ? hdfsFs : s == sync ? syncFs : s == async ? asyncFs : journalFs;
+          for (Subject s : List.of(hdfs, sync, gateway, async, journaled)) {
+            FileSystem fs = s == hdfs ? hdfsFs : s == sync ? syncFs : s == gateway ? gatewayFs
+                : s == async ? asyncFs : journalFs;
             for (Settings layout : layouts) {
-              String name = (round < 0 ? "w" + (-round) : "r" + round) + "/" + layout.layout().replace(' ', '-');
-              List<PhaseResult> results = new MdtestWorkload(fs, new org.apache.hadoop.fs.Path("/bench/" + name),
-                  layout, done).runAll();
-              if (round < 0) {
-                continue;
+              // The gateway shares bench-sync's namespace: a directory of its own there.
+              String name = (s == gateway ? "gateway-" : "") + (round < 0 ? "w" + (-round) : "r" + round) + "/"
+                  + layout.layout().replace(' ', '-');
+              MdtestWorkload w = new MdtestWorkload(fs, new org.apache.hadoop.fs.Path("/bench/" + name), layout, done);
+              w.prepare();
+              for (MdtestWorkload.Phase phase : MdtestWorkload.Phase.values()) {
+                long gw = s == gateway ? GatewayCpu.nanos(clusters.gatewayPort()) : 0;
+                PhaseResult r = w.run(phase);
+                gw = s == gateway ? GatewayCpu.nanos(clusters.gatewayPort()) - gw : 0;
+                if (round >= 0) {
+                  s.add(r.phase().name().toLowerCase(Locale.ROOT) + " (" + layout.layout() + ")", r, gw);
+                }
               }
-              for (PhaseResult r : results) {
-                s.add(r.phase().name().toLowerCase(Locale.ROOT) + " (" + layout.layout() + ")", r);
-              }
+              w.cleanUp();
             }
           }
         }
@@ -182,14 +205,14 @@ public final class CompareMain {
       }
     }
     deleteQuietly(work);
-    return report(o, hdfs, sync, async, journaled, floor, FirstCall.table(inProcess, fresh));
+    return report(o, hdfs, sync, gateway, async, journaled, floor, FirstCall.table(inProcess, fresh));
   }
 
   /** Fresh clients per system: a few JVM starts each, alternating. */
   private static final int FIRST_CALL_ROUNDS = 5;
 
-  static BenchReport report(Options o, Subject hdfs, Subject sync, Subject async, Subject journaled, Floor floor,
-      Table firstCall) throws IOException {
+  static BenchReport report(Options o, Subject hdfs, Subject sync, Subject gateway, Subject async,
+      Subject journaled, Floor floor, Table firstCall) throws IOException {
     BenchReport report = new BenchReport("IndexFS vs HDFS NameNode: mdtest-style metadata workload");
     report.fact("command", "bin/indexfs bench compare " + String.join(" ", o.args()));
     report.fact("date", Instant.now().toString());
@@ -202,13 +225,18 @@ public final class CompareMain {
     report.fact("durability", "HDFS: NameNode edit log fsynced per transaction batch (MiniDFSCluster with"
         + " skipFsyncForTesting=false), 1 DataNode. IndexFS: RocksDB WAL fsynced before a mutation returns"
         + " (group commit) — the headline; 'IndexFS async' writes the WAL without fsync, shown for reference.");
-    report.fact("systems", "same JVM, same machine, same Hadoop FileSystem API; IndexFS's data tier is the same HDFS");
+    report.fact("systems", "same JVM, same machine, same Hadoop FileSystem API; IndexFS's data tier is the same HDFS;"
+        + " 'hdfs:// via gateway' is the stock DistributedFileSystem against a gateway (in this JVM) in front of the"
+        + " IndexFS cluster: its creates make the entry in IndexFS and the file's data object on the NameNode");
     TargetRun h = hdfs.toRun();
     TargetRun s = sync.toRun();
     TargetRun a = async.toRun();
-    report.run(s).run(h).run(a);
+    TargetRun g = gateway.toRun();
+    report.run(s).run(h).run(g).run(a);
     report.table(headline(h, s, a));
+    report.table(gatewayTable(h, s, g));
     report.table(cpuTable(hdfs, sync, async));
+    report.table(gatewayCpuTable(hdfs, sync, gateway));
     report.table(floor.table(s, a, sync, async));
     report.table(floor.syncTable(s, sync, o.threads()));
     report.table(journalCost(s, journaled.toRun()));
@@ -232,6 +260,34 @@ public final class CompareMain {
     return new Table("Throughput (ops/s) and latency (p50 / p99, µs): IndexFS vs HDFS",
         List.of("phase", "HDFS ops/s", "IndexFS ops/s", "IndexFS / HDFS", "HDFS p50/p99", "IndexFS p50/p99",
             "IndexFS async ops/s", "async / HDFS"), rows);
+  }
+
+  /** The gateway's column: IndexFS through the stock hdfs:// client, beside IndexFS direct and the NameNode. */
+  static Table gatewayTable(TargetRun hdfs, TargetRun direct, TargetRun gateway) {
+    List<List<String>> rows = new ArrayList<>();
+    for (OpMetrics m : hdfs.ops()) {
+      OpMetrics i = direct.op(m.op());
+      OpMetrics g = gateway.op(m.op());
+      rows.add(List.of(m.op(), fmt(m.opsPerSecond()), fmt(i.opsPerSecond()), fmt(g.opsPerSecond()),
+          ratio(g.opsPerSecond(), m.opsPerSecond()), ratio(g.opsPerSecond(), i.opsPerSecond()),
+          m.p50() + " / " + m.p99(), g.p50() + " / " + g.p99()));
+    }
+    return new Table("hdfs:// via gateway: the stock HDFS client on IndexFS (ops/s, p50 / p99 µs; same workload, same run)",
+        List.of("phase", "HDFS ops/s", "IndexFS ops/s", "hdfs:// via gateway ops/s", "gateway / HDFS",
+            "gateway / IndexFS", "HDFS p50/p99", "gateway p50/p99"), rows);
+  }
+
+  /** CPU per operation through the gateway: all servers (gateway, IndexFS, the NameNode for objects) and the gateway alone. */
+  static Table gatewayCpuTable(Subject hdfs, Subject direct, Subject gateway) {
+    List<List<String>> rows = new ArrayList<>();
+    for (String op : hdfs.cpu.keySet()) {
+      rows.add(List.of(op, micros(hdfs.serverMicros(op)), micros(direct.serverMicros(op)),
+          micros(gateway.serverMicros(op)), micros(gateway.gatewayMicros(op)), micros(gateway.clientMicros(op))));
+    }
+    return new Table("CPU per operation through the gateway (µs; servers = every server thread of the run: for the"
+        + " gateway, its RPC threads, the IndexFS servers and the NameNode it makes objects on)",
+        List.of("phase", "HDFS server", "IndexFS server", "via gateway: servers", "of which gateway RPC threads",
+            "via gateway: client and gateway's client I/O"), rows);
   }
 
   /**

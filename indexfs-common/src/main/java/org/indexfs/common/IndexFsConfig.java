@@ -307,6 +307,9 @@ public final class IndexFsConfig {
       "indexfs.store.blob-min-bytes", 0,
       "Column-style storage (IndexFS §II-C): entry values of at least this many bytes (small files' inline bytes) go to RocksDB blob files, so compactions move only attribute records; 0 keeps every value in the LSM tree.");
 
+  public static final ConfigKey<Boolean> SERVER_GATEWAY_ENABLED = ConfigKey.bool(
+      "indexfs.server.gateway.enabled", false,
+      "Also run a NameNode-protocol gateway (hdfs://) inside this server process, beside its slots, set by the indexfs.gateway.* keys; it needs the gateway module on the process's classpath, which bin/indexfs server gives it.");
   public static final ConfigKey<String> GATEWAY_BIND_HOST = ConfigKey.string(
       "indexfs.gateway.bind-host", "0.0.0.0",
       "Address the NameNode-protocol gateway (bin/indexfs gateway) listens on for hdfs:// clients.");
@@ -358,7 +361,7 @@ public final class IndexFsConfig {
       METRICS_LOG_INTERVAL_MS, METRICS_WINDOW_MS, HTTP_PORT, SPLIT_THRESHOLD, LOCALIZE_LEASE_MS,
       LOCALIZE_YIELD_MS, LOCALIZE_MAX_ID_BLOCK, CLIENT_LOCALIZE_PATTERNS, CLIENT_LOCALIZE_BUFFER_ENTRIES, CLIENT_LOCALIZE_DATA_LIMIT_BYTES,
       CLIENT_LOCALIZE_STORE, CLIENT_LOCALIZE_TASK_ATTEMPTS, STORE_BLOB_MIN_BYTES,
-      GATEWAY_BIND_HOST, GATEWAY_PORT, GATEWAY_HANDLERS, GATEWAY_INLINE_COPIES_DIR, GATEWAY_INLINE_COPIES_KEEP_MS,
+      SERVER_GATEWAY_ENABLED, GATEWAY_BIND_HOST, GATEWAY_PORT, GATEWAY_HANDLERS, GATEWAY_INLINE_COPIES_DIR, GATEWAY_INLINE_COPIES_KEEP_MS,
       GATEWAY_KERBEROS_PRINCIPAL, GATEWAY_KEYTAB, GATEWAY_TOKEN_MAX_LIFETIME_MS, GATEWAY_TOKEN_RENEW_INTERVAL_MS,
       GATEWAY_TOKEN_KEY_UPDATE_INTERVAL_MS);
 }

@@ -682,6 +682,8 @@ public final class IndexFsServer implements AutoCloseable {
    * until killed. Prints {@code INDEXFS_SERVER_READY host:port} whenever it serves the slot, and
    * {@code INDEXFS_STANDBY_READY slot} whenever it follows it as a standby; exits 75 when another
    * server took the slot over and there is no journal to follow (its supervisor should restart it).
+   * With {@code indexfs.server.gateway.enabled} it also runs a gateway and prints
+   * {@code INDEXFS_GATEWAY_READY hdfs://host:port}.
    */
   public static void main(String[] args) throws Exception {
     Map<String, String> conf = new HashMap<>(ServerConf.load(args));
@@ -716,6 +718,22 @@ public final class IndexFsServer implements AutoCloseable {
     }
     if (several) {
       System.out.println("INDEXFS_PROCESS_READY " + slots.size());
+      System.out.flush();
+    }
+    InProcessGateway gateway;
+    try {
+      gateway = InProcessGateway.startIfEnabled(conf);
+    } catch (IOException | RuntimeException e) {
+      // Asked for and not there: the process fails as a whole, so its supervisor sees it.
+      LOG.error("Could not start the gateway of this server process", e);
+      System.err.println("indexfs server: could not start its gateway: " + e.getMessage());
+      runners.forEach(SlotRunner::close);
+      System.exit(1);
+      return;
+    }
+    if (gateway != null) {
+      Runtime.getRuntime().addShutdownHook(new Thread(gateway::close, "indexfs-gateway-shutdown"));
+      System.out.println("INDEXFS_GATEWAY_READY " + gateway.uri());
       System.out.flush();
     }
     Thread.currentThread().join();

@@ -34,7 +34,9 @@ public final class CompareMain {
   public static final String USAGE = """
       Usage: indexfs bench compare [--quick] [--threads T] [--files N] [--rounds R] [--warm-up-rounds W]
                                    [--depth D] [--out DIR] [--publish docs/performance.md] [--no-progress]
-        --quick        8 threads x 400 files, 2 rounds (about 2 minutes on 2 cores)
+        --quick        8 threads x 400 files, 2 rounds (about 3 minutes on 2 cores)
+      Systems, alternating: the NameNode, IndexFS (sync WAL), hdfs:// via a gateway in front of it
+      (the stock DistributedFileSystem), IndexFS async, IndexFS journaled.
         --threads T    client threads per system (default 16)
         --files N      files per thread per layout (default 1000)
         --rounds R     alternating rounds (default 3)

@@ -51,11 +51,16 @@ public final class Importer {
 
   /** Imports directory {@code from} (hdfs://nn/dir) to {@code target}; with {@code fsimage}, its entries come from that image. */
   public Report run(URI from, File fsimage, Path target) throws IOException {
+    try (DistributedFileSystem dfs = source(from)) {
+      return run(dfs, from, fsimage, target);
+    }
+  }
+
+  private Report run(DistributedFileSystem dfs, URI from, File fsimage, Path target) throws IOException {
     long start = System.currentTimeMillis();
     Path src = new Path(from.getPath());
-    DistributedFileSystem dfs = source(from);
-    Path dataRoot = dataRoot(dfs);
     reachable(dfs, from);
+    Path dataRoot = dataRoot(dfs);
     checkSource(dfs, src, dataRoot);
     if (ifs.exists(target)) {
       throw new FileAlreadyExistsException("Import target " + target + " exists: an import makes a new directory");
@@ -131,8 +136,14 @@ public final class Importer {
     boolean safe;
     try {
       safe = dfs.isInSafeMode();
-    } catch (ConnectException e) {
-      throw new IOException("NameNode " + dfs.getUri() + " of " + from + " is unreachable: " + e.getMessage(), e);
+    } catch (IOException e) {
+      for (Throwable t = e; t != null; t = t.getCause()) {
+        if (t instanceof ConnectException || t instanceof java.net.UnknownHostException
+            || t instanceof java.net.NoRouteToHostException || t instanceof java.net.SocketTimeoutException) {
+          throw new IOException("NameNode " + dfs.getUri() + " of " + from + " is unreachable: " + e.getMessage(), e);
+        }
+      }
+      throw e;
     }
     if (safe) {
       throw new IOException("NameNode " + dfs.getUri() + " is in safe mode: the import renames the source, which needs a "

@@ -74,7 +74,14 @@ final class FsImageWalk implements NamespaceSource {
       }
       try {
         summary = FSImageUtil.loadSummary(raf);
-      } catch (IOException | RuntimeException e) {
+      } catch (IOException e) {
+        if (String.valueOf(e.getMessage()).startsWith("Unsupported layout version")) {
+          // FSImageUtil's own check: a layout this Hadoop does not know (newer, or not a protobuf image's)
+          throw new IOException("fsimage " + image + ": " + e.getMessage() + " (this Hadoop's is "
+              + NameNodeLayoutVersion.CURRENT_LAYOUT_VERSION + "): unsupported image layout", e);
+        }
+        throw new IOException("fsimage " + image + " is truncated or corrupt: its summary cannot be read (" + e + ")", e);
+      } catch (RuntimeException e) {
         throw new IOException("fsimage " + image + " is truncated or corrupt: its summary cannot be read (" + e + ")", e);
       }
     }

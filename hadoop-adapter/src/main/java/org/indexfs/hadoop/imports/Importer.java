@@ -160,6 +160,12 @@ public final class Importer {
     if (!dfs.getFileStatus(src).isDirectory()) {
       throw new IOException("Cannot import " + s + ": not a directory");
     }
+    List<String> snapshots = snapshotsUnder(dfs, s);
+    if (!snapshots.isEmpty()) {
+      throw new IOException("Cannot import " + s + ": it holds snapshots (" + String.join(", ", snapshots) + "), and HDFS "
+          + "cannot rename a directory holding snapshots, which the import does instead of copying; snapshots are not "
+          + "carried into IndexFS: delete them (hdfs dfs -deleteSnapshot DIR NAME) and import again");
+    }
     List<String> open = new ArrayList<>();
     RemoteIterator<OpenFileEntry> it = dfs.listOpenFiles(EnumSet.of(OpenFilesIterator.OpenFilesType.ALL_OPEN_FILES), s);
     while (it.hasNext() && open.size() < 10) {
@@ -169,6 +175,22 @@ public final class Importer {
       throw new IOException("Cannot import " + s + ": files in it are open for write (" + String.join(", ", open)
           + "); close them or recover their leases (hdfs debug recoverLease), then import");
     }
+  }
+
+  /** Every snapshot of a directory at or below {@code dir}, as {@code <dir>/.snapshot/<name>}. */
+  private static List<String> snapshotsUnder(DistributedFileSystem dfs, String dir) throws IOException {
+    List<String> out = new ArrayList<>();
+    org.apache.hadoop.hdfs.protocol.SnapshottableDirectoryStatus[] all = dfs.getSnapshottableDirListing();
+    for (org.apache.hadoop.hdfs.protocol.SnapshottableDirectoryStatus d : all == null
+        ? new org.apache.hadoop.hdfs.protocol.SnapshottableDirectoryStatus[0] : all) {
+      String p = d.getFullPath().toUri().getPath();
+      if (d.getSnapshotNumber() > 0 && (p.equals(dir) || p.startsWith(dir + "/"))) {
+        for (org.apache.hadoop.fs.FileStatus s : dfs.listStatus(new Path(p, ".snapshot"))) {
+          out.add(p + "/.snapshot/" + s.getPath().getName());
+        }
+      }
+    }
+    return out;
   }
 
   /** The image must be of this NameNode (its namespace id) and readable (layout, summary) before anything changes. */

@@ -42,8 +42,13 @@ final class ImportFixture {
     if (hdfs == null) {
       hdfs = LocalHdfs.start(IndexFsTestCluster.newWorkDir("import-hdfs"), LocalHdfs.DEFAULT_DATANODES,
           Map.of("dfs.namenode.fs-limits.min-block-size", "0", "dfs.namenode.acls.enabled", "true"), false);
-      cluster = IndexFsTestCluster.startCluster("import", 1, Map.of(IndexFsConfig.DATA_URI.name(), hdfs.uri() + DATA_ROOT,
-          IndexFsConfig.SCRUB_INTERVAL_MS.name(), "0"));
+      // Not IndexFsTestCluster.startCluster: that would start the shared HDFS too, which nothing here uses.
+      cluster = LocalCluster.builder(IndexFsTestCluster.newWorkDir("import")).clusterName("import").servers(1)
+          .set(IndexFsConfig.DATA_URI.name(), hdfs.uri() + DATA_ROOT)
+          .set(IndexFsTestCluster.GROUP_MAPPING_KEY, IndexFsTestCluster.TEST_GROUPS)
+          .set(IndexFsConfig.MIN_BLOCK_SIZE.name(), "0")
+          .set(IndexFsConfig.SCRUB_INTERVAL_MS.name(), "0")
+          .start();
       Runtime.getRuntime().addShutdownHook(new Thread(() -> {
         cluster.close();
         hdfs.close();
@@ -86,7 +91,7 @@ final class ImportFixture {
   /**
    * Writes the namespace under {@code root}: files of 0 bytes, a few KB and several blocks, other
    * owners and modes, set times, replication 2, ACLs (access and default), user and trusted
-   * xattrs, quotas, storage policies, a snapshottable directory with a snapshot. Returns each
+   * xattrs, quotas, storage policies, a snapshottable directory. Returns each
    * file's bytes by its path below {@code root}.
    */
   static Map<String, byte[]> writeNamespace(Path root) throws IOException {
@@ -135,8 +140,7 @@ final class ImportFixture {
     Path snap = new Path(root, "snap");
     fs.mkdirs(snap);
     write(fs, root, "snap/kept", bytes(7, 1_000), (short) 3, 1 << 20, files);
-    fs.allowSnapshot(snap);
-    fs.createSnapshot(snap, "s1");
+    fs.allowSnapshot(snap); // snapshottable, no snapshot: HDFS renames no directory holding snapshots
     return files;
   }
 

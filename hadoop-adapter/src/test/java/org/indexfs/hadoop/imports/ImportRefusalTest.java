@@ -157,6 +157,20 @@ class ImportRefusalTest {
   }
 
   @Test
+  void snapshotsAreNamedAndRefusedSinceHdfsCannotMoveThem() throws Exception {
+    DistributedFileSystem hdfs = ImportFixture.dfs();
+    hdfs.mkdirs(new Path("/snapped-src/d"));
+    hdfs.allowSnapshot(new Path("/snapped-src/d"));
+    hdfs.createSnapshot(new Path("/snapped-src/d"), "before-upgrade");
+    assertThat(refused("--from", ImportFixture.hdfsUri("/snapped-src").toString(), "--to", "/t-snapped"))
+        .contains("/snapped-src/d/.snapshot/before-upgrade").contains("not carried").contains("-deleteSnapshot");
+    assertThat(hdfs.exists(new Path("/snapped-src/d"))).isTrue();
+    try (IndexFileSystem fs = ImportFixture.indexFs()) {
+      assertThat(fs.exists(new Path("/t-snapped"))).isFalse();
+    }
+  }
+
+  @Test
   void anUnreachableNameNodeIsRefused() throws Exception {
     assertThat(refused("--from", "hdfs://127.0.0.1:1/bad-src", "--to", "/t-unreachable")).contains("unreachable");
     nothingImported("/t-unreachable");

@@ -60,7 +60,17 @@ public final class ImportVerifier {
     this.sample = sample;
   }
 
+  /** IndexFS's snapshottable directories: its FileStatus does not carry HDFS's snapshot-enabled flag. */
+  private final java.util.Set<String> indexSnapshottable = new java.util.HashSet<>();
+
   public Result run() throws IOException {
+    if (ifs instanceof org.indexfs.hadoop.IndexFileSystem i) {
+      org.apache.hadoop.hdfs.protocol.SnapshottableDirectoryStatus[] all = i.getSnapshottableDirListing();
+      for (org.apache.hadoop.hdfs.protocol.SnapshottableDirectoryStatus d : all == null
+          ? new org.apache.hadoop.hdfs.protocol.SnapshottableDirectoryStatus[0] : all) {
+        indexSnapshottable.add(d.getFullPath().toUri().getPath());
+      }
+    }
     compare("", hdfs.getFileStatus(hdfsRoot), ifs.getFileStatus(target));
     ArrayDeque<String> dirs = new ArrayDeque<>();
     dirs.add("");
@@ -138,7 +148,8 @@ public final class ImportVerifier {
       }
       same(rel, "namespace quota", Math.max(-1, lq.getQuota()), Math.max(-1, rq.getQuota()));
       same(rel, "space quota", Math.max(-1, lq.getSpaceQuota()), Math.max(-1, rq.getSpaceQuota()));
-      same(rel, "snapshottable", l.isSnapshotEnabled(), r.isSnapshotEnabled());
+      same(rel, "snapshottable", l.isSnapshotEnabled(),
+          r.isSnapshotEnabled() || indexSnapshottable.contains(rp.toUri().getPath()));
       if (l.isSnapshotEnabled()) {
         snapshottable++;
       }

@@ -646,10 +646,15 @@ final class PublishPlan {
     }
   }
 
-  /** The BSD rule decides a new entry's group, as for every create: its directory's. */
-  private static Inode normalized(Inode v, Inode dir) {
+  /**
+   * The BSD rule decides a new entry's group, as for every create: its directory's. An import keeps
+   * the group the entry had on the NameNode (docs/import.md).
+   */
+  private Inode normalized(Inode v, Inode dir) {
     Inode out = v.copy();
-    out.groupId = dir.groupId;
+    if (!importing) {
+      out.groupId = dir.groupId;
+    }
     return out;
   }
 

@@ -210,6 +210,30 @@ public class IndexFileSystem extends ExtendedNamespace implements LeaseRecoverab
   }
 
   /**
+   * Localizes new directory {@code f} for {@code bin/indexfs import} (docs/import.md): the importer
+   * fills the returned holder with the NameNode's entries ({@code LocalSubtree#putImported}) and
+   * {@link #publish}es them; the server takes them only from a superuser.
+   */
+  public org.indexfs.client.bulk.LocalSubtree localizeForImport(Path f, java.util.Map<Integer, String> principals)
+      throws IOException {
+    String path = pathOf(f);
+    org.indexfs.client.bulk.LocalSubtree t = write(() -> localized.bulk().localize(path, 0700, false));
+    t.importing(principals);
+    return t;
+  }
+
+  /**
+   * Drops an import's unpublished entries and gives its lease up, deleting no data object: they are
+   * the NameNode's files (docs/import.md).
+   */
+  public void abandonImport(Path f) throws IOException {
+    org.indexfs.client.bulk.LocalSubtree t = localized.bulk().at(pathOf(f));
+    if (t != null) {
+      localized.bulk().discard(t);
+    }
+  }
+
+  /**
    * Replays the client journals (durability client-journal, issue 18) that clients which died before
    * publishing left in subtree {@code f}: their work appears as this client's. Returns the number of
    * operations applied. Call it once those clients' localization leases have expired.

@@ -586,8 +586,20 @@ public final class IndexFsClient implements AutoCloseable {
    * execution.
    */
   public PublishResult publish(String path, String file, boolean release) throws IOException {
-    Request.Builder request = Request.newBuilder().setPublish(PublishRequest.newBuilder().setPath(path)
-        .setFile(file).setRelease(release));
+    return publish(path, file, release, null);
+  }
+
+  /**
+   * {@code importPrincipals} non-null: an import's publish (superusers only, docs/import.md): the
+   * file's owner/group ids are the ones this map names, and the file lands whole or not at all.
+   */
+  public PublishResult publish(String path, String file, boolean release, java.util.Map<Integer, String> importPrincipals)
+      throws IOException {
+    PublishRequest.Builder publish = PublishRequest.newBuilder().setPath(path).setFile(file).setRelease(release);
+    if (importPrincipals != null) {
+      publish.setImportEntries(true).putAllPrincipals(importPrincipals);
+    }
+    Request.Builder request = Request.newBuilder().setPublish(publish);
     request.setCallId(nextCallId(request));
     long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(PUBLISH_PATIENCE_MS);
     while (true) {

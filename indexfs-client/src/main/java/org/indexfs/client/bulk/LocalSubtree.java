@@ -311,6 +311,42 @@ public final class LocalSubtree {
     return true;
   }
 
+  /** Set for an import (docs/import.md): owner/group ids of the entries → names; null otherwise. */
+  private Map<Integer, String> importPrincipals;
+
+  /** Makes this holder an importer: its publishes carry {@code principals} and land whole or not at all. */
+  public synchronized void importing(Map<Integer, String> principals) {
+    this.importPrincipals = principals;
+  }
+
+  /**
+   * An imported entry (docs/import.md) under directory {@code parent} (the root's id, or one
+   * returned here before): {@code entry} as the NameNode had it, its ids in the import's own
+   * principal table; it gets an inode id from this holder's blocks, returned. Past
+   * {@code bufferEntries} pending entries what is pending is published (each publish whole or not
+   * at all).
+   */
+  public synchronized long putImported(long parent, String name, Inode entry) throws IOException {
+    checkLive();
+    if (importPrincipals == null) {
+      throw new IllegalStateException("Not an importing holder");
+    }
+    entry.inodeId = nextId();
+    entry.zerothSlot = home;
+    pending.put(key(parent, name), entry.encode());
+    if (entry.isDirectory()) {
+      known.add(entry.inodeId);
+    }
+    if (pending.size() >= bufferEntries) {
+      PublishResult r = publish(false);
+      if (r.getRejectedCount() > 0) {
+        throw new IndexFsException(Code.BAD_REQUEST, "Import publish refused: " + r.getRejected(0).getPath() + ": "
+            + r.getRejected(0).getReason());
+      }
+    }
+    return entry.inodeId;
+  }
+
   /** A new file, empty and closed as far as readers here can tell, until {@link #complete}. */
   public synchronized Created create(String path, int permission, boolean overwrite, int replication, long blockSize)
       throws IOException {
@@ -570,7 +606,7 @@ public final class LocalSubtree {
       }
       PublishResult result;
       try {
-        result = client.publish(root, shipped, releasing);
+        result = client.publish(root, shipped, releasing, importPrincipals);
       } catch (IOException e) {
         if (!shipped.isEmpty()) {
           shipper.discard(shipped);

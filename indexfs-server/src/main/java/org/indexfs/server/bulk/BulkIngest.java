@@ -204,6 +204,17 @@ public final class BulkIngest {
   /** Validates and ingests {@code dataFile} (a name on the data tier) for {@code publisher}. */
   PublishResult publish(Localization l, Localization.Holder publisher, Inode root, String rootPath, String dataFile)
       throws IOException {
+    return publish(l, publisher, root, rootPath, dataFile, null);
+  }
+
+  /**
+   * {@code importing} non-null: an import's publish (the caller is a superuser): the file's owner
+   * and group ids (id → name) are translated to this slot's, its entries name existing objects
+   * under {@link ImportedObjects#ROOT}, and one refused entry refuses the whole file, so an import
+   * lands whole or not at all (docs/import.md).
+   */
+  PublishResult publish(Localization l, Localization.Holder publisher, Inode root, String rootPath, String dataFile,
+      Map<Integer, String> importing) throws IOException {
     // Publishes into one subtree (its sharers') take turns: each validates against what the one
     // before it ingested. The handler thread waits; nothing else does.
     java.util.concurrent.locks.ReentrantLock turn = turns.computeIfAbsent(l.dirId(),
@@ -224,6 +235,13 @@ public final class BulkIngest {
       PublishPlan plan;
       List<Rejection> rejections;
       long accepted;
+      if (importing != null) {
+        org.indexfs.server.split.PrincipalTranslation.of(importing, ctx.ns().principals()).rewrite(fetched);
+      }
+      if (importing != null && coordinator != null && coordinator.spans(l.dirId(), subtree(l.dirId()))) {
+        throw new IndexFsException(Code.UNSUPPORTED, "An import goes into a new directory on one slot; " + rootPath
+            + " spans several slots");
+      }
       if (coordinator != null && coordinator.spans(l.dirId(), subtree(l.dirId()))) {
         SplitPublish.Outcome o = coordinator.run(l, publisher, root, rootPath, fetched, staged, subtree(l.dirId()));
         plan = o.plan();
@@ -231,7 +249,19 @@ public final class BulkIngest {
         accepted = o.accepted();
       } else {
         plan = new PublishPlan(ctx, l, publisher, root, rootPath, subtree(l.dirId()));
-        if (plan.run(fetched, staged)) {
+        if (importing != null) {
+          plan.importing();
+        }
+        boolean any = plan.run(fetched, staged);
+        if (importing != null) {
+          try {
+            refuseWhole(rootPath, plan.rejections);
+          } catch (IndexFsException refused) {
+            Files.deleteIfExists(staged);
+            throw refused;
+          }
+        }
+        if (any) {
           ingest(staged, plan, null, result(plan.accepted, plan.rejections));
         } else {
           nothingIngested(result(plan.accepted, plan.rejections));
@@ -242,7 +272,9 @@ public final class BulkIngest {
       Files.deleteIfExists(fetched);
       SubtreeDirs dirs = subtree(l.dirId());
       plan.newPlaces.forEach(dirs::add);
-      follow(plan.objectFiles);
+      if (importing == null) {
+        follow(plan.objectFiles); // imported objects are the NameNode's files: they have their owners and modes
+      }
       for (Rejection r : rejections) {
         if (r.getCode() == Code.OK) {
           LOG.info("Publish into {} by client {}: {} {}", rootPath, publisher.clientId(), r.getPath(), r.getReason());
@@ -264,6 +296,20 @@ public final class BulkIngest {
       turn.unlock();
       Files.deleteIfExists(fetched);
       Files.deleteIfExists(staged.resolveSibling(staged.getFileName() + ".direct"));
+    }
+  }
+
+  /** An import lands whole or not at all: the first refusals, by name and reason, and nothing ingested. */
+  private static void refuseWhole(String rootPath, List<Rejection> rejections) throws IndexFsException {
+    List<String> refused = new ArrayList<>();
+    for (Rejection r : rejections) {
+      if (r.getCode() != Code.OK) {
+        refused.add(r.getPath() + ": " + r.getReason());
+      }
+    }
+    if (!refused.isEmpty()) {
+      throw new IndexFsException(Code.BAD_REQUEST, "Import into " + rootPath + " refused, nothing ingested: "
+          + refused.size() + " entries refused, first " + String.join("; ", refused.subList(0, Math.min(5, refused.size()))));
     }
   }
 

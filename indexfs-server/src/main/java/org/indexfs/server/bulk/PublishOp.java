@@ -42,7 +42,15 @@ public final class PublishOp implements Operation {
     PublishResult result = PublishResult.getDefaultInstance();
     if (!req.getFile().isEmpty()) {
       Inode root = ctx.ns().partition(dir.inodeId);
-      result = localizer.ingest().publish(l, holder, root, req.getPath(), req.getFile());
+      java.util.Map<Integer, String> importing = null;
+      if (req.getImportEntries()) {
+        if (!ctx.access().isSuperuser(request.getCaller())) {
+          throw new IndexFsException(Code.ACCESS_DENIED, "Only a superuser may import entries (" + request.getCaller().getUser()
+              + " is not one)");
+        }
+        importing = req.getPrincipalsMap();
+      }
+      result = localizer.ingest().publish(l, holder, root, req.getPath(), req.getFile(), importing);
     }
     // Nothing written yet (an empty publish): the lease's end carries the answer, so a resend
     // after a crash is answered, not refused LEASE_EXPIRED. After an ingest this does nothing.

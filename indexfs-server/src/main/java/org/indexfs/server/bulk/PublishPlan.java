@@ -97,6 +97,17 @@ final class PublishPlan {
         ctx.partitions().slotCount());
   }
 
+  /**
+   * An import (bin/indexfs import, docs/import.md): entries keep their NameNode owners (already
+   * translated to this slot's ids) and name existing HDFS files under {@code imported/} as their
+   * objects, which must hold the entry's length.
+   */
+  private boolean importing;
+
+  void importing() {
+    this.importing = true;
+  }
+
   /** Directories in the file: id → their key and value. */
   private final Map<Long, EntryKey> fileDirKeys = new HashMap<>();
   private final Map<Long, Inode> fileDirs = new HashMap<>();
@@ -267,7 +278,12 @@ final class PublishPlan {
     if (!publisher.owns(v.inodeId)) {
       return "inode id " + v.inodeId + " is not from the ids reserved for client " + publisher.clientId();
     }
-    if (v.ownerId != publisherUserId) {
+    if (importing) {
+      String unknown = unknownPrincipal(v);
+      if (unknown != null) {
+        return unknown;
+      }
+    } else if (v.ownerId != publisherUserId) {
       return "its owner is not the publisher " + publisher.user();
     }
     if ((v.permission & ~Permission.MASK) != 0) {
@@ -306,6 +322,14 @@ final class PublishPlan {
       return v.inlineData.length == v.length && v.length <= ctx.inlineMaxBytes() ? null
           : "inline bytes do not match its length or exceed indexfs.inline.max-bytes";
     }
+    if (v.dataObject != null && importing) {
+      if (!ImportedObjects.isImported(v.dataObject)) {
+        return "data object " + v.dataObject + " is not under " + ImportedObjects.ROOT + "/";
+      }
+      long stored = ctx.data().length(v.dataObject);
+      return stored == v.length ? null : stored < 0 ? "data object " + v.dataObject + " does not exist"
+          : "data object " + v.dataObject + " holds " + stored + " bytes, not " + v.length;
+    }
     if (v.dataObject != null) {
       if (!v.dataObject.equals(publisher.objectName(v.inodeId))) {
         return "data object " + v.dataObject + " is not the name reserved for it";
@@ -318,6 +342,16 @@ final class PublishPlan {
       return stored == v.length ? null : "data object " + v.dataObject + " holds " + stored + " bytes, not " + v.length;
     }
     return v.length == 0 ? null : "a non-empty file without bytes";
+  }
+
+  private String unknownPrincipal(Inode v) {
+    try {
+      ctx.ns().principals().nameOf(v.ownerId);
+      ctx.ns().principals().nameOf(v.groupId);
+      return null;
+    } catch (IllegalStateException e) {
+      return "its owner or group is not named in the import";
+    }
   }
 
   private final Map<Integer, SstFileWriter> shareWriters = new TreeMap<>();
@@ -612,10 +646,15 @@ final class PublishPlan {
     }
   }
 
-  /** The BSD rule decides a new entry's group, as for every create: its directory's. */
-  private static Inode normalized(Inode v, Inode dir) {
+  /**
+   * The BSD rule decides a new entry's group, as for every create: its directory's. An import keeps
+   * the group the entry had on the NameNode (docs/import.md).
+   */
+  private Inode normalized(Inode v, Inode dir) {
     Inode out = v.copy();
-    out.groupId = dir.groupId;
+    if (!importing) {
+      out.groupId = dir.groupId;
+    }
     return out;
   }
 

@@ -11,12 +11,12 @@ import org.indexfs.proto.CreateRequest;
 import org.indexfs.proto.Request;
 import org.indexfs.proto.Response;
 import org.indexfs.server.acl.CreateModes;
+import org.indexfs.server.call.Call;
 import org.indexfs.server.filelease.FileLease;
 import org.indexfs.server.quota.QuotaRoot;
 import org.indexfs.server.quota.Usage;
 import org.indexfs.server.ns.OwnStoragePolicy;
 import org.indexfs.server.ns.ResolvedPath;
-import org.indexfs.server.rpc.CallerAddress;
 import org.rocksdb.WriteBatch;
 
 /**
@@ -78,7 +78,7 @@ public final class CreateOp implements Operation {
         }
         if (!req.getOverwrite()) {
           IndexFsException exists = new IndexFsException(Code.FILE_ALREADY_EXISTS,
-              p.path() + " for client " + CallerAddress.ip() + " already exists");
+              p.path() + " for client " + Call.callerIp() + " already exists");
           if (old.isUnderConstruction()) {
             m.exclusive();
             // HDFS recovers an abandoned file before refusing: the refusal must not undo that.

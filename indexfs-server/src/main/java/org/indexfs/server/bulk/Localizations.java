@@ -372,7 +372,7 @@ public final class Localizations implements PathResolver.LocalizedSubtrees {
       return;
     }
     Call call = Call.current();
-    Caller caller = call == null ? null : call.caller();
+    Caller caller = call == null ? null : call.acting();
     if (caller == null || call.exemptFromLocalization()) {
       return; // this server's own background work, or the localize and publish calls' own walks
     }

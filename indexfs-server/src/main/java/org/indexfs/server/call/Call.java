@@ -37,6 +37,8 @@ public final class Call {
   private long asyncTicket;
   private String auditPerm;
   private boolean exemptFromLocalization;
+  /** True while the operation itself runs (not admission, nor the auditor's own walks). */
+  private boolean applying;
   private Call outer;
 
   /**
@@ -81,9 +83,22 @@ public final class Call {
     return request;
   }
 
-  /** The admitted caller (null before admission): whom a path walk tells a localized subtree's holder by. */
+  /** The admitted caller (null before admission). */
   public Caller caller() {
     return caller;
+  }
+
+  /** The operation starts (true) or has ended (false): what {@link #acting} and {@link #callerIp} see. */
+  public void applying(boolean on) {
+    this.applying = on;
+  }
+
+  /**
+   * The caller the running operation acts for, or null outside the operation (admission, the
+   * auditor's walks): whom a path walk tells a localized subtree's holder by (IndexFS §II-D).
+   */
+  public Caller acting() {
+    return applying ? caller : null;
   }
 
   /** Where the call comes from (the audit log's {@code ip=}; a trusted gateway's client once admitted). */
@@ -94,7 +109,7 @@ public final class Call {
   /** The caller's IP address as HDFS prints it ({@code Server.getRemoteIp()}), or "" outside a call. */
   public static String callerIp() {
     Call call = RUNNING.get();
-    SocketAddress remote = call == null || call.caller == null ? null : call.address;
+    SocketAddress remote = call == null || !call.applying ? null : call.address;
     if (remote instanceof InetSocketAddress inet && inet.getAddress() != null) {
       return inet.getAddress().getHostAddress();
     }

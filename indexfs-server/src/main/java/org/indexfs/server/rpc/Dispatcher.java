@@ -216,7 +216,13 @@ public final class Dispatcher implements AutoCloseable {
     Request request = call.request();
     long started = System.nanoTime();
     String before = auditor.beforeApply(request);
-    Response response = run(op, request);
+    Response response;
+    call.applying(true);
+    try {
+      response = run(op, request);
+    } finally {
+      call.applying(false);
+    }
     metrics.served(request.getOpCase(), response.getCode(), started - queued, System.nanoTime() - started);
     auditor.record(call, response, before);
     return response;

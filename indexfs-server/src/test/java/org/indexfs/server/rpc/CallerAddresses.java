@@ -20,6 +20,7 @@ public final class CallerAddresses {
     org.indexfs.server.call.Call running = new org.indexfs.server.call.Call(Request.getDefaultInstance(), null, r -> { }, null);
     running.admitted(Request.getDefaultInstance(), new InetSocketAddress(ip, 40_000));
     running.enter();
+    running.applying(true);
     try {
       return call.run();
     } finally {

@@ -1,5 +1,7 @@
 package org.indexfs.server;
 
+import org.indexfs.server.call.Call;
+
 /**
  * Calls that run on a network I/O thread must never wait for anything slow (DESIGN §10): while
  * they wait, every other call of that connection waits too. Every place that may wait — an fsync,
@@ -9,8 +11,6 @@ package org.indexfs.server;
  * step before it changes anything, or not run on an I/O thread at all.
  */
 public final class Blocking {
-  private static final ThreadLocal<Boolean> IO_THREAD = ThreadLocal.withInitial(() -> Boolean.FALSE);
-
   /** Thrown on an I/O thread by a step that may block. */
   public static final class MustNotBlock extends RuntimeException {
     private MustNotBlock(String what) {
@@ -20,18 +20,15 @@ public final class Blocking {
 
   private Blocking() {}
 
-  /** Marks (or unmarks) the current thread as running a call on an I/O thread. */
-  public static void onIoThread(boolean on) {
-    IO_THREAD.set(on);
-  }
-
+  /** True while the running call runs on the I/O thread that read it ({@link Call#onIoThread}). */
   public static boolean onIoThread() {
-    return IO_THREAD.get();
+    Call call = Call.current();
+    return call != null && call.onIoThread();
   }
 
   /** Call before a step that may block; {@code what} names it (for the log of a misplaced call). */
   public static void check(String what) {
-    if (IO_THREAD.get()) {
+    if (onIoThread()) {
       throw new MustNotBlock(what);
     }
   }

@@ -8,6 +8,7 @@ import org.indexfs.proto.Code;
 import org.indexfs.proto.RenameRequest;
 import org.indexfs.proto.Request;
 import org.indexfs.proto.Response;
+import org.indexfs.server.call.Call;
 import org.indexfs.server.ns.ResolvedPath;
 import org.indexfs.server.op.OpContext;
 import org.slf4j.Logger;
@@ -37,7 +38,6 @@ public final class Auditor {
    * with it unchanged).
    */
   public String beforeApply(Request request) {
-    AuditNote.take(); // whatever a call that never finished noted on this thread
     if (log.enabled() && request.getOpCase() == Request.OpCase.RENAME
         && request.getRename().getMode() == RenameRequest.Mode.LEGACY) {
       return permOf(request.getResolution(), request.getRename().getSrc());
@@ -45,8 +45,11 @@ public final class Auditor {
     return null;
   }
 
-  public void record(Request request, SocketAddress remote, Response response, String before) {
-    String noted = AuditNote.take();
+  /** Logs {@code call}'s outcome, with what its operation noted ({@link AuditNote}). */
+  public void record(Call call, Response response, String before) {
+    Request request = call.request();
+    SocketAddress remote = call.address();
+    String noted = call.auditPerm();
     if (!log.enabled()) {
       return;
     }

@@ -15,7 +15,7 @@ import org.indexfs.common.schema.Bytes;
 import org.indexfs.common.schema.Inode;
 import org.indexfs.proto.Caller;
 import org.indexfs.proto.Code;
-import org.indexfs.server.ns.Acting;
+import org.indexfs.server.call.Call;
 import org.indexfs.server.ns.Namespace;
 import org.indexfs.server.ns.PathResolver;
 import org.indexfs.server.store.MetadataStore;
@@ -349,12 +349,14 @@ public final class Localizations implements PathResolver.LocalizedSubtrees {
     return false;
   }
 
-  private static final ThreadLocal<Boolean> EXEMPT = new ThreadLocal<>();
-
   /** A walk by the localize and publish calls themselves, which check holders on their own. */
   static Exempt exempt() {
-    EXEMPT.set(Boolean.TRUE);
-    return EXEMPT::remove;
+    Call call = Call.current();
+    if (call == null) {
+      return () -> { }; // no caller: no walk is checked anyway
+    }
+    call.exemptFromLocalization(true);
+    return () -> call.exemptFromLocalization(false);
   }
 
   /** Ends an {@link #exempt} walk. */
@@ -366,12 +368,13 @@ public final class Localizations implements PathResolver.LocalizedSubtrees {
 
   @Override
   public void walked(Inode[] dirs, int count, boolean mutating) throws IOException {
-    if ((byDir.isEmpty() && committing.isEmpty()) || EXEMPT.get() != null) {
+    if (byDir.isEmpty() && committing.isEmpty()) {
       return;
     }
-    Caller caller = Acting.caller();
-    if (caller == null) {
-      return; // this server's own background work
+    Call call = Call.current();
+    Caller caller = call == null ? null : call.acting();
+    if (caller == null || call.exemptFromLocalization()) {
+      return; // this server's own background work, or the localize and publish calls' own walks
     }
     for (int i = 0; i < count; i++) {
       Inode dir = dirs[i];

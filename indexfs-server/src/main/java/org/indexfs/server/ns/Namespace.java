@@ -13,6 +13,8 @@ import org.indexfs.common.schema.EntryKey;
 import org.indexfs.common.schema.Inode;
 import org.indexfs.proto.FileStatus;
 import org.indexfs.proto.FileType;
+import org.indexfs.server.call.Call;
+import org.indexfs.server.call.Commit;
 import org.indexfs.server.store.AttrTable;
 import org.indexfs.server.store.GroupCommit;
 import org.indexfs.server.store.InodeAllocator;
@@ -32,7 +34,7 @@ import org.rocksdb.WriteBatch;
  * directory on this slot keeps its place and attributes, and a walk needs no locks at all. RocksDB
  * writes happen under the directory locks only; durability (the WAL fsync) comes afterwards from
  * {@link GroupCommit}, outside every lock, and the reply of a dispatched call waits for it without
- * holding a thread ({@link #deferDurability}).
+ * holding a thread ({@link Commit}).
  *
  * <p>Directory entries and partition records are cached in memory (the root permanently), so a walk
  * of a warm path reads RocksDB only for its last component. Writers publish the new value after
@@ -49,13 +51,12 @@ public final class Namespace implements AutoCloseable {
   private final int slot;
   private final ReentrantReadWriteLock shape = new ReentrantReadWriteLock();
   private final ReentrantLock[] stripes = new ReentrantLock[STRIPES];
-  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(Namespace.class);
+  /**
+   * The mutation whose locks this thread holds, for {@link #putEntry} and friends to record into.
+   * Not a call's state: background splits, recovery and bootstrap open mutations without a call,
+   * so this is the scope of a lock held by a thread (as a lock's owner thread is), kept on purpose.
+   */
   private final ThreadLocal<Mutation> current = new ThreadLocal<>();
-  private final ThreadLocal<Deferral> deferral = new ThreadLocal<>();
-  /** A record that goes into the next batch this thread writes: the retry cache's mark of a call. */
-  private final ThreadLocal<byte[][]> callMark = new ThreadLocal<>();
-  /** Answer records of the calls an I/O thread answered in its current read ({@link #recordAnswer}). */
-  private final ThreadLocal<java.util.List<byte[][]>> readAnswers = ThreadLocal.withInitial(java.util.ArrayList::new);
   private final AtomicLong mutations = new AtomicLong();
   private final EntryCache cache;
   private final AttrTable attrs;
@@ -407,7 +408,7 @@ public final class Namespace implements AutoCloseable {
 
   /**
    * As {@link #mutate}, for a step that prepares a call's change but is not it (an intent written
-   * before asking another slot): the call's applied mark ({@link #markNextWrite}) stays for the
+   * before asking another slot): the call's applied mark ({@link Call#mark}) stays for the
    * batch that makes the change. Were the mark written here, a call that then answered "retry"
    * (a routing answer) would find itself marked applied on its retry and be answered as done.
    */
@@ -417,14 +418,16 @@ public final class Namespace implements AutoCloseable {
 
   /** Runs {@code step} (bookkeeping beside a call, e.g. driving a home sync) without the call's applied mark. */
   public <T> T withoutCallMark(Step<T> step) throws IOException {
-    byte[][] mark = callMark.get();
-    callMark.remove();
+    Call call = Call.current();
+    byte[][] mark = call == null ? null : call.mark();
+    if (mark == null) {
+      return step.run();
+    }
+    call.mark(null);
     try {
       return step.run();
     } finally {
-      if (mark != null) {
-        callMark.set(mark);
-      }
+      call.mark(mark);
     }
   }
 
@@ -447,8 +450,8 @@ public final class Namespace implements AutoCloseable {
   /**
    * A mutation that locks only the directories it changes ({@link Mutation#lock}), or escalates to
    * running alone ({@link Mutation#exclusive}). {@code work} may be run more than once, so it must
-   * not act outside the batch before it returns. Inside {@link #deferDurability} the caller's reply
-   * waits for the fsync instead of this thread.
+   * not act outside the batch before it returns. Inside a dispatched {@link Call} the call's reply
+   * waits for the fsync instead of this thread ({@link Commit#durability}).
    */
   public <T> T mutateLocked(LockedWork<T> work) throws IOException {
     return run(work, false, true, true);
@@ -463,53 +466,6 @@ public final class Namespace implements AutoCloseable {
     return run(work, false, true, false);
   }
 
-  /**
-   * Records a call's answer ({@code key → value} in the calls column family) as {@link #bookkeep}
-   * does. On an I/O thread inside a read the record joins the others of that read and they are
-   * written in one batch when it ends ({@link #readComplete}), before its replies leave — one
-   * RocksDB write per read instead of one per call. The call's mark, written with its change,
-   * answers a retry meanwhile, as it does when a crash loses a record.
-   */
-  public void recordAnswer(byte[] key, byte[] value) throws IOException {
-    if (groupCommit.inRead()) {
-      readAnswers.get().add(new byte[][] {key, value});
-      return;
-    }
-    bookkeep(m -> {
-      putCall(m.batch(), key, value);
-      return null;
-    });
-  }
-
-  /** The I/O thread has run one read's calls: writes their answer records, then lets the WAL sync start. */
-  public void readComplete() {
-    java.util.List<byte[][]> answers = readAnswers.get();
-    if (!answers.isEmpty()) {
-      java.util.List<byte[][]> records = java.util.List.copyOf(answers);
-      answers.clear();
-      try {
-        bookkeep(m -> {
-          for (byte[][] a : records) {
-            putCall(m.batch(), a[0], a[1]);
-          }
-          return null;
-        });
-      } catch (IOException | RuntimeException e) {
-        // The answers stay in memory; after a restart a retry of these calls is answered from their marks.
-        LOG.warn("Could not record the answers of {} calls: {}", records.size(), e.toString());
-      }
-    }
-    groupCommit.readComplete();
-  }
-
-  private void putCall(WriteBatch batch, byte[] key, byte[] value) throws IOException {
-    try {
-      batch.put(store.calls(), key, value);
-    } catch (RocksDBException e) {
-      throw new IOException(e);
-    }
-  }
-
   private <T> T run(LockedWork<T> work, boolean exclusive, boolean deferrable, boolean counted) throws IOException {
     if (current.get() != null) {
       throw new IllegalStateException("Nested namespace mutation");
@@ -518,6 +474,7 @@ public final class Namespace implements AutoCloseable {
       // Waits for its fsync before returning: not on an I/O thread.
       org.indexfs.server.Blocking.check("a mutation that waits for its fsync");
     }
+    Call call = Call.current();
     int[] prelocked = null;
     boolean restartAlone = exclusive;
     while (true) {
@@ -537,12 +494,9 @@ public final class Namespace implements AutoCloseable {
         result = work.run(m);
         WriteBatch batch = m.batch();
         if (batch.count() > 0) {
-          byte[][] mark = callMark.get();
-          if (mark != null) {
-            putCallMark(batch, mark);
-          }
+          Commit.mark(call, batch, store.calls());
           store.write(batch);
-          callMark.remove();
+          Commit.written(call);
           // Bookkeeping (a retry-cache answer) waits for no fsync of its own: the next sync covers
           // it, and if a crash loses it, the call's mark — durable with the change — still answers.
           ticket = counted ? groupCommit.ticket() : 0;
@@ -579,86 +533,18 @@ public final class Namespace implements AutoCloseable {
         }
       }
       if (ticket > 0) {
-        Deferral d = deferral.get();
-        if (deferrable && d != null && early) {
-          // Under async subtrees only (issue 18): answered now, made durable within the window.
-          d.asyncTicket = Math.max(d.asyncTicket, ticket);
-          groupCommit.syncWithin(ticket);
-        } else if (deferrable && d != null) {
-          d.ticket = Math.max(d.ticket, ticket);
-        } else {
-          groupCommit.awaitDurable(ticket);
-        }
+        Commit.durability(call, ticket, early, deferrable, groupCommit);
       }
       return result;
     }
   }
 
   /**
-   * Puts {@code key → value} into the calls column family with the next batch this thread writes,
-   * atomically with it (the retry cache marks a call as applied in its first batch); {@code null}
-   * forgets a mark not written.
-   */
-  public void markNextWrite(byte[] key, byte[] value) {
-    if (key == null) {
-      callMark.remove();
-    } else {
-      callMark.set(new byte[][] {key, value});
-    }
-  }
-
-  /** The key of the call mark this thread's next batch carries (null: none), to give the mark a value of its own. */
-  public byte[] pendingCallMark() {
-    byte[][] mark = callMark.get();
-    return mark == null ? null : mark[0];
-  }
-
-  private void putCallMark(WriteBatch batch, byte[][] mark) throws IOException {
-    try {
-      batch.put(store.calls(), mark[0], mark[1]);
-    } catch (RocksDBException e) {
-      throw new IOException(e);
-    }
-  }
-
-  /**
-   * Lets the mutations this thread makes until {@link Deferral#close} return before they are
-   * durable; the caller then waits with {@link GroupCommit#whenDurable}({@link Deferral#ticket}).
-   */
-  public Deferral deferDurability() {
-    if (deferral.get() != null) {
-      throw new IllegalStateException("Durability is already deferred on this thread");
-    }
-    Deferral d = new Deferral();
-    deferral.set(d);
-    return d;
-  }
-
-  /**
-   * Waits until what this thread wrote under {@link #deferDurability} is durable: for the step of
-   * an operation that tells another server about it. Not on an I/O thread.
+   * Waits until what the running call wrote is durable: for the step of an operation that tells
+   * another server about it. Not on an I/O thread.
    */
   public void awaitDeferred() throws IOException {
-    Deferral d = deferral.get();
-    if (d != null && Math.max(d.ticket, d.asyncTicket) > 0) {
-      groupCommit.awaitDurable(Math.max(d.ticket, d.asyncTicket));
-    }
-  }
-
-  /** The newest write a call made while its durability was deferred (0: none). */
-  public final class Deferral implements AutoCloseable {
-    private long ticket;
-    /** The newest write under async subtrees only: nobody waits for it unless another server is told. */
-    private long asyncTicket;
-
-    public long ticket() {
-      return ticket;
-    }
-
-    @Override
-    public void close() {
-      deferral.remove();
-    }
+    Commit.awaitWritten(groupCommit);
   }
 
   /** The HDFS-style status of an entry. */

@@ -11,12 +11,12 @@ import org.indexfs.proto.CreateRequest;
 import org.indexfs.proto.Request;
 import org.indexfs.proto.Response;
 import org.indexfs.server.acl.CreateModes;
+import org.indexfs.server.call.Call;
 import org.indexfs.server.filelease.FileLease;
 import org.indexfs.server.quota.QuotaRoot;
 import org.indexfs.server.quota.Usage;
 import org.indexfs.server.ns.OwnStoragePolicy;
 import org.indexfs.server.ns.ResolvedPath;
-import org.indexfs.server.rpc.CallerAddress;
 import org.rocksdb.WriteBatch;
 
 /**
@@ -54,10 +54,8 @@ public final class CreateOp implements Operation {
           + " is less than configured minimum value dfs.namenode.fs-limits.min-block-size=" + minBlockSize);
     }
     String holder = Writers.holder(request.getCaller());
-    long[] parentOf = {0};
     DirectoryTouches touches = new DirectoryTouches();
-    String[] spill = {"", ""};
-    Writers.Outcome<Inode> outcome = ctx.ns().mutateLocked(m -> {
+    Writers.Outcome<Created> outcome = ctx.ns().mutateLocked(m -> {
       WriteBatch batch = m.batch();
       ResolvedPath p = ctx.resolver().resolveForUpdate(m, request.getResolution(), req.getPath());
       if (p.isRoot()) {
@@ -78,7 +76,7 @@ public final class CreateOp implements Operation {
         }
         if (!req.getOverwrite()) {
           IndexFsException exists = new IndexFsException(Code.FILE_ALREADY_EXISTS,
-              p.path() + " for client " + CallerAddress.ip() + " already exists");
+              p.path() + " for client " + Call.callerIp() + " already exists");
           if (old.isUnderConstruction()) {
             m.exclusive();
             // HDFS recovers an abandoned file before refusing: the refusal must not undo that.
@@ -138,24 +136,26 @@ public final class CreateOp implements Operation {
       file.mtime = file.atime = now;
       file.zerothSlot = ctx.ns().slot();
       Entries.putNew(ctx.ns(), batch, parent.inodeId, p.lastName(), file);
-      parentOf[0] = parent.inodeId;
-      // The object this writer creates if the file outgrows the inline limit (ObjectNames).
-      spill[0] = ObjectNames.fresh(ctx.ns().slot());
+      // The object this writer creates if the file outgrows the inline limit (ObjectNames)...
+      String spillObject = ObjectNames.fresh(ctx.ns().slot());
       // ...with the policy HDFS would place the new file's blocks by (flag tests unless some has one).
-      spill[1] = OwnStoragePolicy.inherited(ctx.ns().attrs(), p, request.getResolution().getAncestorsList());
-      ctx.leases().grant(batch, new FileLease(file.inodeId, holder, parent.inodeId, p.lastName(), spill[0],
+      String spillPolicy = OwnStoragePolicy.inherited(ctx.ns().attrs(), p, request.getResolution().getAncestorsList());
+      ctx.leases().grant(batch, new FileLease(file.inodeId, holder, parent.inodeId, p.lastName(), spillObject,
           QuotaRoot.above(p, p.depth())));
-      return Writers.Outcome.of(file);
+      return Writers.Outcome.of(new Created(file, parent.inodeId, spillObject, spillPolicy));
     });
     if (outcome.error() != null) {
       ctx.reclaimer().wake();
     }
-    Inode created = outcome.get();
+    Created created = outcome.get();
     touches.send(ctx);
-    ctx.splits().noteInsert(parentOf[0]);
-    return Response.newBuilder().setStatus(ctx.ns().toStatus(lastName(req.getPath()), created).toBuilder()
-        .setSpillObject(spill[0]).setSpillPolicy(spill[1]));
+    ctx.splits().noteInsert(created.parentId());
+    return Response.newBuilder().setStatus(ctx.ns().toStatus(lastName(req.getPath()), created.file()).toBuilder()
+        .setSpillObject(created.spillObject()).setSpillPolicy(created.spillPolicy()));
   }
+
+  /** What the create's batch made: the file, its parent, and where and how its data goes if it spills. */
+  private record Created(Inode file, long parentId, String spillObject, String spillPolicy) {}
 
   /** A create that may not make parents needs its parent, a directory (HDFS FSDirectory.verifyParentDir). */
   private static void verifyParent(ResolvedPath p) throws IndexFsException {

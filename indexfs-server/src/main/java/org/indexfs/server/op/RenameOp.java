@@ -86,20 +86,19 @@ public final class RenameOp implements Operation {
   /** The rename, counting the moving directory first when it turns out to move between quotas. */
   private boolean renameCounting(Request request, RenameRequest req, Caller caller, long sealed,
       DirectoryTouches touches, String[] to) throws IOException {
-    try {
-      for (int attempt = 0; ; attempt++) {
-        try {
-          return ctx.ns().mutateLocked(m -> req.getMode() == RenameRequest.Mode.EXACT
-              ? exact(m, caller, request, req, sealed, touches) : legacy(m, caller, request, req, touches, to));
-        } catch (CountsNeeded needed) {
-          if (attempt > 3) {
-            throw new IndexFsException(Code.STALE_RESOLUTION, req.getSrc() + " kept changing while being renamed");
-          }
-          counted.set(count(request, req.getSrc()));
+    long[] usage = null; // the moving directory's usage (itself and its subtree), once counted
+    for (int attempt = 0; ; attempt++) {
+      long[] counted = usage;
+      try {
+        return ctx.ns().mutateLocked(m -> req.getMode() == RenameRequest.Mode.EXACT
+            ? exact(m, caller, request, req, sealed, touches, counted)
+            : legacy(m, caller, request, req, touches, to, counted));
+      } catch (CountsNeeded needed) {
+        if (attempt > 3) {
+          throw new IndexFsException(Code.STALE_RESOLUTION, req.getSrc() + " kept changing while being renamed");
         }
+        usage = count(request, req.getSrc());
       }
-    } finally {
-      counted.remove();
     }
   }
 
@@ -116,7 +115,7 @@ public final class RenameOp implements Operation {
   }
 
   private boolean legacy(Mutation m, Caller caller, Request request, RenameRequest req,
-      DirectoryTouches touches, String[] to) throws IOException {
+      DirectoryTouches touches, String[] to, long[] counted) throws IOException {
     to[0] = req.getDst(); // the work may run again
     ResolvedPath src = source(m, request, req);
     ctx.access().checkTraverse(caller, src);
@@ -140,7 +139,7 @@ public final class RenameOp implements Operation {
         || dst.isRoot() || dst.parent() == null || dst.existingCount() < dst.depth()) {
       return false;
     }
-    move(m, src, dst, null, touches);
+    move(m, src, dst, null, touches, counted);
     return true;
   }
 
@@ -180,7 +179,7 @@ public final class RenameOp implements Operation {
   }
 
   private boolean exact(Mutation m, Caller caller, Request request, RenameRequest req, long sealed,
-      DirectoryTouches touches) throws IOException {
+      DirectoryTouches touches, long[] counted) throws IOException {
     ResolvedPath src = source(m, request, req);
     ctx.access().checkTraverse(caller, src);
     ResolvedPath dst = ctx.resolver().resolveDestinationForUpdate(m, request.getDstResolution(), req.getDst());
@@ -235,7 +234,7 @@ public final class RenameOp implements Operation {
     if (old != null) {
       ctx.access().checkStickyBit(caller, dst);
     }
-    move(m, src, dst, old, touches);
+    move(m, src, dst, old, touches, counted);
     return true;
   }
 
@@ -263,16 +262,13 @@ public final class RenameOp implements Operation {
     }
   }
 
-  /** The moving directory's usage (itself and its subtree), counted for this rename; null until needed. */
-  private final ThreadLocal<long[]> counted = new ThreadLocal<>();
-
   /**
    * Quotas above the source that are not above the destination lose what moves; those above the
    * destination only gain it — checked, as HDFS verifies the destination's quotas before a rename
    * (FSDirRenameOp.verifyQuotaForRename); a replaced entry leaves the destination's quotas.
    */
-  private void chargeQuotas(Mutation m, ResolvedPath src, ResolvedPath dst, Inode moving, Inode replaced)
-      throws IOException {
+  private void chargeQuotas(Mutation m, ResolvedPath src, ResolvedPath dst, Inode moving, Inode replaced,
+      long[] counted) throws IOException {
     List<QuotaRoot> from = QuotaRoot.above(src, src.depth());
     List<QuotaRoot> to = QuotaRoot.above(dst, dst.depth());
     List<QuotaRoot> leave = QuotaRoot.minus(from, to);
@@ -280,7 +276,7 @@ public final class RenameOp implements Operation {
     if (!leave.isEmpty() || !enter.isEmpty()) {
       long[] usage = {1, Usage.space(moving)};
       if (moving.isDirectory()) {
-        usage = counted.get();
+        usage = counted;
         if (usage == null || usage[2] != moving.inodeId) {
           throw new CountsNeeded();
         }
@@ -304,12 +300,13 @@ public final class RenameOp implements Operation {
   }
 
   /** One batch: remove the source key, write the destination key, settle the replaced entry. */
-  private void move(Mutation m, ResolvedPath src, ResolvedPath dst, Inode replaced, DirectoryTouches touches)
-      throws IOException {
+  /** {@code counted}: the moving directory's usage, if counted yet (see {@link #chargeQuotas}). */
+  private void move(Mutation m, ResolvedPath src, ResolvedPath dst, Inode replaced, DirectoryTouches touches,
+      long[] counted) throws IOException {
     WriteBatch batch = m.batch();
     long now = System.currentTimeMillis();
     Inode moving = src.last();
-    chargeQuotas(m, src, dst, moving, replaced);
+    chargeQuotas(m, src, dst, moving, replaced, counted);
     Inode srcParent = src.parent();
     Inode dstParent = dst.parent();
     ctx.ns().deleteEntry(batch, srcParent.inodeId, src.lastName());

@@ -12,6 +12,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import org.indexfs.proto.Code;
 import org.indexfs.proto.Response;
+import org.indexfs.server.call.Call;
+import org.indexfs.server.call.Commit;
 import org.indexfs.server.ns.Namespace;
 import org.rocksdb.RocksDBException;
 import org.rocksdb.RocksIterator;
@@ -95,7 +97,7 @@ public final class RetryCache {
 
   /** The next batch this thread writes marks the call as applied (atomically with its change). */
   void markApplied(CallKey key) {
-    ns.markNextWrite(key.encode(), CallRecord.applied(System.currentTimeMillis()));
+    markNextWrite(key.encode(), CallRecord.applied(System.currentTimeMillis()));
   }
 
   /**
@@ -106,9 +108,9 @@ public final class RetryCache {
    * forget the mark when the change is undone), or null when no call is marked.
    */
   public static byte[] landsWith(Namespace ns, Response answer) {
-    byte[] key = ns.pendingCallMark();
+    byte[] key = pendingMark();
     if (key != null) {
-      ns.markNextWrite(key, CallRecord.landed(System.currentTimeMillis(), answer));
+      markNextWrite(key, CallRecord.landed(System.currentTimeMillis(), answer));
     }
     return key;
   }
@@ -118,12 +120,12 @@ public final class RetryCache {
    * its answer are written now, alone, before the publish consumes its file and ends its lease.
    */
   public static void recordLanded(Namespace ns, Response answer) throws IOException {
-    byte[] key = ns.pendingCallMark();
+    byte[] key = pendingMark();
     if (key == null) {
       return;
     }
     byte[] value = CallRecord.landed(System.currentTimeMillis(), answer);
-    ns.markNextWrite(null, null);
+    markNextWrite(null, null);
     ns.mutate(batch -> {
       try {
         batch.put(ns.store().calls(), key, value);
@@ -136,14 +138,14 @@ public final class RetryCache {
 
   /**
    * The call owned by this thread ended with {@code answer}: a final one is recorded (by the end of
-   * the I/O thread's read, before the reply leaves; see {@link Namespace#recordAnswer}) and handed to
+   * the I/O thread's read, before the reply leaves; see {@link Commit#recordAnswer}) and handed to
    * duplicates waiting for it.
    */
   void finish(CallKey key, Response answer) throws IOException {
-    ns.markNextWrite(null, null);
+    markNextWrite(null, null);
     try {
       if (!NOT_FINAL.contains(answer.getCode())) {
-        ns.recordAnswer(key.encode(), CallRecord.answered(System.currentTimeMillis(), answer));
+        Commit.recordAnswer(ns, key.encode(), CallRecord.answered(System.currentTimeMillis(), answer));
         answered.put(key, answer);
       }
     } finally {
@@ -156,7 +158,7 @@ public final class RetryCache {
 
   /** Gives up ownership without an answer (the call moves to another thread); duplicates look again. */
   void release(CallKey key) {
-    ns.markNextWrite(null, null);
+    markNextWrite(null, null);
     CompletableFuture<Response> f = running.remove(key);
     if (f != null) {
       f.completeExceptionally(new IllegalStateException("released"));
@@ -217,5 +219,23 @@ public final class RetryCache {
   /** Calls remembered in memory (metrics, tests). */
   public long size() {
     return answered.size();
+  }
+
+  /**
+   * Puts {@code key → value} into the calls column family with the next batch the running call
+   * writes, atomically with it ({@link Commit#mark}); {@code null} forgets a mark not written.
+   */
+  private static void markNextWrite(byte[] key, byte[] value) {
+    Call call = Call.current();
+    if (call != null) {
+      call.mark(key == null ? null : new byte[][] {key, value});
+    }
+  }
+
+  /** The key of the mark the running call's next batch carries (null: none). */
+  private static byte[] pendingMark() {
+    Call call = Call.current();
+    byte[][] mark = call == null ? null : call.mark();
+    return mark == null ? null : mark[0];
   }
 }

@@ -18,7 +18,11 @@ import org.indexfs.proto.Request;
 import org.indexfs.proto.Response;
 import org.indexfs.server.Blocking;
 import org.indexfs.server.audit.Auditor;
+import org.indexfs.server.call.Call;
+import org.indexfs.server.call.Commit;
 import org.indexfs.server.call.IoThread;
+import org.indexfs.server.call.ReadBatch;
+import org.indexfs.server.call.Reply;
 import org.indexfs.server.call.OperationTable;
 import org.indexfs.server.health.Fence;
 import org.indexfs.server.metrics.ServerMetrics;
@@ -35,10 +39,10 @@ import org.slf4j.LoggerFactory;
  * <ol>
  *   <li>an operation that never waits runs right here, on the I/O thread that read it; anything
  *       else, or a call that finds it must wait ({@link Blocking}), goes to the handler pool;</li>
- *   <li>the operation applies its batch without waiting for the fsync;</li>
+ *   <li>admission decides who the call is from; the call's state is one {@link Call};</li>
+ *   <li>the operation applies its batch without waiting for the fsync ({@link Commit});</li>
  *   <li>the reply is sent at once when nothing was written (or {@code wal.sync=false}), otherwise
- *       by the WAL syncer right after the fsync that covers it ({@link
- *       org.indexfs.server.store.GroupCommit#whenDurable}).</li>
+ *       by the WAL syncer right after the fsync that covers it ({@link Reply}).</li>
  * </ol>
  */
 public final class Dispatcher implements AutoCloseable {
@@ -52,6 +56,7 @@ public final class Dispatcher implements AutoCloseable {
   private final int maxFrameBytes;
   private final String target;
   private final Fence fence;
+  private final Reply replies;
   private final CallerIdentity identity;
   /** What the operations' I/O-thread rules ask of this server. */
   private final IoThread.Server server;
@@ -79,6 +84,7 @@ public final class Dispatcher implements AutoCloseable {
     };
     this.target = target;
     this.fence = fence;
+    this.replies = new Reply(ns.groupCommit(), fence);
     this.identity = identity;
     this.operations = new EnumMap<>(operations);
     this.auditor = auditor;
@@ -94,18 +100,13 @@ public final class Dispatcher implements AutoCloseable {
   }
 
   /**
-   * Runs {@code request}, a call from {@code remote} (the audit log's {@code ip=}), and hands its
-   * response to {@code reply} (possibly later, on another thread). Called on an I/O thread.
+   * Runs {@code request}, a call from {@code remote} on a connection that authenticated as {@code
+   * authenticated} (the short name of its Kerberos principal or token owner; null on a connection
+   * without authentication), read in {@code read}; hands its response to {@code reply} (possibly
+   * later, on another thread). Called on an I/O thread.
    */
-  public void dispatch(Request request, SocketAddress remote, Consumer<Response> reply) {
-    dispatch(request, remote, null, reply);
-  }
-
-  /**
-   * As above, for a call on a connection that authenticated as {@code authenticated} (the short
-   * name of its Kerberos principal or token owner; null on a connection without authentication).
-   */
-  public void dispatch(Request request, SocketAddress remote, ConnectionUser authenticated, Consumer<Response> reply) {
+  public void dispatch(Request request, SocketAddress remote, ConnectionUser authenticated, ReadBatch read,
+      Consumer<Response> reply) {
     Operation op = operations.get(request.getOpCase());
     if (op == null) {
       reply.accept(error(request, Code.BAD_REQUEST, "Unknown or missing operation in call " + request.getCallId()));
@@ -116,66 +117,52 @@ public final class Dispatcher implements AutoCloseable {
       return;
     }
     if (!fence.serving()) {
-      reply.accept(notServing(request));
+      reply.accept(replies.notServing(request));
       return;
     }
     long queued = System.nanoTime();
     if (OperationTable.traits(request.getOpCase()).ioThread().allows(request, server)) {
-      Blocking.onIoThread(true);
       try {
-        execute(op, request, remote, authenticated, reply, queued);
+        execute(op, new Call(request, remote, reply, read), authenticated, queued);
         return;
       } catch (Blocking.MustNotBlock e) {
-        // Nothing was changed yet: start over on a handler thread.
-      } finally {
-        Blocking.onIoThread(false);
+        // Nothing was changed yet: start over on a handler thread, as a new call.
       }
     }
     try {
-      handlers.execute(() -> execute(op, request, remote, authenticated, reply, queued));
+      handlers.execute(() -> execute(op, new Call(request, remote, reply, null), authenticated, queued));
     } catch (RejectedExecutionException e) {
       reply.accept(error(request, Code.SERVER_BUSY, "Server is overloaded; retry later"));
     }
   }
 
   /** The calling I/O thread starts dispatching the calls of one read (see {@link #readComplete}). */
-  public void readStarted() {
-    ns.groupCommit().readStarted();
+  public void readStarted(ReadBatch read) {
+    ns.groupCommit().readStarted(read);
   }
 
   /**
    * The read's calls are dispatched: their answer records are written in one batch, and one WAL
    * sync may now cover every write they made (DESIGN §10).
-   * Must follow every {@link #readStarted} on the same thread.
+   * Must follow every {@link #readStarted} of the same read.
    */
-  public void readComplete() {
-    ns.readComplete();
+  public void readComplete(ReadBatch read) {
+    Commit.readComplete(read, ns);
   }
 
-  private void execute(Operation op, Request claimed, SocketAddress remote, ConnectionUser authenticated,
-      Consumer<Response> reply, long queued) {
-    // Who the call is from is decided here, once, before any operation sees it (DESIGN §14).
-    Request request;
+  /** The stages of one call, in order: admit, run (guards, retry, operation, commit), audit, reply. */
+  private void execute(Operation op, Call call, ConnectionUser authenticated, long queued) {
+    call.enter();
     try {
-      request = claimed.toBuilder().setCaller(identity.admit(claimed.getCaller(), authenticated, remote)).build();
-      // Calls between servers (DESIGN §7), and forms of client calls only servers send (a snapshot's
-      // barrier, a publish's phases): a client sending one could hold every gate or act as another holder.
-      if (OperationTable.traits(claimed.getOpCase()).serverOnly().test(claimed)) {
-        identity.requireServer(request.getCaller(), authenticated);
+      if (!admit(call, authenticated)) {
+        return;
       }
-    } catch (IndexFsException refused) {
-      reply.accept(error(claimed, refused.code(), refused.getMessage()));
-      return;
-    }
-    Response response;
-    long ticket;
-    // A trusted gateway's call is from the client it names (audit log, messages), as in HDFS.
-    SocketAddress caller = CallerIdentity.addressOf(request.getCaller(), remote);
-    try (Namespace.Deferral deferred = ns.deferDurability()) {
+      Request request = call.request();
+      Response response;
       try {
-        response = runAudited(op, request, caller, queued);
+        response = runAudited(op, call, queued);
       } catch (Blocking.MustNotBlock e) {
-        if (deferred.ticket() > 0) {
+        if (call.ticket() > 0) {
           // An operation that waits after changing something must not claim the I/O thread.
           failures.failure(request.getOpCase() + " waited on an I/O thread after its change; answering with an error", e);
           response = error(request, Code.INTERNAL_ERROR, request.getOpCase() + " failed: it must not run on an I/O thread");
@@ -187,25 +174,33 @@ public final class Dispatcher implements AutoCloseable {
         failures.failure(request.getOpCase() + " failed for call " + request.getCallId() + " outside the operation", e);
         response = error(request, Code.INTERNAL_ERROR, request.getOpCase() + " failed: " + e);
       }
-      ticket = deferred.ticket();
-    }
-    Response answer = fitting(request, response);
-    if (ticket == 0) {
-      reply.accept(fence.serving() ? answer : notServing(request));
-    } else {
-      // A server that stopped serving acknowledges nothing more, even what it wrote before.
-      ns.groupCommit().whenDurable(ticket, failure -> reply.accept(!fence.serving() ? notServing(request)
-          : failure == null ? answer : notDurable(request, failure)));
+      replies.send(call, fitting(request, response));
+    } finally {
+      call.exit();
     }
   }
 
-  private Response notServing(Request request) {
-    return error(request, Code.NOT_SERVING, fence.refusal().getMessage());
-  }
-
-  private static Response notDurable(Request request, IOException failure) {
-    Code code = failure instanceof IndexFsException e ? e.code() : Code.INTERNAL_ERROR;
-    return error(request, code, "Could not make " + request.getOpCase() + " durable: " + failure.getMessage());
+  /**
+   * Who the call is from is decided here, once, before any operation sees it (DESIGN §14); a
+   * refused call is answered here. A trusted gateway's call is from the client it names (audit
+   * log, messages), as in HDFS.
+   */
+  private boolean admit(Call call, ConnectionUser authenticated) {
+    Request claimed = call.request();
+    try {
+      SocketAddress remote = call.address();
+      Request request = claimed.toBuilder().setCaller(identity.admit(claimed.getCaller(), authenticated, remote)).build();
+      // Calls between servers (DESIGN §7), and forms of client calls only servers send (a snapshot's
+      // barrier, a publish's phases): a client sending one could hold every gate or act as another holder.
+      if (OperationTable.traits(claimed.getOpCase()).serverOnly().test(claimed)) {
+        identity.requireServer(request.getCaller(), authenticated);
+      }
+      call.admitted(request, CallerIdentity.addressOf(request.getCaller(), remote));
+      return true;
+    } catch (IndexFsException refused) {
+      replies.refuse(call, error(claimed, refused.code(), refused.getMessage()));
+      return false;
+    }
   }
 
   private Response fitting(Request request, Response response) {
@@ -217,23 +212,24 @@ public final class Dispatcher implements AutoCloseable {
     return response;
   }
 
-  private Response runAudited(Operation op, Request request, SocketAddress remote, long queued) {
+  private Response runAudited(Operation op, Call call, long queued) {
+    Request request = call.request();
     long started = System.nanoTime();
     String before = auditor.beforeApply(request);
     Response response;
-    CallerAddress.set(remote);
+    call.applying(true);
     try {
       response = run(op, request);
     } finally {
-      CallerAddress.clear();
+      call.applying(false);
     }
     metrics.served(request.getOpCase(), response.getCode(), started - queued, System.nanoTime() - started);
-    auditor.record(request, remote, response, before);
+    auditor.record(call, response, before);
     return response;
   }
 
   private Response run(Operation op, Request request) {
-    try (org.indexfs.server.ns.Acting.Scope acting = org.indexfs.server.ns.Acting.as(request.getCaller())) {
+    try {
       return op.apply(request).setCallId(request.getCallId()).setCode(Code.OK).build();
     } catch (ResolveElsewhereException e) {
       return error(request, e.code(), e.getMessage()).toBuilder()
@@ -249,7 +245,7 @@ public final class Dispatcher implements AutoCloseable {
   }
 
   static Response error(Request request, Code code, String message) {
-    return Response.newBuilder().setCallId(request.getCallId()).setCode(code).setMessage(message).build();
+    return Reply.error(request, code, message);
   }
 
   @Override

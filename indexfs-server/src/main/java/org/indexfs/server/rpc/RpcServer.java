@@ -28,6 +28,7 @@ import org.indexfs.common.rpc.Transport;
 import org.indexfs.proto.Code;
 import org.indexfs.proto.Request;
 import org.indexfs.proto.Response;
+import org.indexfs.server.call.ReadBatch;
 import org.indexfs.proto.SaslMessage;
 import org.indexfs.server.security.ConnectionUser;
 import org.indexfs.server.security.KerberosTransport;
@@ -152,6 +153,8 @@ public final class RpcServer implements AutoCloseable {
    */
   private final class CallHandler extends ChannelInboundHandlerAdapter implements ConnectionLimits.Tracked {
     private Replies replies;
+    /** The calls of this connection's current read (its I/O thread's, one at a time). */
+    private final ReadBatch read = new ReadBatch();
     private volatile ConnectionBudget budget;
     private volatile Channel channel;
     private volatile long lastActive = System.nanoTime();
@@ -211,8 +214,8 @@ public final class RpcServer implements AutoCloseable {
         return;
       }
       budget.started();
-      dispatcher.readStarted();
-      dispatcher.dispatch(request, ctx.channel().remoteAddress(), authenticated, replies::send);
+      dispatcher.readStarted(read);
+      dispatcher.dispatch(request, ctx.channel().remoteAddress(), authenticated, read, replies::send);
     }
 
     /**
@@ -258,7 +261,7 @@ public final class RpcServer implements AutoCloseable {
 
     @Override
     public void channelInactive(ChannelHandlerContext ctx) throws Exception {
-      dispatcher.readComplete(); // a read cut short by the close: its writes still get their sync
+      dispatcher.readComplete(read); // a read cut short by the close: its writes still get their sync
       if (sasl != null) {
         try {
           sasl.dispose();
@@ -271,7 +274,7 @@ public final class RpcServer implements AutoCloseable {
 
     @Override
     public void channelReadComplete(ChannelHandlerContext ctx) {
-      dispatcher.readComplete();
+      dispatcher.readComplete(read);
       replies.flushIfWritten();
     }
 
@@ -293,7 +296,7 @@ public final class RpcServer implements AutoCloseable {
 
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-      dispatcher.readComplete();
+      dispatcher.readComplete(read);
       if (closing) {
         return; // what is left of a connection already refused (its remaining bytes, its reset)
       }

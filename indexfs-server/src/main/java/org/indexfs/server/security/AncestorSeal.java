@@ -21,6 +21,10 @@ import org.indexfs.proto.SealKey;
 public final class AncestorSeal {
   private final ResolutionKeys keys;
   private final long graceMs;
+  /**
+   * One Mac per thread, reused: a cache of an object that is costly to make and not thread-safe,
+   * not a call's state (it holds nothing between two seals), so it stays a ThreadLocal on purpose.
+   */
   private final ThreadLocal<Mac> macs = ThreadLocal.withInitial(() -> {
     try {
       return Mac.getInstance("HmacSHA256");

@@ -32,6 +32,21 @@ public final class GroupCommit implements AutoCloseable {
 
   private record Pending(long ticket, Consumer<IOException> then) {}
 
+  /**
+   * One read of an I/O thread: the calls it runs between {@link #readStarted} and
+   * {@link #readComplete}, and whether one of them left a write for the syncer. Owned by the
+   * connection that reads (one I/O thread at a time), so it needs no synchronisation.
+   */
+  public static class Read {
+    private boolean open;
+    private boolean wrote;
+
+    /** True between {@link #readStarted} and {@link #readComplete}. */
+    public final boolean open() {
+      return open;
+    }
+  }
+
   private final MetadataStore store;
   private final boolean sync;
   private final AtomicLong written = new AtomicLong();
@@ -49,8 +64,6 @@ public final class GroupCommit implements AutoCloseable {
   private final AtomicLong asyncSince = new AtomicLong();
   private final AtomicLong asyncWrites = new AtomicLong();
   private final AtomicLong maxAsyncLagNanos = new AtomicLong();
-  /** Per I/O thread: inside a read's calls, and whether one of them left a write for the syncer. */
-  private final ThreadLocal<boolean[]> reading = ThreadLocal.withInitial(() -> new boolean[2]);
   /** I/O threads inside a read's calls right now; the syncer lets them finish before it fsyncs. */
   private final java.util.concurrent.atomic.AtomicInteger openReads = new java.util.concurrent.atomic.AtomicInteger();
   private volatile boolean awaitingReads;
@@ -105,14 +118,18 @@ public final class GroupCommit implements AutoCloseable {
    * become durable (with the error). It runs on the syncer thread, or at once on this thread.
    */
   public void whenDurable(long ticket, Consumer<IOException> then) {
+    whenDurable(ticket, null, then);
+  }
+
+  /** As above, from a call inside {@code read} (null: none), whose end wakes the syncer instead. */
+  public void whenDurable(long ticket, Read read, Consumer<IOException> then) {
     if (!sync || ticket <= synced) {
       then.accept(null);
       return;
     }
     queue.add(new Pending(ticket, then));
-    boolean[] read = reading.get();
-    if (read[0]) {
-      read[1] = true;
+    if (read != null && read.open) {
+      read.wrote = true;
     } else if (sleeping) {
       LockSupport.unpark(syncer);
     }
@@ -122,34 +139,27 @@ public final class GroupCommit implements AutoCloseable {
    * The calling I/O thread starts running the calls of one read: writes they leave wait for
    * {@link #readComplete} to wake the syncer, so one fsync covers them all.
    */
-  public void readStarted() {
-    boolean[] read = reading.get();
-    if (!read[0]) {
-      read[0] = true;
+  public void readStarted(Read read) {
+    if (!read.open) {
+      read.open = true;
       if (sync) {
         openReads.incrementAndGet();
       }
     }
   }
 
-  /** True on an I/O thread between {@link #readStarted} and {@link #readComplete}. */
-  public boolean inRead() {
-    return reading.get()[0];
-  }
-
   /** The read's calls have run: wakes the syncer if any of them wrote. Safe to call more than once. */
-  public void readComplete() {
-    boolean[] read = reading.get();
+  public void readComplete(Read read) {
     if (!sync) {
-      read[0] = false;
+      read.open = false;
       return;
     }
-    if (read[0]) {
-      read[0] = false;
+    if (read.open) {
+      read.open = false;
       openReads.decrementAndGet();
     }
-    boolean wrote = read[1];
-    read[1] = false;
+    boolean wrote = read.wrote;
+    read.wrote = false;
     if ((wrote && sleeping) || awaitingReads) {
       LockSupport.unpark(syncer);
     }

@@ -6,7 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import org.indexfs.proto.Code;
+import org.indexfs.proto.Request;
 import org.indexfs.proto.Response;
+import org.indexfs.server.call.Call;
+import org.indexfs.server.call.Commit;
+import org.indexfs.server.call.ReadBatch;
 import org.indexfs.server.local.LocalCluster;
 import org.indexfs.server.ns.Namespace;
 import org.junit.jupiter.api.Test;
@@ -38,17 +42,30 @@ class ReadAnswersTest {
         Namespace ns = cluster.server().namespace();
         byte[] a = answer(1);
         byte[] b = answer(2);
-        ns.groupCommit().readStarted(); // as the I/O thread does before the calls of one read
-        ns.recordAnswer(key("a"), a);
-        ns.recordAnswer(key("b"), b);
+        ReadBatch read = new ReadBatch();
+        ns.groupCommit().readStarted(read); // as the I/O thread does before the calls of one read
+        Call first = new Call(Request.getDefaultInstance(), null, r -> { }, read);
+        first.enter();
+        try {
+          Commit.recordAnswer(ns, key("a"), a);
+          Commit.recordAnswer(ns, key("b"), b);
+        } finally {
+          first.exit();
+        }
         assertNull(ns.store().get(ns.store().calls(), key("a")), "written at the read's end, not per call");
         assertNull(ns.store().get(ns.store().calls(), key("b")));
-        ns.readComplete();
+        Commit.readComplete(read, ns);
         assertArrayEquals(a, ns.store().get(ns.store().calls(), key("a")));
         assertArrayEquals(b, ns.store().get(ns.store().calls(), key("b")));
 
         byte[] c = answer(3);
-        ns.recordAnswer(key("c"), c); // a handler thread's call: no read to wait for
+        Call handled = new Call(Request.getDefaultInstance(), null, r -> { }, null);
+        handled.enter();
+        try {
+          Commit.recordAnswer(ns, key("c"), c); // a handler thread's call: no read to wait for
+        } finally {
+          handled.exit();
+        }
         assertArrayEquals(c, ns.store().get(ns.store().calls(), key("c")));
       }
     }

@@ -42,9 +42,10 @@ class GroupCommitTest {
         Thread.sleep(1);
       }
       long syncsBefore = commit.syncCount();
-      commit.readStarted();
+      GroupCommit.Read read = new GroupCommit.Read();
+      commit.readStarted(read);
       for (int i = 0; i < 8; i++) {
-        commit.whenDurable(write(store, commit, "a" + i), failure -> {
+        commit.whenDurable(write(store, commit, "a" + i), read, failure -> {
           if (failure == null) {
             durable.incrementAndGet();
           }
@@ -53,7 +54,7 @@ class GroupCommitTest {
       }
       assertEquals(0, durable.get(), "no write of an unfinished read is acknowledged");
       assertEquals(syncsBefore, commit.syncCount(), "the syncer waits for the read's end");
-      commit.readComplete();
+      commit.readComplete(read);
       long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
       while (durable.get() < 8 && System.nanoTime() < until) {
         Thread.sleep(1);
@@ -71,8 +72,9 @@ class GroupCommitTest {
       commit.whenDurable(write(store, commit, "b"), failure -> done.countDown());
       assertTrue(done.await(10, TimeUnit.SECONDS), "a handler thread's write needs no read to end");
       // An I/O thread whose read wrote nothing leaves the syncer asleep, and the next write still gets its sync.
-      commit.readStarted();
-      commit.readComplete();
+      GroupCommit.Read read = new GroupCommit.Read();
+      commit.readStarted(read);
+      commit.readComplete(read);
       CountDownLatch next = new CountDownLatch(1);
       commit.whenDurable(write(store, commit, "c"), failure -> next.countDown());
       assertTrue(next.await(10, TimeUnit.SECONDS));
@@ -86,23 +88,25 @@ class GroupCommitTest {
       CountDownLatch opened = new CountDownLatch(1);
       CountDownLatch release = new CountDownLatch(1);
       Thread other = new Thread(() -> {
-        commit.readStarted();
+        GroupCommit.Read theirs = new GroupCommit.Read();
+        commit.readStarted(theirs);
         opened.countDown();
         try {
           release.await();
         } catch (InterruptedException e) {
           Thread.currentThread().interrupt();
         }
-        commit.readComplete();
+        commit.readComplete(theirs);
       });
       other.start();
       try {
         assertTrue(opened.await(10, TimeUnit.SECONDS));
         // A read that never ends on one I/O thread must not hold back another's acknowledgements.
         CountDownLatch done = new CountDownLatch(1);
-        commit.readStarted();
-        commit.whenDurable(write(store, commit, "d"), failure -> done.countDown());
-        commit.readComplete();
+        GroupCommit.Read read = new GroupCommit.Read();
+        commit.readStarted(read);
+        commit.whenDurable(write(store, commit, "d"), read, failure -> done.countDown());
+        commit.readComplete(read);
         assertTrue(done.await(10, TimeUnit.SECONDS), "acknowledged after the bounded wait");
       } finally {
         release.countDown();

@@ -19,7 +19,7 @@ import org.indexfs.proto.AclEditRequest;
 
 /**
  * The parts of HDFS's namespace beyond files and directories, as DistributedFileSystem offers them:
- * extended attributes, ACLs and quotas. Names are parsed and results shaped by HDFS's own client helpers
+ * extended attributes, ACLs, quotas and snapshots. Names are parsed and results shaped by HDFS's own client helpers
  * ({@link XAttrHelper}), so callers see exactly what DFSClient gives them; the rules are the
  * servers'.
  */
@@ -238,6 +238,88 @@ abstract class ExtendedNamespace extends StoragePolicies {
    */
   public void setPolicy(Path path, org.indexfs.common.policy.SubtreePolicy policy) throws IOException {
     writeVoid(() -> client().setPolicy(pathOf(path), policy));
+  }
+
+  Snapshots snapshots() {
+    return new Snapshots(client());
+  }
+
+  /** A snapshot call: DFSClient unwraps whatever the NameNode refuses it with (SnapshotException …). */
+  private <T> T unwrapped(Rpc<T> call) throws IOException {
+    try {
+      return write(call);
+    } catch (IOException e) {
+      throw HadoopErrors.asDfsClient(e);
+    }
+  }
+
+  /** HDFS's createSnapshot: the snapshot's path, {@code <dir>/.snapshot/<name>} (a generated name if null). */
+  @Override
+  public Path createSnapshot(Path path, String snapshotName) throws IOException {
+    Path dir = makeQualified(path);
+    String name = unwrapped(() -> snapshots().create(pathOf(dir), snapshotName));
+    // As HDFS returns it: the path alone, without the file system's scheme and authority.
+    return new Path(pathOf(dir), ".snapshot/" + name);
+  }
+
+  @Override
+  public void renameSnapshot(Path path, String snapshotOldName, String snapshotNewName) throws IOException {
+    String dir = pathOf(makeQualified(path));
+    unwrapped(() -> {
+      snapshots().rename(dir, snapshotOldName, snapshotNewName);
+      return null;
+    });
+  }
+
+  @Override
+  public void deleteSnapshot(Path path, String snapshotName) throws IOException {
+    String dir = pathOf(makeQualified(path));
+    unwrapped(() -> {
+      snapshots().delete(dir, snapshotName);
+      return null;
+    });
+  }
+
+  /** As DistributedFileSystem#allowSnapshot (superuser): snapshots of {@code path} may be taken. */
+  public void allowSnapshot(Path path) throws IOException {
+    String dir = pathOf(makeQualified(path));
+    unwrapped(() -> {
+      snapshots().allow(dir, true);
+      return null;
+    });
+  }
+
+  /** As DistributedFileSystem#disallowSnapshot: refused while the directory has snapshots. */
+  public void disallowSnapshot(Path path) throws IOException {
+    String dir = pathOf(makeQualified(path));
+    unwrapped(() -> {
+      snapshots().allow(dir, false);
+      return null;
+    });
+  }
+
+  /**
+   * As DistributedFileSystem#getSnapshotDiffReport: what changed under snapshottable directory
+   * {@code path} from snapshot {@code fromSnapshot} to {@code toSnapshot} ("" or "." for now).
+   */
+  public org.apache.hadoop.hdfs.protocol.SnapshotDiffReport getSnapshotDiffReport(Path path, String fromSnapshot,
+      String toSnapshot) throws IOException {
+    return SnapshotDiff.report(this, makeQualified(path), fromSnapshot, toSnapshot);
+  }
+
+  /** The path of a directory as HDFS prints it in a diff report's header. */
+  String pathOfForDiff(Path dir) {
+    return pathOf(dir);
+  }
+
+  /**
+   * As DistributedFileSystem#getSnapshottableDirListing: the snapshottable directories (the caller's
+   * own unless the caller is the superuser), at the path each has now; null if none.
+   */
+  public org.apache.hadoop.hdfs.protocol.SnapshottableDirectoryStatus[] getSnapshottableDirListing() throws IOException {
+    List<org.apache.hadoop.hdfs.protocol.SnapshottableDirectoryStatus> all =
+        read(() -> snapshots().snapshottable(client().connection().slotCount()));
+    return all.isEmpty() ? null : all.toArray(new org.apache.hadoop.hdfs.protocol.SnapshottableDirectoryStatus[0]);
   }
 
   /** The subtree policy in force at {@code path} and the directory that sets it. */

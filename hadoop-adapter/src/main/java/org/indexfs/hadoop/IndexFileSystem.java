@@ -3,13 +3,10 @@ package org.indexfs.hadoop;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.net.URI;
-import java.util.Collections;
 import java.util.EnumSet;
 import java.util.List;
-import java.util.UUID;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.BlockLocation;
-import org.apache.hadoop.fs.CommonPathCapabilities;
 import org.apache.hadoop.fs.ContentSummary;
 import org.apache.hadoop.fs.CreateFlag;
 import org.apache.hadoop.fs.FSDataInputStream;
@@ -17,8 +14,6 @@ import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileChecksum;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
-import org.apache.hadoop.fs.FsServerDefaults;
-import org.apache.hadoop.fs.FsStatus;
 import org.apache.hadoop.fs.LeaseRecoverable;
 import org.apache.hadoop.fs.Options;
 import org.apache.hadoop.fs.Options.ChecksumOpt;
@@ -28,27 +23,21 @@ import org.apache.hadoop.fs.StorageStatistics;
 import org.apache.hadoop.fs.RemoteIterator;
 import org.apache.hadoop.fs.SafeMode;
 import org.apache.hadoop.fs.SafeModeAction;
-import org.apache.hadoop.fs.impl.PathCapabilitiesSupport;
 import org.apache.hadoop.fs.permission.FsCreateModes;
 import org.apache.hadoop.fs.permission.FsAction;
 import org.apache.hadoop.fs.permission.FsPermission;
-import org.apache.hadoop.io.Text;
 import org.apache.hadoop.security.UserGroupInformation;
-import org.apache.hadoop.security.token.Token;
-import org.indexfs.hadoop.token.IndexFsTokenIdentifier;
+import org.indexfs.hadoop.decoupled.Checkouts;
+import org.indexfs.hadoop.decoupled.MergeReport;
+import org.indexfs.hadoop.decoupled.Origin;
 import org.apache.hadoop.util.Progressable;
 import org.indexfs.client.ClusterConnection;
 import org.indexfs.client.IndexFsClient;
 import org.indexfs.client.LeaseRenewer;
 import org.indexfs.client.admin.AdminClient;
 import org.indexfs.common.ConfigKey;
-import org.indexfs.common.IndexFsConfig;
-import org.indexfs.proto.Caller;
-import org.indexfs.proto.Listing;
-import org.indexfs.proto.OpenResult;
 import org.indexfs.proto.SafeModeRequest;
 import org.indexfs.proto.ServerInfo;
-import org.indexfs.proto.WriteHandle;
 
 /**
  * The {@code indexfs://<cluster>/} Hadoop FileSystem. The URI authority names the cluster; its
@@ -60,7 +49,7 @@ import org.indexfs.proto.WriteHandle;
  * served by the metadata tier. Writers hold single-writer leases, recoverable like HDFS's
  * ({@link LeaseRecoverable}).
  */
-public class IndexFileSystem extends ExtendedNamespace implements LeaseRecoverable, SafeMode {
+public class IndexFileSystem extends ClusterDefaults implements LeaseRecoverable, SafeMode, Origin {
   public static final String SCHEME = "indexfs";
   /** Delegation tokens of cluster {@code c} have the service {@code indexfs:c}. */
   public static final String TOKEN_SERVICE_PREFIX = "indexfs:";
@@ -74,7 +63,10 @@ public class IndexFileSystem extends ExtendedNamespace implements LeaseRecoverab
   private int inlineMax;
   private String user;
   private LocalizedPaths localized;
-  private org.indexfs.hadoop.decoupled.Checkouts checkouts;
+  private Checkouts checkouts;
+  /** Who answers each path: a checked-out copy, a localized subtree, or the servers. */
+  private NamespaceBackends backends;
+  private ServerBackend server;
   private org.indexfs.proto.ServerDefaults serverDefaults;
 
   @Override
@@ -86,22 +78,10 @@ public class IndexFileSystem extends ExtendedNamespace implements LeaseRecoverab
       throw new IllegalArgumentException("An indexfs URI names its cluster: indexfs://<cluster>/ (got " + name + ")");
     }
     uri = URI.create(SCHEME + "://" + cluster);
-    String zk = conf.get(String.format(IndexFsConfig.CLUSTER_ZOOKEEPER_PATTERN, cluster),
-        get(conf, IndexFsConfig.ZOOKEEPER_QUORUM));
     UserGroupInformation ugi = UserGroupInformation.getCurrentUser();
     user = ugi.getShortUserName();
-    var login = KerberosLogin.of(ugi, conf, TOKEN_SERVICE_PREFIX + cluster);
-    // A slot map only the servers can have written is believed (issue 31).
-    String servers = get(conf, IndexFsConfig.SECURITY_ZOOKEEPER_SERVER_ID);
-    ClusterConnection connection = get(conf, IndexFsConfig.CLIENT_PRIVATE_CONNECTION)
-        ? ClusterConnection.openUnshared(zk, cluster, get(conf, IndexFsConfig.RPC_MAX_FRAME_BYTES), 30_000,
-            get(conf, IndexFsConfig.CLIENT_CACHE_ENTRIES), login, servers)
-        : ClusterConnection.acquire(zk, cluster,
-            get(conf, IndexFsConfig.RPC_MAX_FRAME_BYTES), 30_000, get(conf, IndexFsConfig.CLIENT_CACHE_ENTRIES), login,
-            get(conf, IndexFsConfig.CLIENT_CONNECTION_LINGER_MS), servers);
-    connection.listConnections(get(conf, IndexFsConfig.CLIENT_LIST_CONNECTIONS));
-    client = new IndexFsClient(connection, caller(ugi), get(conf, IndexFsConfig.RPC_TIMEOUT_MS),
-        get(conf, IndexFsConfig.CLIENT_FAILOVER_WAIT_MS));
+    client = IndexFsClients.open(cluster, conf, ugi, TOKEN_SERVICE_PREFIX + cluster);
+    ClusterConnection connection = client.connection();
     try {
       ServerInfo info = connection.serverInfo(client::serverInfo);
       inlineMax = info.getInlineMaxBytes();
@@ -110,8 +90,10 @@ public class IndexFileSystem extends ExtendedNamespace implements LeaseRecoverab
       bytes = new FileBytes(objects);
       renewer = new LeaseRenewer(client, info.getLeaseSoftLimitMs());
       localized = new LocalizedPaths(client, objects, conf);
-      checkouts = new org.indexfs.hadoop.decoupled.Checkouts(this,
+      checkouts = new Checkouts(this,
           java.nio.file.Path.of(conf.get("hadoop.tmp.dir", System.getProperty("java.io.tmpdir")), "indexfs-checkouts"));
+      server = new ServerBackend(this, client, objects, bytes, renewer, localized, inlineMax);
+      backends = new NamespaceBackends(this, client, checkouts, localized, objects, server, inlineMax);
     } catch (IOException e) {
       // Hadoop closes a FileSystem whose initialize failed: that close must not release the
       // connection a second time (a shared connection would go on counting one user too few).
@@ -122,19 +104,8 @@ public class IndexFileSystem extends ExtendedNamespace implements LeaseRecoverab
     workingDir = getHomeDirectory();
   }
 
-  /** Who calls: user and groups for permission checks, the rest for the servers' audit log. */
-  private static Caller caller(UserGroupInformation ugi) throws IOException {
-    Caller.Builder b = IndexFsClient.caller(ugi.getShortUserName(), List.of(ugi.getGroupNames()),
-        UUID.randomUUID().toString()).toBuilder().setAuthMethod(ugi.getAuthenticationMethod().name());
-    UserGroupInformation real = ugi.getRealUser();
-    if (real != null) {
-      b.setRealUser(real.getUserName()).setRealAuthMethod(real.getAuthenticationMethod().name());
-    }
-    return b.build();
-  }
-
   static <T> T get(Configuration conf, ConfigKey<T> key) {
-    return key.get(Collections.singletonMap(key.name(), conf.get(key.name())));
+    return IndexFsClients.get(conf, key);
   }
 
   @Override
@@ -162,6 +133,11 @@ public class IndexFileSystem extends ExtendedNamespace implements LeaseRecoverab
   @Override
   DataObjects dataObjects() {
     return objects;
+  }
+
+  @Override
+  org.indexfs.proto.ServerDefaults serverDefaults() {
+    return serverDefaults;
   }
 
   /** Renews this FileSystem's write leases; tests stop it to play a writer that died. */
@@ -193,11 +169,6 @@ public class IndexFileSystem extends ExtendedNamespace implements LeaseRecoverab
     return FsCreateModes.applyUMask(permission == null ? fallback : permission, FsPermission.getUMask(getConf()));
   }
 
-  /** The unmasked mode a client sends with a create or mkdir, or null. */
-  private static Integer unmasked(FsPermission permission) {
-    return permission.getUnmasked() == null ? null : (int) permission.getUnmasked().toShort();
-  }
-
   /**
    * LOCALIZE ({@code shared}: SHARED_LOCALIZE) directory {@code f}, making it if needed (IndexFS
    * §II-D): until {@link #publish} (or this FileSystem closes, or another client asks for the
@@ -205,8 +176,12 @@ public class IndexFileSystem extends ExtendedNamespace implements LeaseRecoverab
    * last publish, and their changes inside wait for the next.
    */
   public void localize(Path f, boolean shared) throws IOException {
-    String path = pathOf(f);
-    write(() -> localized.bulk().localize(path, masked(null, FsPermission.getDirDefault()).toShort(), shared));
+    backends.localize(pathOf(f), masked(null, FsPermission.getDirDefault()).toShort(), shared);
+  }
+
+  /** This FileSystem's localized subtrees (tests stop their renewals to play a dead client). */
+  LocalizedPaths localizedPaths() {
+    return localized;
   }
 
   /**
@@ -238,11 +213,6 @@ public class IndexFileSystem extends ExtendedNamespace implements LeaseRecoverab
    * publishing left in subtree {@code f}: their work appears as this client's. Returns the number of
    * operations applied. Call it once those clients' localization leases have expired.
    */
-  /** This FileSystem's localized subtrees (tests stop their renewals to play a dead client). */
-  LocalizedPaths localizedPaths() {
-    return localized;
-  }
-
   public long replayClientJournals(Path f) throws IOException {
     String path = pathOf(f);
     return new JournalReplay(this, objects).replay(path, client.caller().getClientId());
@@ -253,14 +223,7 @@ public class IndexFileSystem extends ExtendedNamespace implements LeaseRecoverab
    * the refused entries as "path: reason" (empty when everything was ingested).
    */
   public List<String> publish(Path f) throws IOException {
-    String path = pathOf(f);
-    org.indexfs.proto.PublishResult r = write(() -> localized.bulk().publish(path, true));
-    if (r.getRejectedCount() == 0) {
-      localized.published(path);
-    }
-    List<String> out = new java.util.ArrayList<>();
-    r.getRejectedList().forEach(x -> out.add(x.getPath() + ": " + x.getReason()));
-    return out;
+    return backends.publish(pathOf(f));
   }
 
   /**
@@ -271,17 +234,7 @@ public class IndexFileSystem extends ExtendedNamespace implements LeaseRecoverab
    * the copy.
    */
   public void checkout(Path f) throws IOException {
-    String path = pathOf(f);
-    read(() -> {
-      checkouts.checkout(path);
-      return null;
-    });
-    if (read(() -> client.getPolicy(path)).policy().durability()
-        == org.indexfs.common.policy.SubtreePolicy.Durability.CLIENT_JOURNAL) {
-      // The copy's operations go to a journal on the data tier as they happen: if this client dies
-      // before merging, another replays them (replayClientJournals), as for a localized subtree.
-      localized.journal(path, ClientJournal.open(objects, path, client.caller().getClientId()));
-    }
+    backends.checkout(pathOf(f));
   }
 
   /**
@@ -289,33 +242,13 @@ public class IndexFileSystem extends ExtendedNamespace implements LeaseRecoverab
    * on the server, what it made is published in one ingest; what the server side changed since
    * check-out wins, and every change of the copy not applied is in the report, by path and reason.
    */
-  public org.indexfs.hadoop.decoupled.MergeReport merge(Path f) throws IOException {
-    String path = pathOf(f);
-    org.indexfs.hadoop.decoupled.MergeReport report = write(() -> checkouts.merge(path));
-    localized.published(path); // merged: its journal (client-journal) is no longer needed
-    return report;
+  public MergeReport merge(Path f) throws IOException {
+    return backends.merge(pathOf(f));
   }
 
   /** Drops the copy of checked-out directory {@code f} without merging; returns how many changes it held. */
   public long discardCheckout(Path f) throws IOException {
-    long n = checkouts.discard(pathOf(f));
-    localized.published(pathOf(f)); // dropped on purpose: nothing to replay
-    return n;
-  }
-
-  /** Local reads of a file made in a localized subtree: its bytes inline here, or its object. */
-  private FSDataInputStream openLocal(String path, org.indexfs.proto.FileStatus status) throws IOException {
-    org.indexfs.client.bulk.LocalSubtree t = localized.find(path);
-    org.indexfs.common.schema.Inode pending = t == null ? null : t.pendingFile(path);
-    if (pending == null || pending.isDirectory()) {
-      return null;
-    }
-    if (pending.dataObject == null) {
-      byte[] bytes = pending.inlineData == null ? new byte[0] : pending.inlineData;
-      return new FSDataInputStream(new IndexInputStream(path, bytes.length, IndexInputStream.inline(bytes), statistics));
-    }
-    return new FSDataInputStream(new IndexInputStream(path, pending.length,
-        new DataObjectSource(objects.open(pending.dataObject, objects.user(), path)), statistics));
+    return backends.discard(pathOf(f));
   }
 
   @Override
@@ -325,21 +258,7 @@ public class IndexFileSystem extends ExtendedNamespace implements LeaseRecoverab
     if (snapshot != null) {
       return bytes.open(path, read(() -> snapshots().open(snapshot)), statistics);
     }
-    org.indexfs.hadoop.decoupled.PrivateCopy copy = checkouts.find(path);
-    if (copy != null) {
-      byte[] written = copy.readWritten(path);
-      if (written != null) {
-        return new FSDataInputStream(new IndexInputStream(path, written.length, IndexInputStream.inline(written),
-            statistics));
-      }
-      path = copy.origin(path); // checked out, not written in the copy: the server's bytes
-    }
-    String at = path;
-    FSDataInputStream local = openLocal(path, null);
-    if (local != null) {
-      return local;
-    }
-    return bytes.open(at, read(() -> client.open(at)), statistics);
+    return backends.at(path).open(path);
   }
 
   @Override
@@ -401,35 +320,7 @@ public class IndexFileSystem extends ExtendedNamespace implements LeaseRecoverab
   private FSDataOutputStream create(Path f, FsPermission permission, boolean overwrite, short replication,
       long blockSize, boolean createParent) throws IOException {
     String path = pathOf(f);
-    org.indexfs.hadoop.decoupled.PrivateCopy copy = checkouts.find(path);
-    if (copy != null) {
-      java.io.OutputStream out = copy.create(path, permission.toShort(), overwrite, replication, blockSize,
-          createParent);
-      ClientJournal journal = localized.journalAt(copy.root());
-      return new FSDataOutputStream(journal == null ? out
-          : ClientJournal.journaledCopyFile(out, journal, copy, path, permission.toShort(), replication, blockSize),
-          statistics);
-    }
-    mapped(() -> localized.beforeCreate(path)); // a task attempt directory's first file localizes it
-    org.indexfs.client.bulk.LocalSubtree t = localized.find(path);
-    if (t != null) {
-      try {
-        org.indexfs.client.bulk.LocalSubtree.Created c = write(() -> t.create(path, permission.toShort(), overwrite,
-            replication, blockSize));
-        if (c.replacedObject() != null) {
-          objects.deleteQuietly(c.replacedObject());
-        }
-        return new FSDataOutputStream(new LocalOutputStream(t, objects, path, c.inodeId(), inlineMax,
-            replication, blockSize).journaled(localized.journalOf(t), permission.toShort()), statistics);
-      } catch (org.indexfs.client.bulk.LocalSubtree.NotLocal e) {
-        t.publish(false);
-      }
-    }
-    org.indexfs.proto.FileStatus created = write(() -> client.create(path, permission.toShort(), unmasked(permission), overwrite, replication, blockSize, createParent));
-    IndexOutputStream out = new IndexOutputStream(client, objects, renewer, path, created.getInodeId(), inlineMax,
-        replication, blockSize, created.getSpillObject(), created.getSpillPolicy(),
-        IndexOutputStream.Start.empty());
-    return new FSDataOutputStream(out, statistics);
+    return backends.forCreate(path).create(path, permission, overwrite, replication, blockSize, createParent);
   }
 
   /**
@@ -439,41 +330,8 @@ public class IndexFileSystem extends ExtendedNamespace implements LeaseRecoverab
   @Override
   public FSDataOutputStream append(Path f, int bufferSize, Progressable progress) throws IOException {
     String path = pathOf(f);
-    checkouts.refuse(path, "append");
-    localized.flushFor(path);
-    WriteHandle handle = write(() -> client.append(path));
-    org.indexfs.proto.FileStatus status = handle.getStatus();
-    IndexOutputStream.Start start;
-    if (status.getDataObject().isEmpty()) {
-      start = new IndexOutputStream.Start(handle.getInlineData().toByteArray(), null, null, status.getLength());
-    } else {
-      start = new IndexOutputStream.Start(null, appendToObject(path, status), status.getDataObject(),
-          status.getLength());
-    }
-    IndexOutputStream out = new IndexOutputStream(client, objects, renewer, path, status.getInodeId(), inlineMax,
-        (short) status.getReplication(), status.getBlockSize(), handle.getSpillObject(), handle.getSpillPolicy(), start);
-    return new FSDataOutputStream(out, statistics, status.getLength());
-  }
-
-  /** Opens an object file's object for append; on failure gives the file back, unchanged. */
-  private FSDataOutputStream appendToObject(String path, org.indexfs.proto.FileStatus status) throws IOException {
-    try {
-      FSDataOutputStream out = objects.append(status.getDataObject(), status.getOwner(), path);
-      if (out.getPos() != status.getLength()) {
-        out.close();
-        throw new IOException("Data object " + status.getDataObject() + " of " + path + " holds " + out.getPos()
-            + " bytes but the file records " + status.getLength());
-      }
-      return out;
-    } catch (IOException | RuntimeException e) {
-      // Includes UnsupportedOperationException: a local-directory data tier cannot append.
-      try {
-        client.complete(path, status.getInodeId(), status.getLength(), null, status.getDataObject());
-      } catch (IOException closeFailure) {
-        e.addSuppressed(closeFailure);
-      }
-      throw e;
-    }
+    backends.at(path).beforeServerCall(path, "append");
+    return server.append(path);
   }
 
   /** HDFS concat: the sources' bytes move to the end of {@code trg}; the sources disappear. */
@@ -502,7 +360,7 @@ public class IndexFileSystem extends ExtendedNamespace implements LeaseRecoverab
   /** HDFS truncate: true if done at once, false while the last block is recovered (file stays open). */
   @Override
   public boolean truncate(Path f, long newLength) throws IOException {
-    checkouts.refuse(pathOf(f), "truncate");
+    backends.refuseInCopy(pathOf(f), "truncate"); // a copy refuses it; localized entries are not published for it
     return write(() -> client.truncate(pathOf(f), newLength));
   }
 
@@ -574,37 +432,7 @@ public class IndexFileSystem extends ExtendedNamespace implements LeaseRecoverab
   public boolean rename(Path src, Path dst) throws IOException {
     String s = pathOf(src);
     String d = pathOf(dst);
-    org.indexfs.hadoop.decoupled.PrivateCopy copy = checkouts.find(s);
-    if (copy != null || checkouts.find(d) != null) {
-      if (copy == null || !copy.covers(d)) {
-        throw new IOException("Cannot rename " + s + " to " + d + ": only one side is in a checked-out copy (merge it first)");
-      }
-      boolean renamed = copy.rename(s, d);
-      ClientJournal journal = localized.journalAt(copy.root());
-      if (renamed && journal != null) {
-        journal.rename(s, d);
-      }
-      return renamed;
-    }
-    mapped(() -> localized.beforeRename(s)); // subtrees localized at or below s: published first
-    org.indexfs.client.bulk.LocalSubtree t = localized.find(s);
-    if (t != null) {
-      if (t.contains(d)) {
-        try {
-          boolean renamed = write(() -> t.rename(s, d));
-          ClientJournal journal = localized.journalOf(t);
-          if (renamed && journal != null) {
-            journal.rename(s, d);
-          }
-          return renamed;
-        } catch (org.indexfs.client.bulk.LocalSubtree.NotLocal e) {
-          // on the server: published first, below
-        }
-      }
-      localized.beforeMoveOut(t);
-    }
-    localized.flushFor(d);
-    return write(() -> client.rename(s, d));
+    return backends.forRename(s, d).rename(s, d);
   }
 
   @Override
@@ -619,45 +447,20 @@ public class IndexFileSystem extends ExtendedNamespace implements LeaseRecoverab
 
   /** FileContext-style rename: exact destination, every refusal an exception. */
   void renameExact(Path src, Path dst, boolean overwrite) throws IOException {
-    checkouts.refuse(pathOf(src), "rename with options");
-    checkouts.refuse(pathOf(dst), "rename with options");
     String s = pathOf(src);
-    mapped(() -> localized.beforeRename(s));
-    localized.flushFor(s);
-    localized.flushFor(pathOf(dst));
+    String d = pathOf(dst);
+    backends.refuseInCopy(s, "rename with options");
+    backends.refuseInCopy(d, "rename with options");
+    // No copy holds either side now: publish what is localized at, below and around them first.
+    backends.forRename(s, d).beforeServerCall(s, "rename with options");
+    backends.at(d).beforeServerCall(d, "rename with options");
     writeVoid(() -> client.renameExact(pathOf(src), pathOf(dst), overwrite));
   }
 
   @Override
   public boolean delete(Path f, boolean recursive) throws IOException {
     String path = pathOf(f);
-    org.indexfs.hadoop.decoupled.PrivateCopy copy = checkouts.find(path);
-    if (copy != null) {
-      boolean deleted = copy.delete(path, recursive);
-      ClientJournal journal = localized.journalAt(copy.root());
-      if (deleted && journal != null) {
-        journal.delete(path, recursive);
-      }
-      return deleted;
-    }
-    mapped(() -> localized.beforeDelete(path, objects)); // subtrees localized at or below: dropped
-    org.indexfs.client.bulk.LocalSubtree t = localized.find(path);
-    if (t != null) {
-      try {
-        for (String object : write(() -> t.delete(path, recursive))) {
-          objects.deleteQuietly(object);
-        }
-        ClientJournal journal = localized.journalOf(t);
-        if (journal != null) {
-          journal.delete(path, recursive);
-        }
-        return true;
-      } catch (org.indexfs.client.bulk.LocalSubtree.NotLocal e) {
-        t.publish(false);
-      }
-    }
-    localized.flushFor(path);
-    return write(() -> client.delete(path, recursive));
+    return backends.forDelete(path).delete(path, recursive);
   }
 
   @Override
@@ -679,50 +482,7 @@ public class IndexFileSystem extends ExtendedNamespace implements LeaseRecoverab
     if (snapshot != null) {
       return read(() -> snapshots().list(dir, snapshot));
     }
-    org.indexfs.hadoop.decoupled.PrivateCopy copy = checkouts.find(path);
-    if (copy != null) {
-      List<org.indexfs.proto.FileStatus> entries = copy.list(path);
-      ChildPaths children = new ChildPaths(dir);
-      java.util.Iterator<org.indexfs.proto.FileStatus> it = entries.iterator();
-      boolean file = entries.size() == 1 && entries.get(0).getType() == org.indexfs.proto.FileType.FILE
-          && copy.status(path).getType() == org.indexfs.proto.FileType.FILE;
-      return new RemoteIterator<>() {
-        @Override
-        public boolean hasNext() {
-          return it.hasNext();
-        }
-
-        @Override
-        public FileStatus next() {
-          org.indexfs.proto.FileStatus s = it.next();
-          return toHadoop(file ? dir : children.of(s.getName()), s);
-        }
-      };
-    }
-    org.indexfs.client.bulk.LocalSubtree t = localized.find(path) != null ? localized.find(path) : localized.bulk().at(path);
-    if (t != null) {
-      List<org.indexfs.proto.FileStatus> entries = read(() -> t.list(path));
-      ChildPaths children = new ChildPaths(dir);
-      return new RemoteIterator<>() {
-        private int index;
-
-        @Override
-        public boolean hasNext() {
-          return index < entries.size();
-        }
-
-        @Override
-        public FileStatus next() {
-          if (!hasNext()) {
-            throw new java.util.NoSuchElementException("No more entries in " + dir);
-          }
-          org.indexfs.proto.FileStatus s = entries.get(index++);
-          return toHadoop(entries.size() == 1 && s.getType() == org.indexfs.proto.FileType.FILE
-              && !path.equals(t.root()) && s.getName().equals(dir.getName()) ? dir : children.of(s.getName()), s);
-        }
-      };
-    }
-    return new StatusIterator(f, dir, client.list(pathOf(dir), () -> statistics.incrementReadOps(1)));
+    return backends.forListing(path).list(f, dir, path);
   }
 
   @Override
@@ -750,49 +510,7 @@ public class IndexFileSystem extends ExtendedNamespace implements LeaseRecoverab
 
   private boolean mkdirsAbsolute(Path f, FsPermission permission) throws IOException {
     String path = pathOf(f);
-    org.indexfs.hadoop.decoupled.PrivateCopy copy = checkouts.find(path);
-    if (copy != null) {
-      boolean made = copy.mkdirs(path, permission.toShort());
-      ClientJournal journal = localized.journalAt(copy.root());
-      if (made && journal != null) {
-        journal.mkdir(path, permission.toShort());
-      }
-      return made;
-    }
-    if (mapped(() -> localized.beforeCreate(path)) && localized.bulk().at(path) != null) {
-      return true; // a task attempt directory, made and localized
-    }
-    org.indexfs.client.bulk.LocalSubtree t = localized.find(path);
-    if (t != null) {
-      try {
-        boolean made = write(() -> t.mkdirs(path, permission.toShort()));
-        ClientJournal journal = localized.journalOf(t);
-        if (journal != null) {
-          journal.mkdir(path, permission.toShort());
-        }
-        return made;
-      } catch (org.indexfs.client.bulk.LocalSubtree.NotLocal e) {
-        t.publish(false);
-      }
-    }
-    int pattern = localized.patternFor(path);
-    if (pattern != 0 && localized.bulk().at(path) == null) {
-      // indexfs.client.localize.patterns: unmodified jobs get bulk insertion for these directories.
-      write(() -> localized.bulk().localize(path, permission.toShort(), pattern == 2));
-      return true;
-    }
-    org.indexfs.client.IndexFsClient.Made made =
-        write(() -> client.mkdirsInPolicy(path, permission.toShort(), unmasked(permission)));
-    if (made.created() && made.policy().consistency() == org.indexfs.common.policy.SubtreePolicy.Consistency.LOCALIZED
-        && localized.bulk().at(path) == null) {
-      // A localized subtree (issue 18): what this client makes in a new directory there stays in the
-      // client until it publishes, as under indexfs.client.localize.patterns (bulk insertion).
-      write(() -> localized.bulk().localize(path, permission.toShort(), false));
-      if (made.policy().durability() == org.indexfs.common.policy.SubtreePolicy.Durability.CLIENT_JOURNAL) {
-        localized.journal(path, ClientJournal.open(objects, path, client.caller().getClientId()));
-      }
-    }
-    return made.created();
+    return backends.forCreate(path).mkdirs(path, permission);
   }
 
   @Override
@@ -801,103 +519,9 @@ public class IndexFileSystem extends ExtendedNamespace implements LeaseRecoverab
     String path = pathOf(qualified);
     Snapshots.At snapshot = Snapshots.parse(path);
     if (snapshot != null) {
-      return read(() -> toHadoop(qualified, snapshots().status(snapshot)));
+      return read(() -> new IndexFileStatus(qualified, snapshots().status(snapshot)));
     }
-    org.indexfs.hadoop.decoupled.PrivateCopy copy = checkouts.find(path);
-    if (copy != null) {
-      return toHadoop(qualified, copy.status(path));
-    }
-    org.indexfs.client.bulk.LocalSubtree t = localized.find(path);
-    if (t != null) {
-      return read(() -> toHadoop(qualified, t.getFileStatus(path)));
-    }
-    return read(() -> toHadoop(qualified, client.getFileStatus(path)));
-  }
-
-  private Snapshots snapshots() {
-    return new Snapshots(client);
-  }
-
-  /** A snapshot call: DFSClient unwraps whatever the NameNode refuses it with (SnapshotException …). */
-  private <T> T unwrapped(Rpc<T> call) throws IOException {
-    try {
-      return write(call);
-    } catch (IOException e) {
-      throw HadoopErrors.asDfsClient(e);
-    }
-  }
-
-  /** HDFS's createSnapshot: the snapshot's path, {@code <dir>/.snapshot/<name>} (a generated name if null). */
-  @Override
-  public Path createSnapshot(Path path, String snapshotName) throws IOException {
-    Path dir = makeQualified(path);
-    String name = unwrapped(() -> snapshots().create(pathOf(dir), snapshotName));
-    // As HDFS returns it: the path alone, without the file system's scheme and authority.
-    return new Path(pathOf(dir), ".snapshot/" + name);
-  }
-
-  @Override
-  public void renameSnapshot(Path path, String snapshotOldName, String snapshotNewName) throws IOException {
-    String dir = pathOf(makeQualified(path));
-    unwrapped(() -> {
-      snapshots().rename(dir, snapshotOldName, snapshotNewName);
-      return null;
-    });
-  }
-
-  @Override
-  public void deleteSnapshot(Path path, String snapshotName) throws IOException {
-    String dir = pathOf(makeQualified(path));
-    unwrapped(() -> {
-      snapshots().delete(dir, snapshotName);
-      return null;
-    });
-  }
-
-  /** As DistributedFileSystem#allowSnapshot (superuser): snapshots of {@code path} may be taken. */
-  public void allowSnapshot(Path path) throws IOException {
-    String dir = pathOf(makeQualified(path));
-    unwrapped(() -> {
-      snapshots().allow(dir, true);
-      return null;
-    });
-  }
-
-  /** As DistributedFileSystem#disallowSnapshot: refused while the directory has snapshots. */
-  public void disallowSnapshot(Path path) throws IOException {
-    String dir = pathOf(makeQualified(path));
-    unwrapped(() -> {
-      snapshots().allow(dir, false);
-      return null;
-    });
-  }
-
-  /**
-   * As DistributedFileSystem#getSnapshotDiffReport: what changed under snapshottable directory
-   * {@code path} from snapshot {@code fromSnapshot} to {@code toSnapshot} ("" or "." for now).
-   */
-  public org.apache.hadoop.hdfs.protocol.SnapshotDiffReport getSnapshotDiffReport(Path path, String fromSnapshot,
-      String toSnapshot) throws IOException {
-    return SnapshotDiff.report(this, makeQualified(path), fromSnapshot, toSnapshot);
-  }
-
-  /** The path of a directory as HDFS prints it in a diff report's header. */
-  String pathOfForDiff(Path dir) {
-    return pathOf(dir);
-  }
-
-  /**
-   * As DistributedFileSystem#getSnapshottableDirListing: the snapshottable directories (the caller's
-   * own unless the caller is the superuser), at the path each has now; null if none.
-   */
-  public org.apache.hadoop.hdfs.protocol.SnapshottableDirectoryStatus[] getSnapshottableDirListing() throws IOException {
-    List<org.apache.hadoop.hdfs.protocol.SnapshottableDirectoryStatus> all =
-        read(() -> snapshots().snapshottable(client.connection().slotCount()));
-    return all.isEmpty() ? null : all.toArray(new org.apache.hadoop.hdfs.protocol.SnapshottableDirectoryStatus[0]);
-  }
-
-  static FileStatus toHadoop(Path path, org.indexfs.proto.FileStatus s) {
-    return new IndexFileStatus(path, s);
+    return backends.at(path).getFileStatus(qualified, path);
   }
 
   /** Answered by the server, as HDFS's NameNode answers it (Hadoop's default guesses on the client). */
@@ -912,15 +536,13 @@ public class IndexFileSystem extends ExtendedNamespace implements LeaseRecoverab
 
   @Override
   public void setPermission(Path p, FsPermission permission) throws IOException {
-    checkouts.refuse(pathOf(p), "setPermission");
-    localized.flushFor(pathOf(p));
+    backends.at(pathOf(p)).beforeServerCall(pathOf(p), "setPermission");
     writeVoid(() -> client.setPermission(pathOf(p), permission.toShort()));
   }
 
   @Override
   public void setOwner(Path p, String username, String groupname) throws IOException {
-    checkouts.refuse(pathOf(p), "setOwner");
-    localized.flushFor(pathOf(p));
+    backends.at(pathOf(p)).beforeServerCall(pathOf(p), "setOwner");
     if (username == null && groupname == null) {
       throw new IOException("username == null && groupname == null");
     }
@@ -929,22 +551,19 @@ public class IndexFileSystem extends ExtendedNamespace implements LeaseRecoverab
 
   @Override
   public void setTimes(Path p, long mtime, long atime) throws IOException {
-    checkouts.refuse(pathOf(p), "setTimes");
-    localized.flushFor(pathOf(p));
+    backends.at(pathOf(p)).beforeServerCall(pathOf(p), "setTimes");
     writeVoid(() -> client.setTimes(pathOf(p), mtime, atime));
   }
 
   @Override
   public boolean setReplication(Path src, short replication) throws IOException {
-    checkouts.refuse(pathOf(src), "setReplication");
-    localized.flushFor(pathOf(src));
+    backends.at(pathOf(src)).beforeServerCall(pathOf(src), "setReplication");
     return write(() -> client.setReplication(pathOf(src), replication));
   }
 
   @Override
   public ContentSummary getContentSummary(Path f) throws IOException {
-    checkouts.refuse(pathOf(f), "getContentSummary");
-    localized.flushFor(pathOf(f));
+    backends.at(pathOf(f)).beforeServerCall(pathOf(f), "getContentSummary");
     org.indexfs.proto.ContentSummary s = read(() -> client.contentSummary(pathOf(f)));
     return new ContentSummary.Builder().length(s.getLength()).fileCount(s.getFileCount())
         .directoryCount(s.getDirectoryCount()).spaceConsumed(s.getSpaceConsumed())
@@ -953,72 +572,14 @@ public class IndexFileSystem extends ExtendedNamespace implements LeaseRecoverab
         .erasureCodingPolicy(s.getDirectoryCount() == 0 ? "Replicated" : "").build();
   }
 
-  /** Like HDFS reporting its DataNodes: the capacity of the file system that holds the bytes. */
-  @Override
-  public FsStatus getStatus(Path p) throws IOException {
-    return objects.status();
-  }
-
-  /** As DistributedFileSystem: the client's {@code dfs.blocksize}. */
-  @Override
-  @SuppressWarnings("deprecation")
-  public long getDefaultBlockSize() {
-    return getConf().getLongBytes("dfs.blocksize", 128L * 1024 * 1024);
-  }
-
-  @Override
-  public long getDefaultBlockSize(Path f) {
-    return getDefaultBlockSize();
-  }
-
-  /** As DistributedFileSystem: the client's {@code dfs.replication}. */
-  @Override
-  @SuppressWarnings("deprecation")
-  public short getDefaultReplication() {
-    return (short) getConf().getInt("dfs.replication", 3);
-  }
-
   /**
    * The service of this cluster's delegation tokens, {@code indexfs:<cluster>} (HDFS HA uses
    * {@code ha-hdfs:<nameservice>} the same way): the key under which credentials hold its token.
-   * Null without Kerberos, as there are no tokens then.
+   * Set with or without security, as HDFS's: TokenCache and Spark key credentials by it.
    */
-  @Override
-  public short getDefaultReplication(Path path) {
-    return getDefaultReplication();
-  }
-
-  /**
-   * The cluster's defaults for new files, as the servers serve them (the data tier's HDFS
-   * defaults): what FileContext.create and Hadoop's trash use, as with HDFS.
-   */
-  @Override
-  @SuppressWarnings("deprecation")
-  public FsServerDefaults getServerDefaults() {
-    org.indexfs.proto.ServerDefaults d = serverDefaults;
-    // No key provider: IndexFS has no encryption zones (HDFS without a KMS answers "" too).
-    return new FsServerDefaults(d.getBlockSize(), d.getBytesPerChecksum(), d.getWritePacketSize(),
-        (short) d.getReplication(), d.getFileBufferSize(), d.getEncryptDataTransfer(), d.getTrashInterval(),
-        org.apache.hadoop.util.DataChecksum.Type.valueOf(d.getChecksumType()), "",
-        (byte) (d.getDefaultStoragePolicyId() == 0 ? 7 : d.getDefaultStoragePolicyId()));
-  }
-
-  @Override
-  public FsServerDefaults getServerDefaults(Path p) {
-    return getServerDefaults();
-  }
-
   @Override
   public String getCanonicalServiceName() {
-    // Set with or without security, as HDFS's: TokenCache and Spark key credentials by it.
-    return TOKEN_SERVICE_PREFIX + uri.getAuthority();
-  }
-
-  /** As HDFS's (no encryption zones here): the root, as a path without scheme or authority. */
-  @Override
-  public Path getEnclosingRoot(Path path) throws IOException {
-    getFileStatus(path); // HDFS resolves the path first: a missing one is FileNotFoundException
-    return new Path("/");
+    return TOKEN_SERVICE_PREFIX + getUri().getAuthority();
   }
 
   /**
@@ -1033,29 +594,6 @@ public class IndexFileSystem extends ExtendedNamespace implements LeaseRecoverab
   @Override
   public org.apache.hadoop.fs.FSDataOutputStreamBuilder appendFile(Path path) {
     return new OutputStreamBuilder(this, path).append();
-  }
-
-  /**
-   * The data tier issues tokens too: a job collecting this file system's tokens also gets the data
-   * tier's (HDFS's), so its tasks can read and write objects without tickets.
-   */
-  @Override
-  public org.apache.hadoop.security.token.DelegationTokenIssuer[] getAdditionalTokenIssuers() throws IOException {
-    if (!UserGroupInformation.isSecurityEnabled() || !objects.configured()) {
-      return null;
-    }
-    return new org.apache.hadoop.security.token.DelegationTokenIssuer[] {objects.fileSystem()};
-  }
-
-  /** HDFS {@code getDelegationToken}: asked of the servers with this FileSystem's Kerberos login. */
-  @Override
-  public Token<IndexFsTokenIdentifier> getDelegationToken(String renewer) throws IOException {
-    if (!UserGroupInformation.isSecurityEnabled()) {
-      return null;
-    }
-    org.indexfs.proto.DelegationToken t = read(() -> client.getDelegationToken(renewer == null ? "" : renewer));
-    return new Token<>(t.getIdentifier().toByteArray(), t.getPassword().toByteArray(), IndexFsTokenIdentifier.KIND,
-        new Text(getCanonicalServiceName()));
   }
 
   @Override

@@ -59,6 +59,11 @@ abstract class MeteredFileSystem extends FileSystem {
     });
   }
 
+  /** This FileSystem's statistics, for the streams and listings its namespace backends make. */
+  Statistics stats() {
+    return statistics;
+  }
+
   /** The absolute path the servers see. */
   String pathOf(Path p) {
     // As DistributedFileSystem.getPathName: an absolute path of this file system is used as it is.

@@ -32,7 +32,7 @@ final class SnapshotDiff {
 
   private SnapshotDiff() {}
 
-  static SnapshotDiffReport report(IndexFileSystem fs, Path dir, String from, String to) throws IOException {
+  static SnapshotDiffReport report(ExtendedNamespace fs, Path dir, String from, String to) throws IOException {
     long fromAt = createdAt(fs, dir, from);
     long toAt = createdAt(fs, dir, to);
     // HDFS computes the diff from the earlier to the later and inverts it when asked backwards.
@@ -54,7 +54,7 @@ final class SnapshotDiff {
   }
 
   /** When snapshot {@code name} was taken (now: the latest), refused as HDFS refuses a missing one. */
-  private static long createdAt(IndexFileSystem fs, Path dir, String name) throws IOException {
+  private static long createdAt(ExtendedNamespace fs, Path dir, String name) throws IOException {
     if (name == null || name.isEmpty() || name.equals(".")) {
       return Long.MAX_VALUE;
     }
@@ -66,7 +66,7 @@ final class SnapshotDiff {
     }
   }
 
-  private static List<DiffReportEntry> forward(IndexFileSystem fs, Path dir, String from, String to) throws IOException {
+  private static List<DiffReportEntry> forward(ExtendedNamespace fs, Path dir, String from, String to) throws IOException {
     Map<Long, Node> before = walk(fs, tree(dir, from));
     Map<Long, Node> after = walk(fs, tree(dir, to));
     TreeMap<String, List<DiffReportEntry>> byDir = new TreeMap<>(); // a changed entry's path (later tree) → what follows it
@@ -147,7 +147,7 @@ final class SnapshotDiff {
   }
 
   /** Every entry below {@code root} by inode id, with its path relative to it; the root as "" under id 0. */
-  private static Map<Long, Node> walk(IndexFileSystem fs, Path root) throws IOException {
+  private static Map<Long, Node> walk(ExtendedNamespace fs, Path root) throws IOException {
     Map<Long, Node> out = new HashMap<>();
     IndexFileStatus top = (IndexFileStatus) fs.getFileStatus(root);
     out.put(top.inodeId(), new Node(top.inodeId(), 0, "", top));

@@ -91,7 +91,7 @@ final class Snapshots {
         org.indexfs.proto.FileStatus s = page.getEntries(index++).getStatus();
         boolean file = s.getType() == org.indexfs.proto.FileType.FILE && !at.name().isEmpty()
             && first.getEntriesCount() == 1 && !first.getHasMore() && s.getName().equals(dir.getName());
-        return IndexFileSystem.toHadoop(file ? dir : children.of(s.getName()), s);
+        return new IndexFileStatus(file ? dir : children.of(s.getName()), s);
       }
     };
   }

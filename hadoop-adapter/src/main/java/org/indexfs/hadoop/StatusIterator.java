@@ -57,6 +57,6 @@ final class StatusIterator implements RemoteIterator<FileStatus> {
       throw new NoSuchElementException("No more entries in " + dir);
     }
     org.indexfs.proto.FileStatus s = mapped(listing::next);
-    return IndexFileSystem.toHadoop(isFile ? dir : children.of(s.getName()), s);
+    return new IndexFileStatus(isFile ? dir : children.of(s.getName()), s);
   }
 }

@@ -2,26 +2,14 @@ package org.indexfs.client;
 
 import com.google.protobuf.ByteString;
 import java.io.IOException;
-import java.io.InterruptedIOException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
-import org.indexfs.common.rpc.RpcConnection;
-import org.indexfs.client.cache.ResolutionCache;
 import org.indexfs.common.IndexFsConfig;
 import org.indexfs.common.IndexFsException;
 import org.indexfs.common.PathNames;
-import org.indexfs.common.giga.GigaIndex;
 import org.indexfs.common.giga.PartitionBitmap;
-import org.indexfs.common.schema.NameHash;
 import org.indexfs.proto.AccessRequest;
-import org.indexfs.proto.Ancestor;
 import org.indexfs.proto.DelegationToken;
 import org.indexfs.proto.DelegationTokenRequest;
 import org.indexfs.proto.TokenRequest;
@@ -32,16 +20,12 @@ import org.indexfs.proto.GetAclStatusRequest;
 import org.indexfs.proto.GetXAttrsRequest;
 import org.indexfs.proto.RemoveXAttrRequest;
 import org.indexfs.proto.SetQuotaRequest;
-import org.indexfs.proto.SetPolicyRequest;
-import org.indexfs.proto.GetPolicyRequest;
-import org.indexfs.proto.DefinedPolicy;
 import org.indexfs.common.policy.PolicyAt;
 import org.indexfs.common.policy.SubtreePolicy;
 import org.indexfs.proto.SetXAttrRequest;
 import org.indexfs.proto.XAttr;
 import org.indexfs.proto.AppendRequest;
 import org.indexfs.proto.Caller;
-import org.indexfs.proto.Code;
 import org.indexfs.proto.CompleteRequest;
 import org.indexfs.proto.ConcatRequest;
 import org.indexfs.proto.ContentSummary;
@@ -62,7 +46,6 @@ import org.indexfs.proto.PublishRequest;
 import org.indexfs.proto.PublishResult;
 import org.indexfs.proto.RecoverLeaseRequest;
 import org.indexfs.proto.RenameRequest;
-import org.indexfs.proto.RenewLeaseRequest;
 import org.indexfs.proto.Request;
 import org.indexfs.proto.Resolution;
 import org.indexfs.proto.Response;
@@ -82,36 +65,14 @@ import org.indexfs.proto.WriteHandle;
 public final class IndexFsClient implements AutoCloseable {
   private final ClusterConnection cluster;
   private final Caller caller;
-  private final long timeoutMs;
-  private final long failoverWaitMs;
   private final RpcCounters counters = new RpcCounters();
+  /** The failover loop: one call to one slot, riding through failovers. */
+  private final FailoverSender sender;
+  /** The routing loop: which slot a path's call goes to, following the servers' redirects. */
+  private final PathRouter router;
   /** Files this client writes, and the slot holding each one's write lease. */
-  private final Map<Long, Integer> writing = new ConcurrentHashMap<>();
-  /** The slot this thread's last routed call went to (a writer's later calls go there). */
-  private final ThreadLocal<Integer> lastSlot = ThreadLocal.withInitial(() -> 0);
-
-  /** Tests: the call id the next call of this thread carries (a retry of an earlier call, made by hand). */
-  private final ThreadLocal<Long> reuseCallId = new ThreadLocal<>();
-
-  /** Tests only: the next call of this thread goes out with {@code callId}, as a retry of that call would. */
-  void reuseCallId(long callId) {
-    reuseCallId.set(callId);
-  }
-
-  private long nextCallId(Request.Builder request) {
-    Long reused = reuseCallId.get();
-    reuseCallId.remove();
-    if (reused != null) {
-      return reused;
-    }
-    java.util.function.ToLongFunction<Request.OpCase> named = callIds;
-    return named != null ? named.applyAsLong(request.getOpCase()) : RpcConnection.newCallId();
-  }
-
-  /** Set by {@link #namingCalls}: how this client's calls are named for the servers' retry caches. */
-  private volatile ByteString rpcClientId;
-  private volatile java.util.function.ToLongFunction<Request.OpCase> callIds;
-
+  private final WriteLeases leases;
+  private final SubtreePolicies policies;
   /**
    * Names this client's calls {@code (rpcClientId, callIds(operation))} for the servers' retry
    * caches instead of this process's connection id and a fresh number: a gateway passes on the names
@@ -120,22 +81,9 @@ public final class IndexFsClient implements AutoCloseable {
    * process has a call with it in flight. Returns this client.
    */
   public IndexFsClient namingCalls(ByteString rpcClientId, java.util.function.ToLongFunction<Request.OpCase> callIds) {
-    this.rpcClientId = rpcClientId;
-    this.callIds = callIds;
+    sender.namingCalls(rpcClientId, callIds);
     return this;
   }
-
-  /** No reply within the timeout: the server has the call, its outcome is not known here. */
-  static final class ReplyOverdue extends IOException {
-    ReplyOverdue(String message) {
-      super(message);
-    }
-  }
-
-  /** Re-routing a call more often than this means the namespace keeps moving under it. */
-  private static final int MAX_HOPS = 32;
-  /** How long a call keeps re-routing while the namespace moves under it, at most. */
-  private static final long ROUTING_PATIENCE_MS = 30_000;
 
   public IndexFsClient(ClusterConnection cluster, Caller caller, long timeoutMs) {
     this(cluster, caller, timeoutMs, IndexFsConfig.CLIENT_FAILOVER_WAIT_MS.defaultValue());
@@ -148,8 +96,15 @@ public final class IndexFsClient implements AutoCloseable {
   public IndexFsClient(ClusterConnection cluster, Caller caller, long timeoutMs, long failoverWaitMs) {
     this.cluster = cluster;
     this.caller = caller;
-    this.timeoutMs = timeoutMs;
-    this.failoverWaitMs = failoverWaitMs;
+    this.sender = new FailoverSender(cluster, caller, timeoutMs, failoverWaitMs, counters);
+    this.router = new PathRouter(cluster, sender, counters, timeoutMs);
+    this.leases = new WriteLeases(cluster, sender, router);
+    this.policies = new SubtreePolicies(cluster, sender, router);
+  }
+
+  /** Tests only: the next call of this thread goes out with {@code callId}, as a retry of that call would. */
+  void reuseCallId(long callId) {
+    sender.reuseCallId(callId);
   }
 
   /** RPCs sent by this client, by operation (and re-routings), since it was opened. */
@@ -198,18 +153,7 @@ public final class IndexFsClient implements AutoCloseable {
    * every directory from the root to {@code path}'s parent.
    */
   public SubtreePolicy cachedPolicy(String path) throws IOException {
-    List<String> names = PathNames.components(path, Integer.MAX_VALUE);
-    Resolution known = cluster.resolutions().resolve(names, names.size());
-    if (known.getAncestorsCount() < names.size()) {
-      return null;
-    }
-    for (int i = known.getAncestorsCount() - 1; i >= 0; i--) {
-      SubtreePolicy p = SubtreePolicy.fromFlags(known.getAncestors(i).getFlags());
-      if (p != null) {
-        return p;
-      }
-    }
-    return SubtreePolicy.DEFAULT;
+    return policies.cached(path);
   }
 
   public FileStatus create(String path, int permission, boolean overwrite, int replication, long blockSize,
@@ -225,9 +169,9 @@ public final class IndexFsClient implements AutoCloseable {
     if (unmasked != null) {
       b.setUnmasked(unmasked);
     }
-    Request.Builder request = Request.newBuilder().setCreate(b);
-    FileStatus created = call(request, path, false).getStatus();
-    writing.put(created.getInodeId(), slotOf(request));
+    PathRouter.Routed r = router.route(Request.newBuilder().setCreate(b), path, false, 0, null);
+    FileStatus created = r.response().getStatus();
+    leases.opened(created.getInodeId(), r.slot());
     return created;
   }
 
@@ -269,9 +213,9 @@ public final class IndexFsClient implements AutoCloseable {
    */
   public Listing listPage(String path, int partition, ByteString startAfter, int limit) throws IOException {
     // A page goes to the slot of the partition (its lowest hash routes there, DESIGN §4).
-    return routed(Request.newBuilder().setListStatus(ListStatusRequest.newBuilder().setPath(path)
+    return router.route(Request.newBuilder().setListStatus(ListStatusRequest.newBuilder().setPath(path)
         .setPartition(partition).setStartAfter(startAfter).setLimit(limit)), path, true,
-        Long.reverse(partition), null).getListing();
+        Long.reverse(partition), null).response().getListing();
   }
 
   /** A directory's entries (or the file itself) in HDFS order, streamed page by page. */
@@ -322,14 +266,14 @@ public final class IndexFsClient implements AutoCloseable {
 
   /** {@code FileSystem.rename} rules: false instead of most refusals. */
   public boolean rename(String src, String dst) throws IOException {
-    return routed(Request.newBuilder().setRename(RenameRequest.newBuilder().setSrc(src).setDst(dst)
-        .setMode(RenameRequest.Mode.LEGACY)), src, false, dst).getBool().getValue();
+    return router.route(Request.newBuilder().setRename(RenameRequest.newBuilder().setSrc(src).setDst(dst)
+        .setMode(RenameRequest.Mode.LEGACY)), src, false, 0, dst).response().getBool().getValue();
   }
 
   /** {@code FileContext.rename} rules: exact destination, refusals as exceptions. */
   public void renameExact(String src, String dst, boolean overwrite) throws IOException {
-    routed(Request.newBuilder().setRename(RenameRequest.newBuilder().setSrc(src).setDst(dst)
-        .setMode(RenameRequest.Mode.EXACT).setOverwrite(overwrite)), src, false, dst);
+    router.route(Request.newBuilder().setRename(RenameRequest.newBuilder().setSrc(src).setDst(dst)
+        .setMode(RenameRequest.Mode.EXACT).setOverwrite(overwrite)), src, false, 0, dst);
   }
 
   public void setPermission(String path, int permission) throws IOException {
@@ -372,15 +316,16 @@ public final class IndexFsClient implements AutoCloseable {
     if (dataObject != null) {
       b.setDataObject(dataObject);
     }
-    writerCall(Request.newBuilder().setComplete(b), path, inodeId);
-    writing.remove(inodeId);
+    leases.call(Request.newBuilder().setComplete(b), path, inodeId);
+    leases.closed(inodeId);
   }
 
   /** Opens a closed file for appending; the caller becomes its writer. */
   public WriteHandle append(String path) throws IOException {
-    Request.Builder request = Request.newBuilder().setAppend(AppendRequest.newBuilder().setPath(path));
-    WriteHandle handle = call(request, path, false).getWriteHandle();
-    writing.put(handle.getStatus().getInodeId(), slotOf(request));
+    PathRouter.Routed r = router.route(Request.newBuilder().setAppend(AppendRequest.newBuilder().setPath(path)), path,
+        false, 0, null);
+    WriteHandle handle = r.response().getWriteHandle();
+    leases.opened(handle.getStatus().getInodeId(), r.slot());
     return handle;
   }
 
@@ -398,7 +343,7 @@ public final class IndexFsClient implements AutoCloseable {
     if (dataObject != null) {
       b.setDataObject(dataObject);
     }
-    writerCall(Request.newBuilder().setFlush(b), path, inodeId);
+    leases.call(Request.newBuilder().setFlush(b), path, inodeId);
   }
 
   /**
@@ -406,16 +351,7 @@ public final class IndexFsClient implements AutoCloseable {
    * lease to another slot, so with more than one slot every slot is told.
    */
   public void renewLease() throws IOException {
-    if (writing.isEmpty()) {
-      return;
-    }
-    Set<Integer> slots = new java.util.TreeSet<>(writing.values());
-    for (int s = 0, n = cluster.slotCount(); n > 1 && s < n; s++) {
-      slots.add(s);
-    }
-    for (int slot : slots) {
-      call(Request.newBuilder().setRenewLease(RenewLeaseRequest.getDefaultInstance()), slot);
-    }
+    leases.renewAll();
   }
 
   /** Closes a file whose writer is gone; true once it is closed. */
@@ -501,21 +437,12 @@ public final class IndexFsClient implements AutoCloseable {
    * the directory inherits again. The directory's owner or the superuser.
    */
   public void setPolicy(String path, SubtreePolicy policy) throws IOException {
-    SetPolicyRequest.Builder req = SetPolicyRequest.newBuilder().setPath(path);
-    if (policy == null) {
-      req.setClear(true);
-    } else {
-      req.setConsistency(SubtreePolicy.nameOf(policy.consistency()))
-          .setDurability(SubtreePolicy.nameOf(policy.durability()));
-    }
-    call(Request.newBuilder().setSetPolicy(req), path, false);
+    policies.set(path, policy);
   }
 
   /** The policy in force at {@code path} and where it is set. */
   public PolicyAt getPolicy(String path) throws IOException {
-    DefinedPolicy d = call(Request.newBuilder().setGetPolicy(GetPolicyRequest.newBuilder().setPath(path)), path, false)
-        .getPolicies().getPolicies(0);
-    return policyAt(d);
+    return policies.get(path);
   }
 
   /**
@@ -523,30 +450,7 @@ public final class IndexFsClient implements AutoCloseable {
    * (a directory renamed or deleted since its policy was set is left out; README, Not yet).
    */
   public List<PolicyAt> listPolicies() throws IOException {
-    java.util.TreeMap<String, PolicyAt> out = new java.util.TreeMap<>();
-    for (int slot = 0; slot < cluster.slotCount(); slot++) {
-      for (DefinedPolicy d : call(Request.newBuilder().setGetPolicy(GetPolicyRequest.newBuilder().setList(true)), slot)
-          .getPolicies().getPoliciesList()) {
-        PolicyAt now;
-        try {
-          now = getPolicy(d.getPath());
-        } catch (IndexFsException e) {
-          if (e.code() == Code.FILE_NOT_FOUND) {
-            continue; // deleted since its policy was set
-          }
-          throw e;
-        }
-        if (d.getPath().equals(now.definedAt())) {
-          out.put(d.getPath(), now);
-        }
-      }
-    }
-    return new java.util.ArrayList<>(out.values());
-  }
-
-  private static PolicyAt policyAt(DefinedPolicy d) {
-    return new PolicyAt(d.getPath(), new SubtreePolicy(SubtreePolicy.consistency(d.getConsistency()),
-        SubtreePolicy.durability(d.getDurability())), d.getDefinedAt().isEmpty() ? null : d.getDefinedAt());
+    return policies.list();
   }
 
   /**
@@ -600,12 +504,12 @@ public final class IndexFsClient implements AutoCloseable {
       publish.setImportEntries(true).putAllPrincipals(importPrincipals);
     }
     Request.Builder request = Request.newBuilder().setPublish(publish);
-    request.setCallId(nextCallId(request));
+    request.setCallId(sender.nextCallId(request));
     long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(PUBLISH_PATIENCE_MS);
     while (true) {
       try {
         return call(request, path, true).getPublishResult();
-      } catch (ReplyOverdue e) {
+      } catch (FailoverSender.ReplyOverdue e) {
         if (System.nanoTime() > deadline) {
           throw e;
         }
@@ -620,15 +524,9 @@ public final class IndexFsClient implements AutoCloseable {
    * refusal, so it publishes within one lease period.
    */
   public void waitForLocalized(long ms) {
-    this.localizedWaitMs = ms;
+    router.waitForLocalized(ms);
   }
 
-  private volatile long localizedWaitMs = 65_000;
-
-  /**
-   * The address of the server holding {@code path}'s entry, as far as this client's cache knows
-   * (a hint for locality: an inline file's bytes come from there).
-   */
   /**
    * A snapshot call (issue 17): allow/disallow go to the slot holding the directory's entry, every
    * other one to the directory's home, where its snapshots are kept.
@@ -640,155 +538,23 @@ public final class IndexFsClient implements AutoCloseable {
     return call(Request.newBuilder().setSnapshot(r), r.getPath(), atHome).getSnapshotPage();
   }
 
+  /**
+   * The address of the server holding {@code path}'s entry, as far as this client's cache knows
+   * (a hint for locality: an inline file's bytes come from there).
+   */
   public java.net.InetSocketAddress serverOf(String path) throws IOException {
     List<String> names = PathNames.components(path, Integer.MAX_VALUE);
     Resolution known = cluster.resolutions().resolve(names, names.size() - 1);
-    return cluster.connection(slotOf(known, names, 0)).address();
+    return cluster.connection(router.slotOf(known, names, 0)).address();
   }
 
   public ServerInfo serverInfo() throws IOException {
     return call(Request.newBuilder().setServerInfo(ServerInfoRequest.getDefaultInstance()), 0).getServerInfo();
   }
 
-  /** A writer's call goes to the slot that granted its lease (the file may have moved since). */
-  private Response writerCall(Request.Builder request, String path, long inodeId) throws IOException {
-    Integer slot = writing.get(inodeId);
-    if (slot != null) {
-      Response response = send(slot, request);
-      Code code = response.getCode();
-      if (code != Code.STALE_RESOLUTION && code != Code.RESOLVE_ELSEWHERE) {
-        return check(response);
-      }
-      // The file moved with a directory split: find it by its path, and remember where it is now.
-    }
-    Response response = call(request.clearResolution(), path, false);
-    writing.computeIfPresent(inodeId, (id, old) -> lastSlot.get());
-    return response;
-  }
-
-  /** The slot a request with this resolution goes to: the one holding the next name's partition. */
-  private int slotOf(Resolution r, List<String> names, long intoHash) throws IOException {
-    if (r.getAncestorsCount() == 0) {
-      return 0;
-    }
-    int k = r.getAncestorsCount() - 1;
-    Ancestor dir = r.getAncestors(k);
-    long hash = k < names.size() ? NameHash.of(names.get(k)) : intoHash;
-    PartitionBitmap bitmap = cluster.resolutions().bitmap(dir.getInodeId());
-    if (bitmap == null) {
-      return dir.getZerothSlot();
-    }
-    return GigaIndex.slotOf(dir.getZerothSlot(), GigaIndex.partitionOf(hash, bitmap), cluster.slotCount());
-  }
-
-  private int slotOf(Request.Builder sent) throws IOException {
-    return lastSlot.get();
-  }
-
   /** A call about {@code path}, sent to its parent directory's home slot (or the directory's own, {@code into}). */
   private Response call(Request.Builder request, String path, boolean into) throws IOException {
-    return routed(request, path, into, 0, null);
-  }
-
-  /**
-   * Client-side resolution (IndexFS §II-B): start from the deepest directory cached for the path,
-   * send the call to that directory's home slot, and when the server says the walk continues on
-   * another slot, cache what it walked and go there. Bounded, with backoff on stale caches.
-   */
-  private Response routed(Request.Builder request, String path, boolean into, String dst) throws IOException {
-    return routed(request, path, into, 0, dst);
-  }
-
-  private Response routed(Request.Builder request, String path, boolean into, long intoHash, String dst)
-      throws IOException {
-    ResolutionCache cache = cluster.resolutions();
-    List<String> names = PathNames.components(path, Integer.MAX_VALUE);
-    List<String> dstNames = dst == null ? null : PathNames.components(dst, Integer.MAX_VALUE);
-    Resolution known = cache.resolve(names, into ? names.size() : names.size() - 1);
-    Resolution knownDst = dst == null ? null : cache.resolve(dstNames, dstNames.size() - 1);
-    long localizedUntil = 0;
-    StringBuilder trail = new StringBuilder();
-    // Entries move (splits, renames across slots) for moments: keep re-routing for a while.
-    long deadline = System.nanoTime() + Math.min(timeoutMs, ROUTING_PATIENCE_MS) * 1_000_000L;
-    for (int attempt = 0; ; attempt++) {
-      request.setResolution(known);
-      if (knownDst != null) {
-        request.setDstResolution(knownDst);
-      }
-      int slot = slotOf(known, names, intoHash);
-      lastSlot.set(slot);
-      long sent = System.nanoTime();
-      Response response = send(slot, request);
-      if (response.getCode() == Code.OK) {
-        return response;
-      }
-      boolean patient = attempt < MAX_HOPS || System.nanoTime() - deadline < 0;
-      if (!patient && isRouting(response.getCode())) {
-        // Routing answers are the servers' business and never reach a caller (issue 16).
-        throw new IOException("Cannot reach " + path + ": the directories on its way kept moving ("
-            + attempt + " attempts; last: " + trail + ")");
-      }
-      if (attempt >= MAX_HOPS - 4 && trail.length() < 2_000) {
-        trail.append(" slot ").append(slot).append(' ').append(response.getCode()).append(' ')
-            .append(response.getMessage()).append(';');
-      }
-      if (response.getCode() == Code.RESOLVE_ELSEWHERE) {
-        counters.count("resolve.elsewhere");
-        if (response.getResolvedDst()) {
-          knownDst = response.getResolved();
-          cache.remember(dstNames, knownDst, sent);
-        } else {
-          known = response.getResolved();
-          cache.remember(names, known, sent);
-        }
-        if (attempt >= MAX_HOPS / 2) {
-          // Far more hops than any path has slots: something moves under this call; do not spin.
-          backoff(attempt - MAX_HOPS / 2);
-        }
-      } else if (response.getCode() == Code.SUBTREE_LOCALIZED && localizedWaitMs > 0) {
-        // Another client holds the subtree (bulk insertion); it publishes soon: wait, not a hop.
-        long now = System.nanoTime();
-        localizedUntil = localizedUntil == 0 ? now + localizedWaitMs * 1_000_000 : localizedUntil;
-        if (now - localizedUntil > 0) {
-          return check(response);
-        }
-        counters.count("localized.wait");
-        attempt--;
-        backoff(6);
-      } else if (response.getCode() == Code.STALE_RESOLUTION) {
-        counters.count("resolve.stale");
-        cache.forget(names);
-        known = Resolution.getDefaultInstance();
-        if (dstNames != null) {
-          cache.forget(dstNames);
-          knownDst = Resolution.getDefaultInstance();
-        }
-        backoff(attempt);
-      } else {
-        return check(response);
-      }
-    }
-  }
-
-  /** Answers that only tell the client where to go next. */
-  private static boolean isRouting(Code code) {
-    return code == Code.RESOLVE_ELSEWHERE || code == Code.STALE_RESOLUTION;
-  }
-
-  private static void backoff(int attempt) throws InterruptedIOException {
-    try {
-      Thread.sleep(Math.min(200, 5L << Math.min(attempt, 6)));
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new InterruptedIOException("Interrupted while re-resolving");
-    }
-  }
-
-  private static Response check(Response response) throws IndexFsException {
-    if (response.getCode() != Code.OK) {
-      throw new IndexFsException(response.getCode(), response.getMessage());
-    }
-    return response;
+    return router.route(request, path, into, 0, null).response();
   }
 
   /** A call that names no path (an operator's request), to the server of {@code slot}; errors are thrown. */
@@ -803,102 +569,7 @@ public final class IndexFsClient implements AutoCloseable {
 
   /** A call that names no path, to one slot. */
   private Response call(Request.Builder request, int slot) throws IOException {
-    return check(send(slot, request));
-  }
-
-  /**
-   * Sends a call to {@code slot}'s server and returns its answer, riding through failovers (DESIGN
-   * §11): a broken connection, a server that does not serve the slot right now, or one too busy,
-   * is retried with backoff — the address looked up in ZooKeeper again — for up to
-   * {@code failoverWaitMs}. Every try of a call carries the same call id, so a mutation whose
-   * answer was lost is answered from the server's retry cache instead of running twice.
-   */
-  private Response send(int slot, Request.Builder request) throws IOException {
-    ByteString named = rpcClientId;
-    request.setCaller(caller).setTarget(cluster.target(slot)).setRpcClientId(named != null ? named : cluster.rpcClientId());
-    if (request.getCallId() == 0) {
-      request.setCallId(nextCallId(request));
-    }
-    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(failoverWaitMs);
-    for (int attempt = 0; ; attempt++) {
-      IOException failed;
-      try {
-        Response response = sendOnce(slot, request);
-        Code code = response.getCode();
-        if (code == Code.WRONG_SERVER || code == Code.NOT_SERVING) {
-          // The address this process remembered for the slot is not its server now: ask ZooKeeper.
-          cluster.unreachable(slot);
-          if (code == Code.WRONG_SERVER && attempt == 0) {
-            continue;
-          }
-        } else if (code != Code.SERVER_BUSY) {
-          return response;
-        }
-        failed = new IndexFsException(code, response.getMessage());
-      } catch (InterruptedIOException e) {
-        throw e;
-      } catch (IOException e) {
-        if (refused(e)) {
-          throw e;
-        }
-        cluster.unreachable(slot);
-        failed = e;
-      }
-      if (System.nanoTime() > deadline) {
-        throw failed;
-      }
-      counters.count("retry");
-      retryBackoff(attempt);
-    }
-  }
-
-  /**
-   * A server's answer while connecting (an authentication it refused) or a failed SASL exchange:
-   * trying again would only meet the same refusal, so it reaches the caller at once.
-   */
-  static boolean refused(IOException e) {
-    for (Throwable t = e; t != null; t = t.getCause()) {
-      if (t instanceof IndexFsException x && !passing(x.code()) || t instanceof javax.security.sasl.SaslException) {
-        return true;
-      }
-    }
-    return false;
-  }
-
-  /** Answers of a slot that is changing hands or overloaded: retried, never the application's. */
-  static boolean passing(Code code) {
-    return code == Code.NOT_SERVING || code == Code.WRONG_SERVER || code == Code.SERVER_BUSY;
-  }
-
-  private static void retryBackoff(int attempt) throws InterruptedIOException {
-    try {
-      Thread.sleep(Math.min(2_000, 50L << Math.min(attempt, 6)));
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new InterruptedIOException("Interrupted while waiting to retry");
-    }
-  }
-
-  private Response sendOnce(int slot, Request.Builder request) throws IOException {
-    counters.count(request.getOpCase());
-    // Listing pages spread over the connections' lanes; every other call keeps to one.
-    RpcConnection conn = cluster.connection(slot, request.getOpCase() == Request.OpCase.LIST_STATUS);
-    CompletableFuture<Response> future = conn.call(request);
-    Response response;
-    try {
-      response = future.get(timeoutMs, TimeUnit.MILLISECONDS);
-    } catch (InterruptedException e) {
-      conn.abandon(request.getCallId());
-      Thread.currentThread().interrupt();
-      throw new InterruptedIOException("Interrupted waiting for " + request.getOpCase());
-    } catch (TimeoutException e) {
-      conn.abandon(request.getCallId());
-      throw new ReplyOverdue(request.getOpCase() + " timed out after " + timeoutMs + " ms at " + conn.address());
-    } catch (ExecutionException e) {
-      Throwable cause = e.getCause();
-      throw cause instanceof IOException io ? io : new IOException(cause);
-    }
-    return response;
+    return sender.call(slot, request);
   }
 
   /** Closing twice releases the connection once (a shared one is counted per user). */

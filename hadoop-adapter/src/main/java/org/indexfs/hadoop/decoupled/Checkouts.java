@@ -11,7 +11,6 @@ import org.indexfs.client.DirectoryListing;
 import org.indexfs.client.IndexFsClient;
 import org.indexfs.common.policy.PolicyAt;
 import org.indexfs.common.policy.SubtreePolicy;
-import org.indexfs.hadoop.IndexFileSystem;
 import org.indexfs.proto.FileStatus;
 import org.indexfs.proto.FileType;
 import org.slf4j.Logger;
@@ -26,13 +25,13 @@ import org.slf4j.LoggerFactory;
 public final class Checkouts implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(Checkouts.class);
 
-  private final IndexFileSystem fs;
+  private final Origin fs;
   private final Path scratch;
   private final Map<String, PrivateCopy> copies = new ConcurrentHashMap<>();
   /** Read without a lock on every call of the FileSystem: most have no copy at all. */
   private volatile boolean any;
 
-  public Checkouts(IndexFileSystem fs, Path scratch) {
+  public Checkouts(Origin fs, Path scratch) {
     this.fs = fs;
     this.scratch = scratch;
   }
@@ -114,8 +113,7 @@ public final class Checkouts implements AutoCloseable {
   public void refuse(String path, String call) {
     PrivateCopy c = find(path);
     if (c != null) {
-      throw new UnsupportedOperationException(call + " of " + path + " is not supported in the checked-out copy of "
-          + c.root() + " (a copy keeps names, bytes, modes of new entries, renames and deletes): merge it first");
+      throw c.refusal(path, call);
     }
   }
 

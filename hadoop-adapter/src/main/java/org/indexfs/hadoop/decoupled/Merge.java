@@ -14,7 +14,6 @@ import org.indexfs.client.IndexFsClient;
 import org.indexfs.common.IndexFsException;
 import org.indexfs.proto.Code;
 import org.indexfs.proto.FileStatus;
-import org.indexfs.hadoop.IndexFileSystem;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -39,12 +38,12 @@ final class Merge {
   private static final Logger LOG = LoggerFactory.getLogger(Merge.class);
   private static final String TAKEN = "the name was created on the server since check-out";
 
-  private final IndexFileSystem fs;
+  private final Origin fs;
   private final IndexFsClient client;
   private final PrivateCopy copy;
   private final MergeReport report;
 
-  Merge(IndexFileSystem fs, PrivateCopy copy) {
+  Merge(Origin fs, PrivateCopy copy) {
     this.fs = fs;
     this.client = fs.client();
     this.copy = copy;

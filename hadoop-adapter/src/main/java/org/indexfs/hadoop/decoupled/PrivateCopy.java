@@ -49,6 +49,12 @@ public final class PrivateCopy {
     return root;
   }
 
+  /** The refusal of {@code call} of {@code path}, which a copy does not answer. */
+  public UnsupportedOperationException refusal(String path, String call) {
+    return new UnsupportedOperationException(call + " of " + path + " is not supported in the checked-out copy of "
+        + root + " (a copy keeps names, bytes, modes of new entries, renames and deletes): merge it first");
+  }
+
   /** Adds an entry read at check-out. */
   void checkedOut(String path, FileStatus status) {
     nodes.put(path, new CopyNode(status, path));

@@ -221,6 +221,12 @@ final class ClusterRounds {
     if (!over.isEmpty()) {
       notes.add("Over quota: " + over + " in " + c.label() + ", " + phase + ", round " + round);
     }
+    if (!m.starved().isEmpty()) {
+      String line = "Starved (kept from the slice by the machine's other load; the run is not valid): " + m.starved()
+          + " in " + c.label() + ", " + phase + ", round " + round;
+      notes.add(line);
+      System.out.println("  " + line);
+    }
   }
 
   /** Puts the configuration's slices on its server hosts. */

@@ -28,6 +28,10 @@ final class ClusterReport {
       report.run(r);
     }
     report.table(quotas(configs, s, o));
+    List<Measurement> timed = ms.stream().filter(m -> m.round() >= 0).toList();
+    report.fact("validity", HostTables.validity(timed));
+    report.fact("client headroom", HostTables.clientHeadroom(timed));
+    report.table(HostTables.hosts(configs, timed));
     report.fact("clients", clientVerdict(phases, configs, s, ms));
     report.table(clients(phases, configs, s, ms));
     report.table(calls(phases, configs, s));

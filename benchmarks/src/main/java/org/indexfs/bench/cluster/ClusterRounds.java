@@ -221,6 +221,13 @@ final class ClusterRounds {
     if (!over.isEmpty()) {
       notes.add("Over quota: " + over + " in " + c.label() + ", " + phase + ", round " + round);
     }
+    if (!m.starved().isEmpty()) {
+      String line = "Starved (kept from the slice by the machine's other load; the run is not valid): " + m.starved()
+          + " in " + c.label() + ", " + phase + ", round " + round;
+      // Reported (validity), never a failure: the flag is conservative on a loaded machine, and CI's
+      // short round must fail only when the emulation itself fails.
+      System.out.println("  " + line);
+    }
   }
 
   /** Puts the configuration's slices on its server hosts. */

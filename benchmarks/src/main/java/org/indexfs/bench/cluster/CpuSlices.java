@@ -18,6 +18,13 @@ import java.util.Locale;
  */
 final class CpuSlices implements AutoCloseable {
   private static final Path ROOT = Path.of("/sys/fs/cgroup");
+  /**
+   * The weight of every bench group against everything else on the machine: 100 times the default
+   * (v1 {@code cpu.shares} 1024, v2 {@code cpu.weight} 100). A quota only caps a host; on a machine
+   * where others build at the same time it is the weight that lets the host reach its cap.
+   */
+  static final long SHARES_V1 = 100 * 1024;
+  static final long WEIGHT_V2 = 10_000;
 
   private final boolean v2;
   private final long periodMicros;
@@ -47,6 +54,7 @@ final class CpuSlices implements AutoCloseable {
         Path parent = Files.createDirectories(ROOT.resolve(name));
         s.parents.add(parent);
         enableCpu(parent);
+        Files.writeString(parent.resolve("cpu.weight"), String.valueOf(WEIGHT_V2));
       } else {
         Path cpu = ROOT.resolve("cpu");
         Path acct = ROOT.resolve("cpuacct");
@@ -54,6 +62,7 @@ final class CpuSlices implements AutoCloseable {
           throw new IOException("cgroup v1 without the cpu and cpuacct controllers under " + ROOT);
         }
         s.parents.add(Files.createDirectories(cpu.resolve(name)));
+        Files.writeString(s.parents.get(0).resolve("cpu.shares"), String.valueOf(SHARES_V1));
         if (!cpu.toRealPath().equals(acct.toRealPath())) {
           s.parents.add(Files.createDirectories(acct.resolve(name)));
         }
@@ -89,14 +98,20 @@ final class CpuSlices implements AutoCloseable {
     Slice s = new Slice(host, dirs);
     slices.add(s);
     s.unlimit();
+    s.weigh();
     return s;
   }
 
-  /** How one slice's CPU was throttled so far: CFS periods seen, periods it hit its quota, time spent stopped. */
-  record Throttling(long periods, long throttledPeriods, long throttledNanos) {
+  /**
+   * How one slice's CPU was throttled so far: CFS periods seen, periods it hit its quota, time its
+   * group spent stopped by the quota; and {@code waitNanos}, the time its threads spent runnable
+   * but not running (the scheduler's run delay, summed over the threads alive at both readings),
+   * which is how a host that never met its quota shows it was kept from the CPU.
+   */
+  record Throttling(long periods, long throttledPeriods, long throttledNanos, long waitNanos) {
     Throttling minus(Throttling earlier) {
       return new Throttling(periods - earlier.periods, throttledPeriods - earlier.throttledPeriods,
-          throttledNanos - earlier.throttledNanos);
+          throttledNanos - earlier.throttledNanos, Math.max(0, waitNanos - earlier.waitNanos));
     }
   }
 
@@ -139,6 +154,28 @@ final class CpuSlices implements AutoCloseable {
       }
     }
 
+    /** Gives the host the bench's weight ({@link #SHARES_V1}, {@link #WEIGHT_V2}) among its siblings. */
+    private void weigh() throws IOException {
+      Path cpu = dirs.get(0);
+      Files.writeString(cpu.resolve(v2 ? "cpu.weight" : "cpu.shares"), String.valueOf(v2 ? WEIGHT_V2 : SHARES_V1));
+    }
+
+    /**
+     * The weight the kernel holds now for this host and, as a second value, for the bench's parent
+     * group (the one that competes with the machine's other processes), read back.
+     */
+    long[] weights() throws IOException {
+      Path cpu = dirs.get(0);
+      String file = v2 ? "cpu.weight" : "cpu.shares";
+      return new long[] {Long.parseLong(firstLine(cpu.resolve(file)).trim()),
+          Long.parseLong(firstLine(cpu.getParent().resolve(file)).trim())};
+    }
+
+    /** The weight the bench writes (v1 shares or v2 weight). */
+    long intendedWeight() {
+      return v2 ? WEIGHT_V2 : SHARES_V1;
+    }
+
     /** The quota the kernel holds now, in CPUs (read back, never remembered); -1 without one. */
     double limitCpus() throws IOException {
       Path cpu = dirs.get(0);
@@ -166,8 +203,29 @@ final class CpuSlices implements AutoCloseable {
     Throttling throttling() throws IOException {
       Path cpu = dirs.get(0);
       return v2
-          ? new Throttling(stat(cpu, "nr_periods"), stat(cpu, "nr_throttled"), stat(cpu, "throttled_usec") * 1000)
-          : new Throttling(stat(cpu, "nr_periods"), stat(cpu, "nr_throttled"), stat(cpu, "throttled_time"));
+          ? new Throttling(stat(cpu, "nr_periods"), stat(cpu, "nr_throttled"), stat(cpu, "throttled_usec") * 1000,
+              waitNanos(cpu.resolve("cgroup.threads")))
+          : new Throttling(stat(cpu, "nr_periods"), stat(cpu, "nr_throttled"), stat(cpu, "throttled_time"),
+              waitNanos(cpu.resolve("tasks")));
+    }
+
+    /** The run delay of every thread listed in {@code threads} ({@code /proc/<tid>/schedstat}'s second field). */
+    private long waitNanos(Path threads) throws IOException {
+      long sum = 0;
+      for (String tid : Files.readAllLines(threads)) {
+        if (tid.isBlank()) {
+          continue;
+        }
+        try {
+          String[] f = firstLine(Path.of("/proc", tid.trim(), "schedstat")).trim().split("\\s+");
+          if (f.length >= 2) {
+            sum += Long.parseLong(f[1]);
+          }
+        } catch (IOException gone) {
+          // the thread exited between the listing and the read: its delay leaves with it
+        }
+      }
+      return sum;
     }
 
     /**

@@ -44,6 +44,16 @@ final class EmulationCheck {
       }
       quotas.unlimit(c);
     }
+    // Every host's weight and the bench group's: without them a host reaches its quota only when
+    // nothing else on the machine wants the CPU.
+    for (String h : net.sliceNames()) {
+      long[] w = net.slice(h).weights();
+      long want = net.slice(h).intendedWeight();
+      if (w[0] != want || w[1] != want) {
+        throw new IllegalStateException("The CPU weight of " + h + " reads " + w[0] + " (its parent group " + w[1]
+            + ") after writing " + want + ": the emulation failed");
+      }
+    }
     if (net.delayMicros() > 0 && !net.delay().usesNetdelay()) {
       for (String h : net.names()) {
         String q = net.qdisc(h);
@@ -59,8 +69,10 @@ final class EmulationCheck {
       requireReachable(net.ping(first, h, 1));
     }
     check.facts.add(String.format(Locale.ROOT, "%d processes, each in its host's cgroup (%s); every configuration's"
-        + " quotas written and read back; %d hosts reach ZooKeeper and are reached from %s (ping)%s", programs,
-        net.slices().v2() ? "cgroup v2" : "cgroup v1", net.names().size(), first,
+        + " quotas written and read back; every host's CPU weight and the bench group's %s %d (100 × the default),"
+        + " read back; %d hosts reach ZooKeeper and are reached from %s (ping)%s", programs,
+        net.slices().v2() ? "cgroup v2" : "cgroup v1", net.slices().v2() ? "cpu.weight" : "cpu.shares",
+        net.slices().v2() ? CpuSlices.WEIGHT_V2 : CpuSlices.SHARES_V1, net.names().size(), first,
         net.forwardRuleAdded() ? "; an iptables FORWARD rule lets the bridge's hosts talk whatever the chain's policy"
             : ""));
     check.facts.add(net.delay().describe() + (net.delayMicros() > 0 && !net.delay().usesNetdelay()

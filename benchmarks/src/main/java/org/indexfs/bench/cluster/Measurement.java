@@ -15,7 +15,8 @@ import org.HdrHistogram.Histogram;
 record Measurement(int round, Config config, String phase, long ops, double seconds, long errors,
     Histogram micros, double window, Map<String, Long> serverCpu, long clientCpu, long zkCpu, long otherCpu,
     long periods, long throttledPeriods, double machineIdle, long rpcs, long peerCalls, long redirects,
-    long splits, long entriesMoved, long leaseRenewals, long zkRequests, Map<String, Long> callsByKind) {
+    long splits, long entriesMoved, long leaseRenewals, long zkRequests, Map<String, Long> callsByKind,
+    List<HostUse> hosts) {
 
   static Measurement of(int round, Config c, String phase, List<Agents.Reply> replies, Meter.Snapshot before,
       Meter.Snapshot after) {
@@ -53,6 +54,13 @@ record Measurement(int round, Config config, String phase, long ops, double seco
       periods += t.periods();
       throttled += t.throttledPeriods();
     }
+    double window = (after.nanos() - before.nanos()) / 1e9;
+    List<HostUse> hosts = new java.util.ArrayList<>();
+    for (Map.Entry<String, CpuSlices.Throttling> e : after.throttling().entrySet()) {
+      String host = e.getKey();
+      hosts.add(new HostUse(host, servers.contains(host) ? c.quotaPerHost() : -1,
+          after.cpu().get(host) - before.cpu().get(host), window, e.getValue().minus(before.throttling().get(host))));
+    }
     long total = after.totalTicks() - before.totalTicks();
     double idle = total > 0 ? (after.idleTicks() - before.idleTicks()) / (double) total : 0;
     long rpcs;
@@ -81,7 +89,12 @@ record Measurement(int round, Config config, String phase, long ops, double seco
     return new Measurement(round, c, phase, ops, seconds, errors, h, (after.nanos() - before.nanos()) / 1e9,
         serverCpu, client, zk, other, periods, throttled, idle, rpcs, peer, redirects, splits, moved, renewals,
         Math.max(0, after.zkRequests() - before.zkRequests()
-            - Math.round(after.zkBackgroundPerSecond() * (after.nanos() - before.nanos()) / 1e9)), byKind);
+            - Math.round(after.zkBackgroundPerSecond() * (after.nanos() - before.nanos()) / 1e9)), byKind, hosts);
+  }
+
+  /** The server hosts kept from their slices in this run ({@link HostUse#starved}): the run is not valid. */
+  List<String> starved() {
+    return hosts.stream().filter(HostUse::starved).map(HostUse::host).toList();
   }
 
   long serverCpuNanos() {

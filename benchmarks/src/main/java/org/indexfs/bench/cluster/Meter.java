@@ -49,6 +49,10 @@ final class Meter {
     for (String h : c.serverHosts()) {
       throttling.put(h, net.slice(h).throttling());
     }
+    for (String h : clientHosts(net)) {
+      throttling.put(h, net.slice(h).throttling());
+    }
+    throttling.put(ZooKeeperHost.HOST, net.slice(ZooKeeperHost.HOST).throttling());
     long[] ticks = procStat();
     return new Snapshot(System.nanoTime(), cpu(), throttling, ticks[0], ticks[1], counters, zkRequests, zkBackground);
   }

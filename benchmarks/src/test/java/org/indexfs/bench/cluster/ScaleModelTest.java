@@ -66,6 +66,6 @@ class ScaleModelTest {
       cpu.put(hosts.get(k), (long) (c.quotaPerHost() * hosts.size() * window * 1e9 * scale * weights[k] / total));
     }
     return new Measurement(0, c, phase, ops, 1.0, 0, h, window, cpu, 0, 0, 0, 100, 90, 0.4, ops, 0, 0, 0, 0, 0, 0,
-        Map.of());
+        Map.of(), List.of());
   }
 }

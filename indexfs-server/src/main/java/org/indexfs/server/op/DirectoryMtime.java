@@ -1,6 +1,11 @@
 package org.indexfs.server.op;
 
 import java.io.IOException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.indexfs.common.IndexFsException;
 import org.indexfs.common.schema.Inode;
 import org.indexfs.common.schema.NameHash;
 import org.indexfs.proto.PartitionRequest;
@@ -37,11 +42,59 @@ public final class DirectoryMtime {
   }
 
   /**
+   * A TOUCH call: its own touch and the {@code more_touches} that rode with it
+   * ({@link TouchCoalescer}). Every entry stored here and not moving is raised in one write (one
+   * commit for the whole call); the others go the one-by-one way of {@link #touchOne}.
+   */
+  static void touch(OpContext ctx, PartitionRequest req) throws IOException {
+    if (req.getMoreTouchesCount() == 0) {
+      touchOne(ctx, req);
+      return;
+    }
+    if (req.getMoreTouchesCount() >= TouchCoalescer.MAX_PER_CALL) {
+      throw IndexFsException.invalidArgument("A TOUCH call carries at most "
+          + TouchCoalescer.MAX_PER_CALL + " touches, not " + (req.getMoreTouchesCount() + 1));
+    }
+    List<PartitionRequest> all = new ArrayList<>(1 + req.getMoreTouchesCount());
+    all.add(req.toBuilder().clearMoreTouches().build());
+    for (PartitionRequest t : req.getMoreTouchesList()) {
+      if (t.getAction() != PartitionRequest.Action.TOUCH || t.getMoreTouchesCount() > 0) {
+        throw IndexFsException.invalidArgument("A TOUCH call carries only plain touches");
+      }
+      all.add(t);
+    }
+    List<PartitionRequest> left = ctx.ns().mutate(batch -> {
+      List<PartitionRequest> rest = new ArrayList<>();
+      Map<String, Long> written = new HashMap<>(); // the same entry twice: the larger
+      for (PartitionRequest t : all) {
+        Inode entry = ctx.ns().lookup(t.getEntryParent(), t.getEntryName());
+        if (entry == null || ctx.splits().isFrozen(t.getEntryParent(), NameHash.of(t.getEntryName()))) {
+          rest.add(t); // moved on or moving: followed one by one
+          continue;
+        }
+        String key = t.getEntryParent() + "/" + t.getEntryName();
+        long current = Math.max(entry.mtime, written.getOrDefault(key, Long.MIN_VALUE));
+        if (entry.inodeId != t.getDirId() || current >= t.getMtime()) {
+          continue;
+        }
+        Inode updated = entry.copy();
+        updated.mtime = t.getMtime();
+        ctx.ns().putEntry(batch, t.getEntryParent(), t.getEntryName(), updated);
+        written.put(key, t.getMtime());
+      }
+      return rest;
+    });
+    for (PartitionRequest t : left) {
+      touchOne(ctx, t);
+    }
+  }
+
+  /**
    * Raises the mtime of a directory's entry stored here, after a change in the directory on
    * another slot ({@link DirectoryTouches}). An entry that moved on (a split of its parent) is
    * followed to the slot this one split it off to; one that is gone or was replaced is left alone.
    */
-  static void touch(OpContext ctx, PartitionRequest req) throws IOException {
+  private static void touchOne(OpContext ctx, PartitionRequest req) throws IOException {
     long hash = org.indexfs.common.schema.NameHash.of(req.getEntryName());
     for (int attempt = 0; ; attempt++) {
       Integer next = ctx.ns().mutate(batch -> {

@@ -5,7 +5,6 @@ import java.util.ArrayList;
 import java.util.List;
 import org.indexfs.common.schema.NameHash;
 import org.indexfs.proto.PartitionRequest;
-import org.indexfs.proto.Request;
 import org.indexfs.server.Blocking;
 import org.indexfs.server.ns.ResolvedPath;
 import org.slf4j.Logger;
@@ -40,11 +39,14 @@ final class DirectoryTouches {
         .setPath(p.pathAt(depth)).build()));
   }
 
-  /** Tells every entry; the mutation stands whatever happens here, so failures are only logged. */
+  /**
+   * Tells every entry; the mutation stands whatever happens here, so failures are only logged.
+   * Concurrent touches of one directory share a call ({@link TouchCoalescer}).
+   */
   void send(OpContext ctx) {
     for (Touch t : pending) {
       try {
-        ctx.peers().call(t.slot(), Request.newBuilder().setPartition(t.request()));
+        TouchCoalescer.of(ctx.peers()).touch(t.slot(), t.request());
       } catch (IOException e) {
         LOG.warn("The mtime of {} (slot {}) could not be raised: {}", t.request().getPath(), t.slot(), e.toString());
       }

@@ -3,10 +3,8 @@ package org.indexfs.hadoop.security;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import java.io.File;
 import java.io.IOException;
 import java.net.URI;
-import java.nio.file.Path;
 import java.security.PrivilegedExceptionAction;
 import java.util.ArrayList;
 import java.util.List;
@@ -17,14 +15,11 @@ import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.permission.FsPermission;
 import org.apache.hadoop.hdfs.MiniDFSCluster;
-import org.apache.hadoop.minikdc.MiniKdc;
 import org.apache.hadoop.security.AccessControlException;
 import org.apache.hadoop.security.UserGroupInformation;
-import org.apache.hadoop.security.ssl.KeyStoreTestUtil;
 import org.indexfs.common.IndexFsConfig;
 import org.indexfs.common.IndexFsException;
 import org.indexfs.hadoop.IndexFileSystem;
-import org.indexfs.hadoop.IndexFsTestCluster;
 import org.indexfs.proto.Code;
 import org.indexfs.server.local.LocalCluster;
 import org.junit.jupiter.api.AfterAll;
@@ -39,8 +34,7 @@ import org.junit.jupiter.api.Test;
  * alice's, who — no superuser — publishes with the journal on.
  */
 class KerberizedDataTierAttackTest {
-  private static MiniKdc kdc;
-  private static File keytab;
+  private static TestKdc kdc;
   private static String realm;
   private static MiniDFSCluster hdfs;
   private static LocalCluster cluster;
@@ -53,38 +47,10 @@ class KerberizedDataTierAttackTest {
 
   @BeforeAll
   static void start() throws Exception {
-    Path work = IndexFsTestCluster.newWorkDir("kdc-sec");
-    kdc = new MiniKdc(MiniKdc.createConf(), work.toFile());
-    kdc.start();
-    realm = kdc.getRealm();
-    keytab = work.resolve("test.keytab").toFile();
-    kdc.createPrincipal(keytab, "hdfs/localhost", "HTTP/localhost", "alice", "bob");
-    String hdfsPrincipal = "hdfs/localhost@" + realm;
+    kdc = TestKdc.start("kdc-sec", TestKdc.HDFS_PRINCIPAL, "HTTP/localhost", "alice", "bob");
+    realm = kdc.realm;
     conf = new Configuration();
-    conf.set("hadoop.security.authentication", "kerberos");
-    conf.set("dfs.namenode.kerberos.principal", hdfsPrincipal);
-    conf.set("dfs.namenode.keytab.file", keytab.getAbsolutePath());
-    conf.set("dfs.datanode.kerberos.principal", hdfsPrincipal);
-    conf.set("dfs.datanode.keytab.file", keytab.getAbsolutePath());
-    conf.set("dfs.web.authentication.kerberos.principal", "HTTP/localhost@" + realm);
-    conf.setBoolean("dfs.block.access.token.enable", true);
-    conf.set("dfs.data.transfer.protection", "authentication");
-    conf.set("dfs.http.policy", "HTTPS_ONLY");
-    conf.set("dfs.namenode.https-address", "localhost:0");
-    conf.set("dfs.datanode.https.address", "localhost:0");
-    conf.setLong("dfs.namenode.fs-limits.min-block-size", 0);
-    conf.setInt("dfs.replication", 1);
-    String keystores = work.resolve("keystores").toAbsolutePath().toString();
-    new File(keystores).mkdirs();
-    KeyStoreTestUtil.setupSSLConfig(keystores, KeyStoreTestUtil.getClasspathDir(KerberizedDataTierAttackTest.class),
-        conf, false);
-    conf.set("dfs.client.https.keystore.resource", KeyStoreTestUtil.getClientSSLConfigFileName());
-    conf.set("dfs.server.https.keystore.resource", KeyStoreTestUtil.getServerSSLConfigFileName());
-    UserGroupInformation.setConfiguration(conf);
-    UserGroupInformation.loginUserFromKeytab(hdfsPrincipal, keytab.getAbsolutePath());
-    conf.set(MiniDFSCluster.HDFS_MINIDFS_BASEDIR, work.resolve("hdfs").toString());
-    hdfs = new MiniDFSCluster.Builder(conf).numDataNodes(1).build();
-    hdfs.waitActive();
+    hdfs = kdc.kerberizedHdfs(conf, KerberizedDataTierAttackTest.class);
     hdfsUri = URI.create("hdfs://localhost:" + hdfs.getNameNodePort());
 
     cluster = kerberized("kerbsec", ROOT).set(IndexFsConfig.JOURNAL_ENABLED.name(), "true")
@@ -103,20 +69,7 @@ class KerberizedDataTierAttackTest {
 
   /** A Kerberos IndexFS cluster (one slot) whose data tier is the Kerberized HDFS under {@code root}. */
   private static LocalCluster.Builder kerberized(String name, String root) throws IOException {
-    LocalCluster.Builder b = LocalCluster.builder(IndexFsTestCluster.newWorkDir("kerberized-" + name)).clusterName(name)
-        .servers(1)
-        .set(IndexFsConfig.DATA_URI.name(), hdfsUri + root)
-        .set(IndexFsConfig.SERVER_BIND_HOST.name(), "localhost")
-        // The servers are the HDFS superuser's principal (docs/security-data-tier.md).
-        .set(IndexFsConfig.SERVER_KERBEROS_PRINCIPAL.name(), "hdfs/_HOST@" + realm)
-        .set(IndexFsConfig.SERVER_KEYTAB.name(), keytab.getAbsolutePath());
-    for (java.util.Map.Entry<String, String> e : hdfs.getConfiguration(0)) {
-      if (e.getKey().startsWith("dfs.") || e.getKey().startsWith("hadoop.security") || e.getKey().startsWith("hadoop.rpc")
-          || e.getKey().startsWith("ssl.")) {
-        b.set(e.getKey(), e.getValue());
-      }
-    }
-    return b;
+    return kdc.clusterOver(hdfs, name, 1, root);
   }
 
   @AfterAll
@@ -131,10 +84,8 @@ class KerberizedDataTierAttackTest {
       hdfs.shutdown();
     }
     if (kdc != null) {
-      kdc.stop();
+      kdc.close();
     }
-    UserGroupInformation.reset();
-    UserGroupInformation.setConfiguration(new Configuration());
   }
 
   private static URI indexfs() {
@@ -142,7 +93,7 @@ class KerberizedDataTierAttackTest {
   }
 
   private static UserGroupInformation login(String user) throws IOException {
-    return UserGroupInformation.loginUserFromKeytabAndReturnUGI(user + "@" + realm, keytab.getAbsolutePath());
+    return kdc.login(user);
   }
 
   private static <T> T as(UserGroupInformation ugi, PrivilegedExceptionAction<T> action) throws Exception {

@@ -4,10 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import java.io.File;
 import java.io.IOException;
 import java.net.URI;
-import java.nio.file.Path;
 import java.security.PrivilegedExceptionAction;
 import java.util.HashSet;
 import java.util.Set;
@@ -18,14 +16,11 @@ import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.permission.FsPermission;
 import org.apache.hadoop.hdfs.MiniDFSCluster;
-import org.apache.hadoop.minikdc.MiniKdc;
 import org.apache.hadoop.security.AccessControlException;
 import org.apache.hadoop.security.Credentials;
 import org.apache.hadoop.security.UserGroupInformation;
-import org.apache.hadoop.security.ssl.KeyStoreTestUtil;
 import org.apache.hadoop.security.token.Token;
 import org.indexfs.common.IndexFsConfig;
-import org.indexfs.hadoop.IndexFsTestCluster;
 import org.indexfs.server.local.LocalCluster;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -41,8 +36,7 @@ import org.junit.jupiter.api.Test;
  */
 class KerberizedDataTierTest {
   private static final int LARGE = 300_000;
-  private static MiniKdc kdc;
-  private static File keytab;
+  private static TestKdc kdc;
   private static String realm;
   private static MiniDFSCluster hdfs;
   private static LocalCluster cluster;
@@ -50,38 +44,10 @@ class KerberizedDataTierTest {
 
   @BeforeAll
   static void start() throws Exception {
-    Path work = IndexFsTestCluster.newWorkDir("kdc-hdfs");
-    kdc = new MiniKdc(MiniKdc.createConf(), work.toFile());
-    kdc.start();
-    realm = kdc.getRealm();
-    keytab = work.resolve("test.keytab").toFile();
-    kdc.createPrincipal(keytab, "hdfs/localhost", "HTTP/localhost", "alice", "bob");
-    String hdfsPrincipal = "hdfs/localhost@" + realm;
+    kdc = TestKdc.start("kdc-hdfs", TestKdc.HDFS_PRINCIPAL, "HTTP/localhost", "alice", "bob");
+    realm = kdc.realm;
     conf = new Configuration();
-    conf.set("hadoop.security.authentication", "kerberos");
-    conf.set("dfs.namenode.kerberos.principal", hdfsPrincipal);
-    conf.set("dfs.namenode.keytab.file", keytab.getAbsolutePath());
-    conf.set("dfs.datanode.kerberos.principal", hdfsPrincipal);
-    conf.set("dfs.datanode.keytab.file", keytab.getAbsolutePath());
-    conf.set("dfs.web.authentication.kerberos.principal", "HTTP/localhost@" + realm);
-    conf.setBoolean("dfs.block.access.token.enable", true);
-    conf.set("dfs.data.transfer.protection", "authentication");
-    conf.set("dfs.http.policy", "HTTPS_ONLY");
-    conf.set("dfs.namenode.https-address", "localhost:0");
-    conf.set("dfs.datanode.https.address", "localhost:0");
-    conf.setLong("dfs.namenode.fs-limits.min-block-size", 0);
-    conf.setInt("dfs.replication", 1);
-    String keystores = work.resolve("keystores").toAbsolutePath().toString();
-    new File(keystores).mkdirs();
-    String sslConfDir = KeyStoreTestUtil.getClasspathDir(KerberizedDataTierTest.class);
-    KeyStoreTestUtil.setupSSLConfig(keystores, sslConfDir, conf, false);
-    conf.set("dfs.client.https.keystore.resource", KeyStoreTestUtil.getClientSSLConfigFileName());
-    conf.set("dfs.server.https.keystore.resource", KeyStoreTestUtil.getServerSSLConfigFileName());
-    UserGroupInformation.setConfiguration(conf);
-    UserGroupInformation.loginUserFromKeytab(hdfsPrincipal, keytab.getAbsolutePath());
-    conf.set(MiniDFSCluster.HDFS_MINIDFS_BASEDIR, work.resolve("hdfs").toString());
-    hdfs = new MiniDFSCluster.Builder(conf).numDataNodes(1).build();
-    hdfs.waitActive();
+    hdfs = kdc.kerberizedHdfs(conf, KerberizedDataTierTest.class);
 
     cluster = kerberized("kerbhdfs", 2, "/indexfs-data").start();
     cluster.clientConf().forEach(conf::set);
@@ -94,20 +60,7 @@ class KerberizedDataTierTest {
 
   /** A Kerberos IndexFS cluster whose data tier is the Kerberized HDFS, under {@code dataDir}. */
   private static LocalCluster.Builder kerberized(String name, int servers, String dataDir) throws IOException {
-    LocalCluster.Builder b = LocalCluster.builder(IndexFsTestCluster.newWorkDir("kerberized-" + name))
-        .clusterName(name).servers(servers)
-        .set(IndexFsConfig.DATA_URI.name(), "hdfs://localhost:" + hdfs.getNameNodePort() + dataDir)
-        .set(IndexFsConfig.SERVER_BIND_HOST.name(), "localhost")
-        // The servers are the HDFS superuser's principal: chown of objects needs it (README: Security).
-        .set(IndexFsConfig.SERVER_KERBEROS_PRINCIPAL.name(), "hdfs/_HOST@" + realm)
-        .set(IndexFsConfig.SERVER_KEYTAB.name(), keytab.getAbsolutePath());
-    for (java.util.Map.Entry<String, String> e : hdfs.getConfiguration(0)) {
-      if (e.getKey().startsWith("dfs.") || e.getKey().startsWith("hadoop.security") || e.getKey().startsWith("hadoop.rpc")
-          || e.getKey().startsWith("ssl.")) {
-        b.set(e.getKey(), e.getValue());
-      }
-    }
-    return b;
+    return kdc.clusterOver(hdfs, name, servers, dataDir);
   }
 
   @AfterAll
@@ -119,14 +72,12 @@ class KerberizedDataTierTest {
       hdfs.shutdown();
     }
     if (kdc != null) {
-      kdc.stop();
+      kdc.close();
     }
-    UserGroupInformation.reset();
-    UserGroupInformation.setConfiguration(new Configuration());
   }
 
   private static UserGroupInformation login(String user) throws IOException {
-    return UserGroupInformation.loginUserFromKeytabAndReturnUGI(user + "@" + realm, keytab.getAbsolutePath());
+    return kdc.login(user);
   }
 
   private static FileSystem fs(UserGroupInformation ugi, URI uri) throws Exception {

@@ -8,18 +8,14 @@ import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.nio.NioIoHandler;
 import java.io.DataOutputStream;
-import java.io.File;
 import java.io.IOException;
 import java.net.Socket;
-import java.nio.file.Path;
 import java.security.PrivilegedExceptionAction;
 import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
-import org.apache.hadoop.minikdc.MiniKdc;
 import org.apache.hadoop.security.SecurityUtil;
 import org.apache.hadoop.security.UserGroupInformation;
-import org.indexfs.common.IndexFsConfig;
 import org.indexfs.common.IndexFsException;
 import org.indexfs.common.rpc.RpcConnection;
 import org.indexfs.common.rpc.SaslAuthenticator;
@@ -44,8 +40,7 @@ import org.junit.jupiter.api.Test;
  * its connection. The JVM's UGI is put back to simple authentication afterwards.
  */
 class KerberosAuthenticationTest {
-  private static MiniKdc kdc;
-  private static File keytab;
+  private static TestKdc kdc;
   private static String realm;
   private static LocalCluster cluster;
   private static Configuration conf;
@@ -53,21 +48,10 @@ class KerberosAuthenticationTest {
 
   @BeforeAll
   static void start() throws Exception {
-    Path work = IndexFsTestCluster.newWorkDir("kdc");
-    kdc = new MiniKdc(MiniKdc.createConf(), work.toFile());
-    kdc.start();
-    realm = kdc.getRealm();
-    keytab = work.resolve("test.keytab").toFile();
-    kdc.createPrincipal(keytab, "indexfs/localhost", "alice", "bob");
-    conf = new Configuration();
-    conf.set("hadoop.security.authentication", "kerberos");
-    conf.set(IndexFsConfig.SERVER_KERBEROS_PRINCIPAL.name(), "indexfs/_HOST@" + realm);
-    UserGroupInformation.setConfiguration(conf);
-    cluster = LocalCluster.builder(IndexFsTestCluster.newWorkDir("kerberized")).clusterName("kerberized").servers(2)
-        .set("hadoop.security.authentication", "kerberos")
-        .set(IndexFsConfig.SERVER_BIND_HOST.name(), "localhost")
-        .set(IndexFsConfig.SERVER_KERBEROS_PRINCIPAL.name(), "indexfs/_HOST@" + realm)
-        .set(IndexFsConfig.SERVER_KEYTAB.name(), keytab.getAbsolutePath())
+    kdc = TestKdc.start("kdc", "indexfs/localhost", "alice", "bob");
+    realm = kdc.realm;
+    conf = kdc.clientConf("indexfs");
+    cluster = kdc.cluster("kerberized", 2, "indexfs")
         .set(IndexFsTestCluster.GROUP_MAPPING_KEY, IndexFsTestCluster.TEST_GROUPS)
         .start();
     cluster.clientConf().forEach(conf::set);
@@ -83,14 +67,12 @@ class KerberosAuthenticationTest {
       cluster.close();
     }
     if (kdc != null) {
-      kdc.stop();
+      kdc.close();
     }
-    UserGroupInformation.reset();
-    UserGroupInformation.setConfiguration(new Configuration());
   }
 
   private static UserGroupInformation login(String user) throws IOException {
-    return UserGroupInformation.loginUserFromKeytabAndReturnUGI(user + "@" + realm, keytab.getAbsolutePath());
+    return kdc.login(user);
   }
 
   private static FileSystem fs(UserGroupInformation ugi) throws Exception {

@@ -8,11 +8,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.nio.NioIoHandler;
-import java.io.File;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.security.PrivilegedExceptionAction;
 import java.util.ArrayList;
 import java.util.List;
@@ -22,7 +20,6 @@ import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.RetryOneTime;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
-import org.apache.hadoop.minikdc.MiniKdc;
 import org.apache.hadoop.security.SecurityUtil;
 import org.apache.hadoop.security.UserGroupInformation;
 import org.apache.hadoop.security.authentication.util.JaasConfiguration;
@@ -32,7 +29,6 @@ import org.apache.zookeeper.client.ZKClientConfig;
 import org.apache.zookeeper.data.ACL;
 import org.apache.zookeeper.data.ClientInfo;
 import org.indexfs.common.ClusterPaths;
-import org.indexfs.common.IndexFsConfig;
 import org.indexfs.common.rpc.RpcConnection;
 import org.indexfs.common.rpc.SaslAuthenticator;
 import org.indexfs.hadoop.IndexFsTestCluster;
@@ -55,8 +51,7 @@ import org.junit.jupiter.api.Test;
  */
 class KerberosCoordinationTest {
   private static final String NAME = "kzk";
-  private static MiniKdc kdc;
-  private static File keytab;
+  private static TestKdc kdc;
   private static String realm;
   private static LocalCluster cluster;
   private static Configuration conf;
@@ -64,21 +59,10 @@ class KerberosCoordinationTest {
 
   @BeforeAll
   static void start() throws Exception {
-    Path work = IndexFsTestCluster.newWorkDir("kdc-zk");
-    kdc = new MiniKdc(MiniKdc.createConf(), work.toFile());
-    kdc.start();
-    realm = kdc.getRealm();
-    keytab = work.resolve("test.keytab").toFile();
-    kdc.createPrincipal(keytab, "indexfs/localhost", "alice", "bob");
-    conf = new Configuration();
-    conf.set("hadoop.security.authentication", "kerberos");
-    conf.set(IndexFsConfig.SERVER_KERBEROS_PRINCIPAL.name(), "indexfs/_HOST@" + realm);
-    UserGroupInformation.setConfiguration(conf);
-    cluster = LocalCluster.builder(IndexFsTestCluster.newWorkDir("kerberized-zk")).clusterName(NAME).servers(2)
-        .set("hadoop.security.authentication", "kerberos")
-        .set(IndexFsConfig.SERVER_BIND_HOST.name(), "localhost")
-        .set(IndexFsConfig.SERVER_KERBEROS_PRINCIPAL.name(), "indexfs/_HOST@" + realm)
-        .set(IndexFsConfig.SERVER_KEYTAB.name(), keytab.getAbsolutePath())
+    kdc = TestKdc.start("kdc-zk", "indexfs/localhost", "alice", "bob");
+    realm = kdc.realm;
+    conf = kdc.clientConf("indexfs");
+    cluster = kdc.cluster(NAME, 2, "indexfs")
         .set(IndexFsTestCluster.GROUP_MAPPING_KEY, IndexFsTestCluster.TEST_GROUPS)
         .start();
     cluster.clientConf().forEach(conf::set);
@@ -99,21 +83,19 @@ class KerberosCoordinationTest {
       cluster.close();
     }
     if (kdc != null) {
-      kdc.stop();
+      kdc.close();
     }
-    UserGroupInformation.reset();
-    UserGroupInformation.setConfiguration(new Configuration());
   }
 
   private static UserGroupInformation login(String user) throws IOException {
-    return UserGroupInformation.loginUserFromKeytabAndReturnUGI(user + "@" + realm, keytab.getAbsolutePath());
+    return kdc.login(user);
   }
 
   /** bob's own ZooKeeper session, authenticated with SASL (GSSAPI) as bob. */
   private static CuratorFramework bobInZooKeeper() throws Exception {
     String section = "bob-zookeeper-" + System.nanoTime();
     javax.security.auth.login.Configuration.setConfiguration(
-        new JaasConfiguration(section, "bob@" + realm, keytab.getAbsolutePath()));
+        new JaasConfiguration(section, "bob@" + realm, kdc.keytab.getAbsolutePath()));
     ZKClientConfig zk = new ZKClientConfig();
     zk.setProperty(ZKClientConfig.LOGIN_CONTEXT_NAME_KEY, section);
     // The embedded ZooKeeper logs in as the servers' principal (LocalCluster).

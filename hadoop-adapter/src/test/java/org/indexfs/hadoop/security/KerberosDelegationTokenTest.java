@@ -6,10 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.security.PrivilegedExceptionAction;
 import java.util.HashSet;
 import java.util.Set;
@@ -19,13 +17,11 @@ import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.permission.FsPermission;
-import org.apache.hadoop.minikdc.MiniKdc;
 import org.apache.hadoop.security.Credentials;
 import org.apache.hadoop.security.UserGroupInformation;
 import org.apache.hadoop.security.token.Token;
 import org.indexfs.common.IndexFsConfig;
 import org.indexfs.hadoop.IndexFileSystem;
-import org.indexfs.hadoop.IndexFsTestCluster;
 import org.indexfs.hadoop.token.IndexFsTokenIdentifier;
 import org.indexfs.server.local.LocalCluster;
 import org.junit.jupiter.api.AfterAll;
@@ -41,31 +37,20 @@ import org.junit.jupiter.api.Test;
  * cancellation and expiry end it everywhere.
  */
 class KerberosDelegationTokenTest {
-  private static MiniKdc kdc;
-  private static File keytab;
+  private static TestKdc kdc;
   private static String realm;
   private static LocalCluster cluster;
   private static Configuration conf;
 
   @BeforeAll
   static void start() throws Exception {
-    Path work = IndexFsTestCluster.newWorkDir("kdc-tokens");
-    kdc = new MiniKdc(MiniKdc.createConf(), work.toFile());
-    kdc.start();
-    realm = kdc.getRealm();
-    keytab = work.resolve("test.keytab").toFile();
-    kdc.createPrincipal(keytab, "indexfs/localhost", "alice", "bob");
-    conf = new Configuration();
-    conf.set("hadoop.security.authentication", "kerberos");
-    conf.set(IndexFsConfig.SERVER_KERBEROS_PRINCIPAL.name(), "indexfs/_HOST@" + realm);
-    UserGroupInformation.setConfiguration(conf);
-    cluster = LocalCluster.builder(IndexFsTestCluster.newWorkDir("tokens")).clusterName("tokens").servers(2)
-        .set("hadoop.security.authentication", "kerberos")
-        .set(IndexFsConfig.SERVER_BIND_HOST.name(), "localhost")
-        .set(IndexFsConfig.SERVER_KERBEROS_PRINCIPAL.name(), "indexfs/_HOST@" + realm)
-        .set(IndexFsConfig.SERVER_KEYTAB.name(), keytab.getAbsolutePath())
+    kdc = TestKdc.start("kdc-tokens", "indexfs/localhost", "alice", "bob");
+    realm = kdc.realm;
+    conf = kdc.clientConf("indexfs");
+    cluster = kdc.cluster("tokens", 2, "indexfs")
         .set(IndexFsConfig.SECURITY_ZOOKEEPER_DIGEST.name(), "indexfs:token-test")
-        .set("delegation-token.renew-interval.sec", "4")
+        // Short enough for the expiry test to wait out, long enough for a busy machine's restart.
+        .set("delegation-token.renew-interval.sec", "10")
         .set("delegation-token.max-lifetime.sec", "3600")
         .start();
     cluster.clientConf().forEach(conf::set);
@@ -81,14 +66,12 @@ class KerberosDelegationTokenTest {
       cluster.close();
     }
     if (kdc != null) {
-      kdc.stop();
+      kdc.close();
     }
-    UserGroupInformation.reset();
-    UserGroupInformation.setConfiguration(new Configuration());
   }
 
   private static UserGroupInformation login(String principal) throws IOException {
-    return UserGroupInformation.loginUserFromKeytabAndReturnUGI(principal + "@" + realm, keytab.getAbsolutePath());
+    return kdc.login(principal);
   }
 
   private static FileSystem fs(UserGroupInformation ugi) throws Exception {
@@ -144,12 +127,19 @@ class KerberosDelegationTokenTest {
     assertEquals("alice", ((IndexFsTokenIdentifier) token.decodeIdentifier()).getUser().getShortUserName());
     UserGroupInformation task = ticketless(credentials);
     readAndWriteEverywhere(task, "before");
+    renewAsAlice(token); // as a job's renewer does: each phase below has a whole renew interval
     cluster.restartServer(0);
+    renewAsAlice(token); // the restarted server renews a token issued before it, from ZooKeeper
     readAndWriteEverywhere(task, "after");
     // A ticketless process without the token is refused.
     IOException e = assertThrows(IOException.class,
         () -> fs(UserGroupInformation.createRemoteUser("alice")).exists(new org.apache.hadoop.fs.Path("/")));
     assertTrue(e.getMessage().contains("Client cannot authenticate"), e.toString());
+  }
+
+  private static void renewAsAlice(Token<?> token) throws Exception {
+    long expiry = login("alice").doAs((PrivilegedExceptionAction<Long>) () -> token.renew(conf));
+    assertTrue(expiry > System.currentTimeMillis(), "renewed until " + expiry);
   }
 
   @Test
@@ -175,7 +165,7 @@ class KerberosDelegationTokenTest {
   void aTokenNotRenewedExpires() throws Exception {
     Credentials credentials = aliceToken("alice");
     readAndWriteEverywhere(ticketless(credentials), "fresh");
-    Thread.sleep(5_000); // the renew interval is 4 s
+    Thread.sleep(11_000); // the renew interval is 10 s
     assertThrows(IOException.class, () -> fs(ticketless(credentials)).exists(new org.apache.hadoop.fs.Path("/")));
   }
 

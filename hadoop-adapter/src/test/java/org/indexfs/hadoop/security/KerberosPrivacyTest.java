@@ -9,7 +9,6 @@ import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.nio.NioIoHandler;
 import java.io.ByteArrayOutputStream;
-import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -17,20 +16,17 @@ import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.security.PrivilegedExceptionAction;
 import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileSystem;
-import org.apache.hadoop.minikdc.MiniKdc;
 import org.apache.hadoop.security.SecurityUtil;
 import org.apache.hadoop.security.UserGroupInformation;
 import org.indexfs.common.IndexFsConfig;
 import org.indexfs.common.rpc.RpcConnection;
 import org.indexfs.common.rpc.SaslAuthenticator;
-import org.indexfs.hadoop.IndexFsTestCluster;
 import org.indexfs.proto.Caller;
 import org.indexfs.proto.Code;
 import org.indexfs.proto.MkdirsRequest;
@@ -48,8 +44,7 @@ import org.junit.jupiter.api.Test;
  * Hadoop clients work as usual over it.
  */
 class KerberosPrivacyTest {
-  private static MiniKdc kdc;
-  private static File keytab;
+  private static TestKdc kdc;
   private static String realm;
   private static LocalCluster plain;
   private static LocalCluster sealed;
@@ -57,28 +52,16 @@ class KerberosPrivacyTest {
 
   @BeforeAll
   static void start() throws Exception {
-    Path work = IndexFsTestCluster.newWorkDir("kdc-privacy");
-    kdc = new MiniKdc(MiniKdc.createConf(), work.toFile());
-    kdc.start();
-    realm = kdc.getRealm();
-    keytab = work.resolve("test.keytab").toFile();
-    kdc.createPrincipal(keytab, "indexfs/localhost", "alice");
-    Configuration conf = new Configuration();
-    conf.set("hadoop.security.authentication", "kerberos");
-    UserGroupInformation.setConfiguration(conf);
+    kdc = TestKdc.start("kdc-privacy", "indexfs/localhost", "alice");
+    realm = kdc.realm;
+    kdc.clientConf("indexfs");
     plain = cluster("plain", "authentication");
     sealed = cluster("sealed", "privacy");
     group = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
   }
 
   private static LocalCluster cluster(String name, String protection) throws IOException {
-    return LocalCluster.builder(IndexFsTestCluster.newWorkDir(name)).clusterName(name)
-        .set("hadoop.security.authentication", "kerberos")
-        .set("hadoop.rpc.protection", protection)
-        .set(IndexFsConfig.SERVER_BIND_HOST.name(), "localhost")
-        .set(IndexFsConfig.SERVER_KERBEROS_PRINCIPAL.name(), "indexfs/_HOST@" + realm)
-        .set(IndexFsConfig.SERVER_KEYTAB.name(), keytab.getAbsolutePath())
-        .start();
+    return kdc.cluster(name, 1, "indexfs").set("hadoop.rpc.protection", protection).start();
   }
 
   @AfterAll
@@ -92,15 +75,13 @@ class KerberosPrivacyTest {
       }
     }
     if (kdc != null) {
-      kdc.stop();
+      kdc.close();
     }
-    UserGroupInformation.reset();
-    UserGroupInformation.setConfiguration(new Configuration());
   }
 
   /** The servers' own principal: the superuser, so the calls below are allowed and only the wire matters. */
   private static UserGroupInformation superuser() throws IOException {
-    return UserGroupInformation.loginUserFromKeytabAndReturnUGI("indexfs/localhost@" + realm, keytab.getAbsolutePath());
+    return kdc.login("indexfs/localhost");
   }
 
   /** What a client sends through a proxy that records every byte, for a mkdirs of {@code name}. */

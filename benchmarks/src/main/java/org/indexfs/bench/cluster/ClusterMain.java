@@ -71,7 +71,7 @@ public final class ClusterMain {
       try {
         List<Future<?>> started = new ArrayList<>();
         for (int n : clusterSizes) {
-          SlotCluster c = new SlotCluster(net, zk.connect(), n);
+          SlotCluster c = new SlotCluster(net, zk.connect(), n, o.serverConf());
           clusters.put(n, c);
           started.add(starts.submit(() -> {
             c.start(work, log4j, SLOT_HEAP, slotProcessors);
@@ -227,7 +227,8 @@ public final class ClusterMain {
         + " most " + o.warmUpRounds() + "): " + warmUps);
     report.fact("durability and audit", "IndexFS: indexfs.wal.sync=true (the WAL fsynced before a mutation returns),"
         + " audit log on; NameNode: edit log fsynced (a real NameNode process), audit log on (the same log4j"
-        + " appender as IndexFS's); both log warnings only otherwise");
+        + " appender as IndexFS's); both log warnings only otherwise"
+        + (o.serverConf().isEmpty() ? "" : "; IndexFS server settings given: " + String.join(", ", o.serverConf())));
     report.fact("NameNode locks", String.join("; ", lockFacts) + " (the lock class found live in each NameNode's heap"
         + " by jcmd GC.class_histogram). Hadoop 3.5's fine-grained lock splits the global lock into a namespace lock"
         + " and a block-manager lock");

@@ -13,7 +13,7 @@ record ClusterOptions(List<Integer> slots, double slice, List<Integer> smallSlot
     int warmUpRounds, int warmUpScale, int clients, int threadsPerSlice, int minThreads, int filesPerSlice, int depth,
     List<Phase> phases, List<Boolean> layouts, long traceCallsPerSlice, List<Path> traces,
     List<Integer> predictSlots, double zookeeperCapacity, boolean clientCheck, Path out, Path work,
-    boolean ci, List<String> args) {
+    boolean ci, List<String> serverConf, List<String> args) {
 
   static final String USAGE = """
       Usage: indexfs bench cluster [--quick | --ci] [options]     (as root: network namespaces, cgroups, netem)
@@ -54,6 +54,9 @@ record ClusterOptions(List<Integer> slots, double slice, List<Integer> smallSlot
                              round; fails if a host is unreachable or a quota is not applied
         --out DIR            report directory (default bench-report/cluster)
         --work DIR           hosts' directories (default: a new temporary directory, removed afterwards)
+        --server-conf K=V    an IndexFS server setting for every slot (repeatable; the report lists them),
+                             e.g. indexfs.lease.max-ms=10000 to keep leases as long against a slice's slow
+                             calls as they are against a whole machine's
       """;
 
   static ClusterOptions parse(String[] argv) {
@@ -77,6 +80,7 @@ record ClusterOptions(List<Integer> slots, double slice, List<Integer> smallSlot
     List<Boolean> layouts = List.of(false, true);
     long traceCalls = 4000;
     List<Path> traces = new ArrayList<>();
+    List<String> serverConf = new ArrayList<>();
     List<Integer> predict = List.of(32, 64, 128);
     double zkCapacity = 10_000;
     boolean clientCheck = true;
@@ -138,6 +142,13 @@ record ClusterOptions(List<Integer> slots, double slice, List<Integer> smallSlot
         case "--no-client-check" -> clientCheck = false;
         case "--out" -> out = Path.of(argv[++i]);
         case "--work" -> work = Path.of(argv[++i]);
+        case "--server-conf" -> {
+          String kv = argv[++i];
+          if (!kv.startsWith("indexfs.") || kv.indexOf('=') < 0) {
+            throw new IllegalArgumentException("--server-conf takes indexfs.KEY=VALUE, not " + kv + "\n" + USAGE);
+          }
+          serverConf.add(kv);
+        }
         case "--help", "-h" -> throw new IllegalArgumentException(USAGE);
         default -> throw new IllegalArgumentException("Unknown argument " + a + "\n" + USAGE);
       }
@@ -157,7 +168,7 @@ record ClusterOptions(List<Integer> slots, double slice, List<Integer> smallSlot
     return new ClusterOptions(slots, slice, smallSlots, smallSlice, nnSlices, fgl, delay, period, rounds, warmUps,
         warmUpScale,
         clients, threadsPerSlice, minThreads, files, depth, phases, layouts, traceCalls, List.copyOf(traces), predict,
-        zkCapacity, clientCheck, out, work, ci, List.of(argv));
+        zkCapacity, clientCheck, out, work, ci, List.copyOf(serverConf), List.of(argv));
   }
 
   private static List<Integer> ints(String csv) {

@@ -41,11 +41,14 @@ final class SlotCluster {
   private final List<HostProgram> servers = new ArrayList<>();
   private final EmulatedHosts net;
   private final String zookeeper;
+  /** {@code indexfs.KEY=VALUE} settings every slot server gets ({@code --server-conf}). */
+  private final List<String> serverConf;
   private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
-  SlotCluster(EmulatedHosts net, String zookeeper, int slots) {
+  SlotCluster(EmulatedHosts net, String zookeeper, int slots, List<String> serverConf) {
     this.net = net;
     this.zookeeper = zookeeper;
+    this.serverConf = List.copyOf(serverConf);
     this.slots = slots;
     this.name = clusterName(slots);
     List<String> h = new ArrayList<>();
@@ -87,6 +90,10 @@ final class SlotCluster {
               "-D", IndexFsConfig.AUDIT_ENABLED.name() + "=true",
               "-D", IndexFsConfig.SECURITY_ZOOKEEPER_DIGEST.name() + "=" + SERVERS_DIGEST);
       cmd.addAll(ClusterSettings.groupMappingArgs());
+      for (String kv : serverConf) {
+        cmd.add("-D");
+        cmd.add(kv);
+      }
       servers.add(net.start(host, host, cmd));
     }
     for (HostProgram s : servers) {

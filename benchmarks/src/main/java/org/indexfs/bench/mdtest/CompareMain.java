@@ -146,7 +146,7 @@ public final class CompareMain {
   }
 
   public static void main(String[] args) throws Exception {
-    ReportMain.run(args, CompareMain::parse, CompareMain::run, Options::out, 2);
+    ReportMain.run(args, CompareMain::parse, CompareMain::run, Options::out, 4);
   }
 
   static BenchReport run(Options o) throws IOException, InterruptedException {

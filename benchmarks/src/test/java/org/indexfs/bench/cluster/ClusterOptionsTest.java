@@ -59,4 +59,16 @@ class ClusterOptionsTest {
     assertThatThrownBy(() -> ClusterOptions.parse(new String[] {"--layouts", "diagonal"}))
         .isInstanceOf(IllegalArgumentException.class);
   }
+
+  @Test
+  void serverSettingsAreIndexFsKeysWithValues() {
+    ClusterOptions o = ClusterOptions.parse(new String[] {"--server-conf", "indexfs.lease.max-ms=10000",
+        "--server-conf", "indexfs.lease.policy=fixed"});
+    assertThat(o.serverConf()).containsExactly("indexfs.lease.max-ms=10000", "indexfs.lease.policy=fixed");
+    assertThat(ClusterOptions.parse(new String[0]).serverConf()).isEmpty();
+    assertThatThrownBy(() -> ClusterOptions.parse(new String[] {"--server-conf", "dfs.replication=1"}))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("indexfs.KEY=VALUE");
+    assertThatThrownBy(() -> ClusterOptions.parse(new String[] {"--server-conf", "indexfs.lease.max-ms"}))
+        .isInstanceOf(IllegalArgumentException.class);
+  }
 }

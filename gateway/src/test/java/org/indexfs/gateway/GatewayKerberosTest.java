@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 import java.io.File;
 import java.io.IOException;
 import java.net.URI;
-import java.nio.file.Path;
 import java.security.PrivilegedExceptionAction;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
@@ -17,13 +16,11 @@ import org.apache.hadoop.fs.permission.FsPermission;
 import org.apache.hadoop.hdfs.MiniDFSCluster;
 import org.apache.hadoop.hdfs.security.token.delegation.DelegationTokenIdentifier;
 import org.apache.hadoop.ipc.RemoteException;
-import org.apache.hadoop.minikdc.MiniKdc;
 import org.apache.hadoop.security.Credentials;
 import org.apache.hadoop.security.UserGroupInformation;
-import org.apache.hadoop.security.ssl.KeyStoreTestUtil;
 import org.apache.hadoop.security.token.Token;
 import org.indexfs.common.IndexFsConfig;
-import org.indexfs.hadoop.IndexFsTestCluster;
+import org.indexfs.hadoop.security.TestKdc;
 import org.indexfs.server.local.LocalCluster;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -39,7 +36,7 @@ import org.junit.jupiter.api.Test;
  * (hadoop.rpc.protection) every RPC here runs with, gets what a Kerberized NameNode gives it.
  */
 class GatewayKerberosTest {
-  private static MiniKdc kdc;
+  private static TestKdc kdc;
   private static File keytab;
   private static String realm;
   private static MiniDFSCluster hdfs;
@@ -50,26 +47,11 @@ class GatewayKerberosTest {
 
   @BeforeAll
   static void start() throws Exception {
-    Path work = IndexFsTestCluster.newWorkDir("gateway-kdc");
-    kdc = new MiniKdc(MiniKdc.createConf(), work.toFile());
-    kdc.start();
-    realm = kdc.getRealm();
-    keytab = work.resolve("test.keytab").toFile();
-    kdc.createPrincipal(keytab, "hdfs/localhost", "HTTP/localhost", "gateway/localhost", "alice", "bob", "mallory");
+    kdc = TestKdc.start("gateway-kdc", TestKdc.HDFS_PRINCIPAL, "HTTP/localhost", "gateway/localhost", "alice", "bob",
+        "mallory");
+    realm = kdc.realm;
+    keytab = kdc.keytab;
     conf = new Configuration();
-    conf.set("hadoop.security.authentication", "kerberos");
-    conf.set("dfs.namenode.kerberos.principal", "hdfs/localhost@" + realm);
-    conf.set("dfs.namenode.keytab.file", keytab.getAbsolutePath());
-    conf.set("dfs.datanode.kerberos.principal", "hdfs/localhost@" + realm);
-    conf.set("dfs.datanode.keytab.file", keytab.getAbsolutePath());
-    conf.set("dfs.web.authentication.kerberos.principal", "HTTP/localhost@" + realm);
-    conf.setBoolean("dfs.block.access.token.enable", true);
-    conf.set("dfs.data.transfer.protection", "authentication");
-    conf.set("dfs.http.policy", "HTTPS_ONLY");
-    conf.set("dfs.namenode.https-address", "localhost:0");
-    conf.set("dfs.datanode.https.address", "localhost:0");
-    conf.setLong("dfs.namenode.fs-limits.min-block-size", 0);
-    conf.setInt("dfs.replication", 1);
     // Every RPC encrypted: the NameNode's, IndexFS's servers', the gateway's.
     conf.set("hadoop.rpc.protection", "privacy");
     // The gateway acts for anyone; bob may act for alice (on the gateway and on the NameNode alike).
@@ -77,27 +59,12 @@ class GatewayKerberosTest {
     conf.set("hadoop.proxyuser.gateway.groups", "*");
     conf.set("hadoop.proxyuser.bob.users", "alice");
     conf.set("hadoop.proxyuser.bob.hosts", "*");
-    String keystores = work.resolve("keystores").toAbsolutePath().toString();
-    new File(keystores).mkdirs();
-    KeyStoreTestUtil.setupSSLConfig(keystores, KeyStoreTestUtil.getClasspathDir(GatewayKerberosTest.class), conf, false);
-    conf.set("dfs.client.https.keystore.resource", KeyStoreTestUtil.getClientSSLConfigFileName());
-    conf.set("dfs.server.https.keystore.resource", KeyStoreTestUtil.getServerSSLConfigFileName());
-    UserGroupInformation.setConfiguration(conf);
-    UserGroupInformation.loginUserFromKeytab("hdfs/localhost@" + realm, keytab.getAbsolutePath());
-    conf.set(MiniDFSCluster.HDFS_MINIDFS_BASEDIR, work.resolve("hdfs").toString());
-    hdfs = new MiniDFSCluster.Builder(conf).numDataNodes(1).build();
-    hdfs.waitActive();
+    hdfs = kdc.kerberizedHdfs(conf, GatewayKerberosTest.class);
 
-    LocalCluster.Builder b = LocalCluster.builder(IndexFsTestCluster.newWorkDir("gateway-kerberos"))
-        .clusterName("gwkerb").servers(1)
-        .set(IndexFsConfig.DATA_URI.name(), "hdfs://localhost:" + hdfs.getNameNodePort() + "/indexfs-data")
-        .set(IndexFsConfig.SERVER_BIND_HOST.name(), "localhost")
-        .set(IndexFsConfig.SERVER_KERBEROS_PRINCIPAL.name(), "hdfs/_HOST@" + realm)
-        .set(IndexFsConfig.SERVER_KEYTAB.name(), keytab.getAbsolutePath())
+    LocalCluster.Builder b = kdc.clusterOver(hdfs, "gwkerb", 1, "/indexfs-data")
         .set(IndexFsConfig.SECURITY_ADDRESS_PROXY_USERS.name(), "gateway");
     for (Map.Entry<String, String> e : hdfs.getConfiguration(0)) {
-      if (e.getKey().startsWith("dfs.") || e.getKey().startsWith("hadoop.security") || e.getKey().startsWith("hadoop.rpc")
-          || e.getKey().startsWith("ssl.") || e.getKey().startsWith("hadoop.proxyuser.")) {
+      if (e.getKey().startsWith("hadoop.proxyuser.")) {
         b.set(e.getKey(), e.getValue());
       }
     }
@@ -153,10 +120,8 @@ class GatewayKerberosTest {
       hdfs.shutdown();
     }
     if (kdc != null) {
-      kdc.stop();
+      kdc.close();
     }
-    UserGroupInformation.reset();
-    UserGroupInformation.setConfiguration(new Configuration());
   }
 
   private static UserGroupInformation login(String user) throws IOException {

@@ -18,16 +18,17 @@ import org.indexfs.server.local.LocalCluster;
  * it, IndexFS clusters whose servers are one of those principals, and — for the data-tier tests — a
  * Kerberized MiniDFSCluster (HTTPS, block tokens, data-transfer protection) whose superuser
  * {@code hdfs/localhost} is also the IndexFS servers' principal (docs/security-data-tier.md).
- * Closing it stops the KDC and resets Hadoop's static login state for the next class.
+ * Closing it stops the KDC and resets Hadoop's static login state for the next class. The gateway's
+ * Kerberos test uses it too (the adapter's test jar).
  */
-final class TestKdc implements AutoCloseable {
+public final class TestKdc implements AutoCloseable {
   /** The data tier's (and then the servers') principal, before the realm. */
-  static final String HDFS_PRINCIPAL = "hdfs/localhost";
+  public static final String HDFS_PRINCIPAL = "hdfs/localhost";
 
   private final MiniKdc kdc;
-  final Path work;
-  final String realm;
-  final File keytab;
+  public final Path work;
+  public final String realm;
+  public final File keytab;
 
   private TestKdc(MiniKdc kdc, Path work, File keytab) {
     this.kdc = kdc;
@@ -37,7 +38,7 @@ final class TestKdc implements AutoCloseable {
   }
 
   /** A running KDC under a fresh work directory, with one keytab holding every principal named. */
-  static TestKdc start(String workName, String... principals) throws Exception {
+  public static TestKdc start(String workName, String... principals) throws Exception {
     Path work = IndexFsTestCluster.newWorkDir(workName);
     MiniKdc kdc = new MiniKdc(MiniKdc.createConf(), work.toFile());
     kdc.start();
@@ -46,17 +47,17 @@ final class TestKdc implements AutoCloseable {
     return new TestKdc(kdc, work, keytab);
   }
 
-  UserGroupInformation login(String principal) throws IOException {
+  public UserGroupInformation login(String principal) throws IOException {
     return UserGroupInformation.loginUserFromKeytabAndReturnUGI(principal + "@" + realm, keytab.getAbsolutePath());
   }
 
   /** The servers' principal pattern for {@code service} (e.g. {@code indexfs/_HOST@REALM}). */
-  String serverPrincipal(String service) {
+  public String serverPrincipal(String service) {
     return service + "/_HOST@" + realm;
   }
 
   /** A client configuration with Kerberos on, knowing the servers as {@code service}; Hadoop's login configured by it. */
-  Configuration clientConf(String service) {
+  public Configuration clientConf(String service) {
     Configuration conf = new Configuration();
     conf.set("hadoop.security.authentication", "kerberos");
     conf.set(IndexFsConfig.SERVER_KERBEROS_PRINCIPAL.name(), serverPrincipal(service));
@@ -65,7 +66,7 @@ final class TestKdc implements AutoCloseable {
   }
 
   /** An IndexFS cluster with Kerberos on, its servers {@code service/localhost} from this KDC's keytab. */
-  LocalCluster.Builder cluster(String name, int servers, String service) throws IOException {
+  public LocalCluster.Builder cluster(String name, int servers, String service) throws IOException {
     return LocalCluster.builder(IndexFsTestCluster.newWorkDir("kerberized-" + name)).clusterName(name).servers(servers)
         .set("hadoop.security.authentication", "kerberos")
         .set(IndexFsConfig.SERVER_BIND_HOST.name(), "localhost")
@@ -77,7 +78,7 @@ final class TestKdc implements AutoCloseable {
    * A Kerberized MiniDFSCluster of one DataNode, configured from {@code conf} (which gains its
    * settings); this process logs in as its superuser. {@code sslClass} locates the SSL key stores.
    */
-  MiniDFSCluster kerberizedHdfs(Configuration conf, Class<?> sslClass) throws Exception {
+  public MiniDFSCluster kerberizedHdfs(Configuration conf, Class<?> sslClass) throws Exception {
     String hdfsPrincipal = HDFS_PRINCIPAL + "@" + realm;
     conf.set("hadoop.security.authentication", "kerberos");
     conf.set("dfs.namenode.kerberos.principal", hdfsPrincipal);
@@ -109,7 +110,7 @@ final class TestKdc implements AutoCloseable {
    * An IndexFS cluster whose data tier is {@code hdfs} under {@code dataDir}; its servers are the
    * HDFS superuser's principal (chown of objects needs it) and carry the data tier's security settings.
    */
-  LocalCluster.Builder clusterOver(MiniDFSCluster hdfs, String name, int servers, String dataDir) throws IOException {
+  public LocalCluster.Builder clusterOver(MiniDFSCluster hdfs, String name, int servers, String dataDir) throws IOException {
     LocalCluster.Builder b = cluster(name, servers, "hdfs")
         .set(IndexFsConfig.DATA_URI.name(), "hdfs://localhost:" + hdfs.getNameNodePort() + dataDir);
     for (Map.Entry<String, String> e : hdfs.getConfiguration(0)) {

@@ -13,7 +13,8 @@ import java.util.function.Consumer;
  *   <li>GIGA+ split: {@code split.recorded} (intent written), {@code split.shipped} (SST file on
  *       the data tier, the receiver not asked yet), {@code split.ingested} (receiver committed,
  *       source not cleaned up); on the receiver {@code ingest.received} (file ingested, partition
- *       not recorded) and {@code ingest.recorded} (committed, no answer sent).</li>
+ *       not recorded) and {@code ingest.recorded} (committed, no answer sent); {@code split.awaited} (a slot
+ *       entering safe mode found a split running and waits for it to end).</li>
  *   <li>Retry cache: {@code call.applied} (an at-most-once call's change written, its answer not
  *       recorded).</li>
  *   <li>Bulk ingest ({@code bulk/BulkIngest}): {@code publish.received}, {@code publish.staged},

@@ -215,13 +215,70 @@ public final class SplitManager implements AutoCloseable {
     if (g != null && !g.tryEnter()) {
       return false; // a snapshot's barrier: a later insert splits
     }
-    running.add(dirId);
     try {
-      return split(record, bitmap, child);
+      if (!start(dirId)) {
+        return false; // safe mode: a split queued before it began does not start (a later insert splits)
+      }
+      try {
+        return split(record, bitmap, child);
+      } finally {
+        end(dirId);
+      }
     } finally {
-      running.remove(dirId);
       if (g != null) {
         g.exit();
+      }
+    }
+  }
+
+  /**
+   * Marks a split of {@code dirId} running, unless background changes are paused: checked and
+   * marked under one monitor, so once {@link #awaitIdle} has seen no split running while paused,
+   * none starts (safe mode's fence, see there).
+   */
+  private synchronized boolean start(long dirId) {
+    if (paused.getAsBoolean()) {
+      return false;
+    }
+    return running.add(dirId); // false: a recovery is settling this directory's split right now
+  }
+
+  private synchronized void end(long dirId) {
+    running.remove(dirId);
+    notifyAll();
+  }
+
+  /**
+   * Waits until no split runs on this slot. Called once safe mode holds this slot's background
+   * changes ({@link #pauseWhile}), it is the fence that makes safe mode quiet: a split moves
+   * entries between two slots in several steps (ingest at the receiver, then the source's bitmap),
+   * so one still running after safe mode began would be seen half done by whoever reads the slots
+   * one after another — fsck reported the entries it had just ingested as on a slot holding no
+   * partition of their directory (issue 37). A split past its freeze point cannot be abandoned, so
+   * it is waited for, not stopped.
+   */
+  public void awaitIdle(long timeoutMs) throws IOException {
+    synchronized (this) {
+      if (running.isEmpty()) {
+        return;
+      }
+    }
+    FaultPoints.at("split.awaited");
+    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
+    synchronized (this) {
+      while (!running.isEmpty()) {
+        long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
+        if (left <= 0) {
+          throw new org.indexfs.common.IndexFsException(org.indexfs.proto.Code.SERVER_BUSY, "Slot " + ns.slot()
+              + " is still splitting directory " + Long.toUnsignedString(running.iterator().next())
+              + " after " + timeoutMs + " ms; retry");
+        }
+        try {
+          wait(left);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw new java.io.InterruptedIOException("Interrupted waiting for a split to end");
+        }
       }
     }
   }
@@ -531,12 +588,17 @@ public final class SplitManager implements AutoCloseable {
     return out;
   }
 
-  /** After a restart: finish splits whose child exists, forget the others. */
+  /** After a restart: finish splits whose child exists, forget the others (none while paused: safe mode). */
   public int recover() throws IOException {
     List<long[]> pending = intents();
     for (long[] intent : pending) {
-      if (!running.contains(intent[0])) {
-        settle(intent[0], (int) intent[1], (int) intent[2]);
+      // Settling moves entries too: not while paused (safe mode), nor beside a split running here.
+      if (start(intent[0])) {
+        try {
+          settle(intent[0], (int) intent[1], (int) intent[2]);
+        } finally {
+          end(intent[0]);
+        }
       }
     }
     return pending.size();

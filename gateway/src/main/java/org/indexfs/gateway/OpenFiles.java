@@ -23,8 +23,7 @@ final class OpenFiles {
    * A file open for writing and its object; until its first block ({@link #hasObject()} false),
    * the object it will have ({@code object}, the name IndexFS reserved for its writer) and what
    * the data tier makes it with: the create's replication, block size, storage policy (null: the
-   * data tier's default) and crypto versions (null when not known: a gateway that did not take the
-   * create). {@code holder} is the writer's client name.
+   * data tier's default) and crypto versions. {@code holder} is the writer's client name.
    */
   record Open(String path, long inodeId, String object, boolean hasObject, String holder, short replication,
       long blockSize, String storagePolicy, CryptoProtocolVersion[] cryptoVersions) {
@@ -82,9 +81,11 @@ final class OpenFiles {
     }
     Open open = s.getDataObject().isEmpty()
         // Created through another gateway, no block yet: the create's storage policy and crypto
-        // versions are not known here; the object gets the policy HDFS would place it by.
+        // versions are not known here; the object gets the policy HDFS would place it by, and the
+        // crypto versions every Hadoop client offers (the data tier has no encryption zone for it).
         ? new Open(src, s.getInodeId(), s.getSpillObject(), false, holder, (short) s.getReplication(),
-            s.getBlockSize(), s.getSpillPolicy().isEmpty() ? null : s.getSpillPolicy(), null)
+            s.getBlockSize(), s.getSpillPolicy().isEmpty() ? null : s.getSpillPolicy(),
+            CryptoProtocolVersion.supported())
         : new Open(src, s.getInodeId(), s.getDataObject());
     remember(open);
     return open;

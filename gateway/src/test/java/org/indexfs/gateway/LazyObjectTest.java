@@ -22,6 +22,10 @@ import org.apache.log4j.AppenderSkeleton;
 import org.apache.log4j.Level;
 import org.apache.log4j.Logger;
 import org.apache.log4j.spi.LoggingEvent;
+import org.indexfs.client.ClusterConnection;
+import org.indexfs.client.IndexFsClient;
+import org.indexfs.common.IndexFsConfig;
+import org.indexfs.server.local.LocalCluster;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -181,6 +185,29 @@ class LazyObjectTest {
       return null;
     });
     assertThat(AUDIT.by(WRITER)).as("nothing on the data tier to recover").isEmpty();
+  }
+
+  /**
+   * What lets another gateway make the object: IndexFS names the object it reserved for a writer to
+   * that writer (its client name), while the entry has no object, and to nobody else.
+   */
+  @Test
+  void indexFsNamesAWritersReservedObjectToThatWriterOnly() throws IOException {
+    LocalCluster c = GatewayTestCluster.indexfs();
+    String path = "/lazy/reserved";
+    try (IndexFsClient writer = new IndexFsClient(ClusterConnection.openUnshared(c.zookeeperConnect(),
+        c.clusterName(), IndexFsConfig.RPC_MAX_FRAME_BYTES.defaultValue(), 10_000),
+        IndexFsClient.caller(WRITER, List.of(), "DFSClient_lazy_writer"), 30_000);
+        IndexFsClient other = new IndexFsClient(ClusterConnection.openUnshared(c.zookeeperConnect(),
+        c.clusterName(), IndexFsConfig.RPC_MAX_FRAME_BYTES.defaultValue(), 10_000),
+        IndexFsClient.caller(WRITER, List.of(), "DFSClient_lazy_other"), 30_000)) {
+      org.indexfs.proto.FileStatus created = writer.create(path, 0644, true, 1, 1 << 20, false);
+      assertThat(created.getSpillObject()).isNotEmpty();
+      assertThat(writer.getFileStatus(path).getSpillObject()).as("to its writer").isEqualTo(created.getSpillObject());
+      assertThat(other.getFileStatus(path).getSpillObject()).as("to another client of the same user").isEmpty();
+      writer.complete(path, created.getInodeId(), 0, new byte[0], null);
+      assertThat(writer.getFileStatus(path).getSpillObject()).as("once closed").isEmpty();
+    }
   }
 
   /**

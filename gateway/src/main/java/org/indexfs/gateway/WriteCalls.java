@@ -21,10 +21,13 @@ import org.indexfs.proto.FileStatus;
 
 /**
  * Writing a file through the gateway: its entry is IndexFS's (create, the single-writer lease, the
- * final length), its bytes are a data object on the data tier from the first byte, written by the
+ * final length), its bytes are a data object on the data tier from the first block, written by the
  * client to the DataNodes with the blocks and block tokens the data tier's NameNode hands out.
- * The HDFS client name is the lease holder on both tiers, so IndexFS and the data tier agree on
- * who writes; every block call after create is forwarded, as the end user, for the file's object.
+ * The object is made at the first addBlock, not at create, so a file closed before its first block
+ * (an mdtest file, a job's {@code _SUCCESS}, a marker) costs IndexFS's create and complete and
+ * nothing on the data tier's NameNode: it is an empty inline file. The HDFS client name is the
+ * lease holder on both tiers, so IndexFS and the data tier agree on who writes; every block call
+ * is forwarded, as the end user, for the file's object.
  */
 final class WriteCalls {
   /** The object belongs to its writer until IndexFS records it and gives it its file's owner and mode. */
@@ -53,10 +56,10 @@ final class WriteCalls {
   }
 
   /**
-   * The entry in IndexFS, then its object on the data tier (open for the client, 0600, empty),
-   * then the object recorded in the entry: the file is an object file before its first byte. A
-   * retry of the call (through this gateway or another) gets the entry from IndexFS's retry cache
-   * and finds its object already made.
+   * The entry in IndexFS only. What its object is made with at the first block (the name IndexFS
+   * reserved for this writer, replication, block size, storage policy, crypto versions) is kept in
+   * {@link OpenFiles}; a gateway that did not take the create learns the name from IndexFS. A retry
+   * of the call (through this gateway or another) gets the entry from IndexFS's retry cache.
    */
   HdfsFileStatus create(String src, FsPermission masked, String clientName, EnumSetWritable<CreateFlag> flag,
       boolean createParent, short replication, long blockSize, CryptoProtocolVersion[] supportedVersions,
@@ -66,31 +69,50 @@ final class WriteCalls {
           + ecPolicyName + " cannot be used for " + src);
     }
     PathChecks.validFileName(src);
-    DataTierNameNode tier = data();
+    data(); // refused before the entry is made when no HDFS data tier can hold the file's blocks
     RpcCall call = RpcCall.current();
     IndexFsClient client = metadata.as(call, clientName);
     EnumSet<CreateFlag> flags = flag.get();
     Integer unmasked = masked.getUnmasked() == null ? null : (int) masked.getUnmasked().toShort();
     FileStatus created = NamespaceCalls.call(() -> client.create(src, masked.toShort(), unmasked,
         flags.contains(CreateFlag.OVERWRITE), replication, blockSize, createParent));
-    String object = created.getSpillObject();
-    String objectPath = tier.pathOf(object);
     String policy = storagePolicy != null && !storagePolicy.isEmpty() ? storagePolicy
         : created.getSpillPolicy().isEmpty() ? null : created.getSpillPolicy();
-    ClientProtocol nn = tier.as(call);
+    open.remember(new OpenFiles.Open(src, created.getInodeId(), created.getSpillObject(), false, clientName,
+        replication, blockSize, policy, supportedVersions));
+    return HdfsStatuses.of(created, HdfsStatuses.NO_NAME);
+  }
+
+  /**
+   * The first block's object: made on the data tier (open for the client, 0600, empty), then
+   * recorded in the entry, which gives it the file's owner and mode. A retry whose first try (here
+   * or at a gateway that died) made the object reuses it; one whose first try also recorded it finds
+   * the entry with its object ({@link OpenFiles#find}) and does not come here.
+   */
+  private OpenFiles.Open makeObject(RpcCall call, IndexFsClient client, OpenFiles.Open file, String src)
+      throws IOException {
+    String objectPath = data().pathOf(file.object());
+    ClientProtocol nn = data().as(call);
     try {
-      nn.create(objectPath, OBJECT_PERMISSION, clientName, new EnumSetWritable<>(EnumSet.of(CreateFlag.CREATE)),
-          true, replication, blockSize, supportedVersions, null, policy);
+      nn.create(objectPath, OBJECT_PERMISSION, file.holder(), new EnumSetWritable<>(EnumSet.of(CreateFlag.CREATE)),
+          true, file.replication(), file.blockSize(), file.cryptoVersions(), null, file.storagePolicy());
     } catch (RemoteException e) {
       IOException refused = e.unwrapRemoteException();
-      if (!(refused instanceof AlreadyBeingCreatedException || refused instanceof FileAlreadyExistsException)
-          || !madeBefore(nn, objectPath)) {
+      if (!(refused instanceof AlreadyBeingCreatedException || refused instanceof FileAlreadyExistsException)) {
+        throw DataTierErrors.of(e, objectPath, src);
+      }
+      OpenFiles.Open now = open.fresh(client, src, file.inodeId(), file.holder());
+      if (now.hasObject()) {
+        return now; // made and recorded through another gateway meanwhile
+      }
+      if (!madeBefore(nn, objectPath)) {
         throw DataTierErrors.of(e, objectPath, src);
       }
     }
-    NamespaceCalls.run(() -> client.flush(src, created.getInodeId(), 0, null, object, false));
-    open.remember(new OpenFiles.Open(src, created.getInodeId(), object));
-    return HdfsStatuses.of(created.toBuilder().setDataObject(object).build(), HdfsStatuses.NO_NAME);
+    NamespaceCalls.run(() -> client.flush(file.path(), file.inodeId(), 0, null, file.object(), false));
+    OpenFiles.Open made = file.withObject();
+    open.remember(made);
+    return made;
   }
 
   /** A retried create finds the object its first try made: empty, still being written. */
@@ -109,6 +131,9 @@ final class WriteCalls {
     RpcCall call = RpcCall.current();
     IndexFsClient client = metadata.as(call, clientName);
     OpenFiles.Open file = open.find(client, src, fileId, clientName);
+    if (!file.hasObject()) {
+      file = makeObject(call, client, file, src);
+    }
     String objectPath = data().pathOf(file.object());
     ClientProtocol nn = data().as(call);
     LocatedBlock block;
@@ -116,6 +141,9 @@ final class WriteCalls {
       block = nn.addBlock(objectPath, clientName, previous, excludeNodes, 0, favoredNodes, addBlockFlags);
     } catch (RemoteException e) {
       throw DataTierErrors.of(e, objectPath, src);
+    }
+    if (block.getStartOffset() == 0) {
+      return block; // the first block: nothing to charge (the entry's length stays 0, as recorded)
     }
     try {
       client.flush(file.path(), file.inodeId(), block.getStartOffset(), null, file.object(), false);
@@ -142,12 +170,20 @@ final class WriteCalls {
       file = open.find(client, src, fileId, clientName);
     } catch (org.apache.hadoop.hdfs.server.namenode.LeaseExpiredException closed) {
       // A retry of a complete that closed the file (through a gateway that then died): done.
+      // A file closed before its first block has no object: HDFS answers such a retry with no last block "true".
       FileStatus s = NamespaceCalls.statusOrNull(client, src);
       if (s != null && !s.getUnderConstruction() && (fileId == 0 || s.getInodeId() == fileId)
-          && !s.getDataObject().isEmpty()) {
+          && (!s.getDataObject().isEmpty() || last == null && s.getLength() == 0)) {
         return true;
       }
       throw closed;
+    }
+    if (!file.hasObject()) {
+      Boolean closed = completeEmpty(client, file, last);
+      if (closed != null) {
+        return closed;
+      }
+      file = open.find(client, src, fileId, clientName);
     }
     String objectPath = data().pathOf(file.object());
     ClientProtocol nn = data().as(call);
@@ -175,6 +211,41 @@ final class WriteCalls {
     return true;
   }
 
+  /**
+   * A file that never got a block: an empty inline file, closed in IndexFS alone. Null when the
+   * file got its object through another gateway meanwhile (then it is closed as an object file).
+   */
+  private Boolean completeEmpty(IndexFsClient client, OpenFiles.Open file, ExtendedBlock last) throws IOException {
+    try {
+      if (last != null) {
+        // A block this gateway did not see made: only another gateway's addBlock can have.
+        throw new IndexFsException(org.indexfs.proto.Code.INVALID_ARGUMENT, "no block recorded");
+      }
+      client.complete(file.path(), file.inodeId(), 0, null, null);
+    } catch (IndexFsException e) {
+      open.forget(file.inodeId());
+      FileStatus s = NamespaceCalls.statusOrNull(client, file.path());
+      if (s != null && s.getInodeId() == file.inodeId() && !s.getDataObject().isEmpty()) {
+        return null;
+      }
+      boolean closedBefore = s != null && s.getInodeId() == file.inodeId() && !s.getUnderConstruction()
+          && last == null && s.getLength() == 0;
+      if (closedBefore) {
+        return true;
+      }
+      if (last != null) {
+        // HDFS refuses to commit a block its file does not have.
+        throw new IOException("Cannot complete " + file.path() + " (inode " + file.inodeId() + ") with block "
+            + last + ": the file has no blocks");
+      }
+      throw NameNodeErrors.of(e);
+    } catch (IOException e) {
+      throw NameNodeErrors.of(e);
+    }
+    open.forget(file.inodeId());
+    return true;
+  }
+
   private static boolean closedAsAsked(IndexFsClient client, OpenFiles.Open file, long length) throws IOException {
     FileStatus s = NamespaceCalls.statusOrNull(client, file.path());
     return s != null && s.getInodeId() == file.inodeId() && !s.getUnderConstruction()
@@ -184,6 +255,9 @@ final class WriteCalls {
   void abandonBlock(ExtendedBlock b, long fileId, String src, String holder) throws IOException {
     RpcCall call = RpcCall.current();
     OpenFiles.Open file = open.find(metadata.as(call, holder), src, fileId, holder);
+    if (!file.hasObject()) {
+      return; // no block to give back: HDFS answers an abandon of a block its file lacks with success
+    }
     String objectPath = data().pathOf(file.object());
     forward(objectPath, src, () -> {
       data().as(call).abandonBlock(b, 0, objectPath, holder);
@@ -195,7 +269,11 @@ final class WriteCalls {
       String[] existingStorageIDs, DatanodeInfo[] excludes, int numAdditionalNodes, String clientName)
       throws IOException {
     RpcCall call = RpcCall.current();
-    OpenFiles.Open file = open.find(metadata.as(call, clientName), src, fileId, clientName);
+    IndexFsClient client = metadata.as(call, clientName);
+    OpenFiles.Open file = open.find(client, src, fileId, clientName);
+    if (!file.hasObject()) {
+      file = makeObject(call, client, file, src); // the data tier chooses DataNodes for its object's writer
+    }
     String objectPath = data().pathOf(file.object());
     return forward(objectPath, src, () -> data().as(call).getAdditionalDatanode(objectPath, 0, blk, existings,
         existingStorageIDs, excludes, numAdditionalNodes, clientName));
@@ -209,6 +287,21 @@ final class WriteCalls {
     RpcCall call = RpcCall.current();
     IndexFsClient client = metadata.as(call, clientName);
     OpenFiles.Open file = open.find(client, src, fileId, clientName);
+    if (!file.hasObject()) {
+      // Nothing written yet: IndexFS records the length (0) and checks the writer's lease.
+      try {
+        client.flush(file.path(), file.inodeId(), 0, new byte[0], null, false);
+        return;
+      } catch (IndexFsException e) {
+        file = open.fresh(client, src, fileId, clientName);
+        if (!file.hasObject()) {
+          throw NameNodeErrors.of(e);
+        }
+      } catch (IOException e) {
+        throw NameNodeErrors.of(e);
+      }
+    }
+    OpenFiles.Open written = file;
     String objectPath = data().pathOf(file.object());
     ClientProtocol nn = data().as(call);
     HdfsFileStatus object = forward(objectPath, src, () -> {
@@ -216,7 +309,8 @@ final class WriteCalls {
       return nn.getFileInfo(objectPath);
     });
     if (object != null) {
-      NamespaceCalls.run(() -> client.flush(file.path(), file.inodeId(), object.getLen(), null, file.object(), false));
+      NamespaceCalls.run(() -> client.flush(written.path(), written.inodeId(), object.getLen(), null, written.object(),
+          false));
     }
   }
 

@@ -229,7 +229,8 @@ public final class CompareMain {
         + " (group commit) — the headline; 'IndexFS async' writes the WAL without fsync, shown for reference.");
     report.fact("systems", "same JVM, same machine, same Hadoop FileSystem API; IndexFS's data tier is the same HDFS;"
         + " 'hdfs:// via gateway' is the stock DistributedFileSystem against a gateway (in this JVM) in front of the"
-        + " IndexFS cluster: its creates make the entry in IndexFS and the file's data object on the NameNode");
+        + " IndexFS cluster: its creates make the entry in IndexFS; a file's data object is made on the NameNode at"
+        + " its first block, so mdtest's empty files never reach the NameNode");
     TargetRun h = hdfs.toRun();
     TargetRun s = sync.toRun();
     TargetRun a = async.toRun();

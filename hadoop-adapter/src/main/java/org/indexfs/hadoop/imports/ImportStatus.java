@@ -15,14 +15,15 @@ import org.apache.hadoop.hdfs.DistributedFileSystem;
  * (what an import with that image would read live instead of from the image). Reads only.
  */
 final class ImportStatus {
-  record Status(long imageTxid, long currentTxid, long ageSeconds, long events, long pathsToRead) {
+  record Status(long imageTxid, long currentTxid, long ageSeconds, long events, long pathsToRead, boolean whole) {
     String summary(String from, File image) {
       return "fsimage " + image + " of " + from + "\n"
           + "  transactions  image " + imageTxid + ", NameNode now " + currentTxid + ": " + (currentTxid - imageTxid)
           + " behind\n"
           + "  seconds       " + ageSeconds + " since the image file was written\n"
           + "  changes       " + events + " under the source since the image; an import now reads " + pathsToRead
-          + " paths live\n";
+          + " paths live" + (whole ? " (the whole source: it, or a directory above it, was renamed or deleted since "
+          + "the image, e.g. by an import rolled back; a new image avoids reading it all live)" : "") + "\n";
     }
   }
 
@@ -40,7 +41,7 @@ final class ImportStatus {
       long current = dfs.getClient().getNamenode().getCurrentEditLogTxid();
       ImageChanges.Changes c = ImageChanges.since(dfs, imageTxid, src.toUri().getPath(), null, 0);
       long age = Math.max(0, (System.currentTimeMillis() - fsimage.lastModified()) / 1000);
-      return new Status(imageTxid, current, age, c.events(), c.pathsToRead());
+      return new Status(imageTxid, current, age, c.events(), c.pathsToRead(), c.subtrees().contains(""));
     }
   }
 }

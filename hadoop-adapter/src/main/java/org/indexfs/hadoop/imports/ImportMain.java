@@ -15,6 +15,7 @@ import org.indexfs.hadoop.IndexFileSystem;
  * <pre>
  *   import --from hdfs://nn/dir --to /target [--fsimage FILE]
  *   import --verify --from hdfs://nn/&lt;data root&gt;/imported/&lt;id&gt; --to /target [--sample N]
+ *   import --status --fsimage FILE --from hdfs://nn/dir
  * </pre>
  * {@code --to} is a path of {@code fs.defaultFS} (an indexfs:// URI also works). Exit status 0: done
  * (or verified clean); 1: failed (or differences); 2: usage.
@@ -31,6 +32,7 @@ public final class ImportMain {
     String to = null;
     String fsimage = null;
     boolean verify = false;
+    boolean status = false;
     int sample = 100;
     try {
       for (int i = 0; i < args.length; i++) {
@@ -39,18 +41,33 @@ public final class ImportMain {
           case "--to" -> to = args[++i];
           case "--fsimage" -> fsimage = args[++i];
           case "--verify" -> verify = true;
+          case "--status" -> status = true;
           case "--sample" -> sample = Integer.parseInt(args[++i]);
           default -> throw new IllegalArgumentException("Unknown option " + args[i]);
         }
       }
-      if (from == null || to == null) {
+      if (status && (from == null || fsimage == null)) {
+        throw new IllegalArgumentException("--status needs --fsimage and --from");
+      }
+      if (!status && (from == null || to == null)) {
         throw new IllegalArgumentException("--from and --to are needed");
       }
     } catch (RuntimeException e) {
       err.println("import: " + e.getMessage());
       err.println("usage: import --from hdfs://nn/dir --to /target [--fsimage FILE]");
       err.println("       import --verify --from hdfs://nn/<data root>/imported/<id> --to /target [--sample N]");
+      err.println("       import --status --fsimage FILE --from hdfs://nn/dir");
       return 2;
+    }
+    if (status) {
+      try {
+        File image = new File(fsimage);
+        out.print(ImportStatus.of(conf, URI.create(from), image).summary(from, image));
+        return 0;
+      } catch (Exception e) {
+        err.println("import: " + e.getMessage());
+        return 1;
+      }
     }
     // One publish per import: it lands whole or not at all (the buffer spills to disk, not to the server).
     conf.setInt(IndexFsConfig.CLIENT_LOCALIZE_BUFFER_ENTRIES.name(), Integer.MAX_VALUE);
@@ -75,6 +92,10 @@ public final class ImportMain {
           + ifs.makeQualified(target) + ": " + r.directories() + " directories, " + r.files() + " files, " + r.bytes()
           + " bytes, no byte copied; " + r.extras() + " entries with ACLs, xattrs, quotas, storage policies or "
           + "snapshots enabled; " + r.millis() + " ms");
+      if (fsimage != null) {
+        out.println("Changes since the image: " + r.changesSinceImage() + " (NameNode edits under the source), "
+            + r.subtreesReadLive() + " paths read live from the NameNode instead of the image");
+      }
       out.println("The files now live at " + r.objects() + " (the data objects of the entries: leave them there)");
       if (!r.snapshotsNotCarried().isEmpty()) {
         out.println("Snapshots not carried (they stay on HDFS under " + r.objects() + "): "

@@ -10,6 +10,7 @@ import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeSet;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileAlreadyExistsException;
 import org.apache.hadoop.fs.FileSystem;
@@ -39,7 +40,10 @@ import org.indexfs.hadoop.IndexFileSystem;
 public final class Importer {
   /** What an import did, for the operator (and for the tests). */
   public record Report(String importId, Path objects, long directories, long files, long bytes, long extras,
-      List<String> snapshotsNotCarried, long millis) {}
+      List<String> snapshotsNotCarried, long millis, long changesSinceImage, long subtreesReadLive) {}
+
+  /** How long the import waits for its own rename to show in the NameNode's edit log (inotify). */
+  private static final long RENAME_WAIT_MILLIS = 60_000;
 
   private final Configuration conf;
   private final IndexFileSystem ifs;
@@ -65,7 +69,7 @@ public final class Importer {
     if (ifs.exists(target)) {
       throw new FileAlreadyExistsException("Import target " + target + " exists: an import makes a new directory");
     }
-    FsImageWalk image = fsimage == null ? null : image(fsimage, dfs, src);
+    FsImageWalk image = fsimage == null ? null : image(conf, fsimage, dfs, src);
     String importId = String.format("%d-%08x", start, new java.security.SecureRandom().nextInt());
     String objectsRel = "imported/" + importId;
     Path objects = new Path(dataRoot, objectsRel);
@@ -77,20 +81,48 @@ public final class Importer {
     Entries entries = new Entries(holder, principals, objectsRel);
     boolean moved = false;
     long extras;
+    long changes = 0;
+    long liveRoots = 0;
     try {
       if (image != null) {
-        image.walk(entries); // every entry read (and the image proved whole) before anything changes
+        // The bulk, before the rename: the image's entries but those changed since (read live below).
+        String srcPath = src.toUri().getPath();
+        ImageChanges.Changes before = ImageChanges.since(dfs, image.nameSystem().getTransactionId(), srcPath, null, 0);
+        TreeSet<String> dirty = new TreeSet<>(before.subtrees());
+        image.walk(e -> {
+          if (!ImageChanges.covered(dirty, e.relPath)) {
+            entries.accept(e);
+          }
+        });
         prepareImportedDirectory(dfs, dataRoot);
         moved = move(dfs, src, objects);
-        List<String> changed = ImageChanges.under(dfs, image.nameSystem().getTransactionId(), src.toUri().getPath(),
-            objects.toUri().getPath());
-        if (!changed.isEmpty()) {
-          throw new IOException(src + " changed on the NameNode since the image was saved (" + changed.size() + " changes, first: "
-              + changed.get(0) + "): import from the live NameNode, or save a new image; following changes is not yet supported");
+        // What changed while the image was read, up to the rename: dropped from the buffer, read live too.
+        ImageChanges.Changes after = ImageChanges.since(dfs, before.lastTxid(), srcPath, objects.toUri().getPath(),
+            RENAME_WAIT_MILLIS);
+        for (String rel : ImageChanges.roots(after.subtrees())) {
+          if (!ImageChanges.covered(dirty, rel)) {
+            entries.drop(rel);
+          }
         }
+        dirty.addAll(after.subtrees());
+        noneOpen(dfs, objects, src);
+        LiveWalk live = new LiveWalk(dfs, objects);
+        for (String rel : ImageChanges.roots(dirty)) {
+          live.walkFrom(rel, entries); // false: deleted or renamed away since the image, so dropped
+          liveRoots++;
+        }
+        TreeSet<String> selves = new TreeSet<>(before.selves());
+        selves.addAll(after.selves());
+        for (String rel : selves) {
+          if (!ImageChanges.covered(dirty, rel) && live.read(rel, entries::replace)) {
+            liveRoots++; // changed in place: this entry's attributes only, its children stay the image's
+          }
+        }
+        changes = before.events() + after.events();
       } else {
         prepareImportedDirectory(dfs, dataRoot);
         moved = move(dfs, src, objects); // walked where it now is: nobody can change it by its old paths meanwhile
+        noneOpen(dfs, objects, src);
         new LiveWalk(dfs, objects).walk(entries);
       }
       List<String> refused = ifs.publish(target);
@@ -104,10 +136,20 @@ public final class Importer {
           + (moved ? " (" + src + " is back in place)" : "") + ": " + e.getMessage(), e);
     }
     return new Report(importId, objects, entries.directories, entries.files, entries.bytes, extras,
-        entries.snapshotsNotCarried, System.currentTimeMillis() - start);
+        entries.snapshotsNotCarried, System.currentTimeMillis() - start, changes, liveRoots);
   }
 
-  private DistributedFileSystem source(URI from) throws IOException {
+  /** A file opened between the checks and the rename (its length is not final): refused, rolled back. */
+  private static void noneOpen(DistributedFileSystem dfs, Path objects, Path src) throws IOException {
+    RemoteIterator<OpenFileEntry> it = dfs.listOpenFiles(EnumSet.of(OpenFilesIterator.OpenFilesType.ALL_OPEN_FILES),
+        objects.toUri().getPath());
+    if (it.hasNext()) {
+      throw new IOException("A file under " + src + " was open for write at the import's rename ("
+          + it.next().getFilePath() + "): stop writes to " + src + ", close the files, and import again");
+    }
+  }
+
+  DistributedFileSystem source(URI from) throws IOException {
     if (!"hdfs".equals(from.getScheme()) || from.getPath() == null || from.getPath().isEmpty()) {
       throw new IllegalArgumentException("--from needs an hdfs://namenode/directory URI, not " + from);
     }
@@ -194,7 +236,7 @@ public final class Importer {
   }
 
   /** The image must be of this NameNode (its namespace id) and readable (layout, summary) before anything changes. */
-  private FsImageWalk image(File fsimage, DistributedFileSystem dfs, Path src) throws IOException {
+  static FsImageWalk image(Configuration conf, File fsimage, DistributedFileSystem dfs, Path src) throws IOException {
     FsImageWalk image = new FsImageWalk(fsimage, src.toUri().getPath(), conf);
     NameSystemSection ns = image.nameSystem();
     NamenodeProtocol nn = NameNodeProxies.createProxy(conf, dfs.getUri(), NamenodeProtocol.class).getProxy();
@@ -303,6 +345,39 @@ public final class Importer {
       if (parent == null) {
         throw new IOException("The walk handed " + e.relPath + " before its directory");
       }
+      Inode i = inode(e);
+      long id = holder.putImported(parent, e.relPath.substring(slash + 1), i);
+      if (e.directory) {
+        dirIds.put(e.relPath, id);
+        directories++;
+      } else {
+        files++;
+        bytes += e.length;
+      }
+    }
+
+    /** Entry {@code e.relPath}, buffered already, takes {@code e}'s attributes (keeping its id and children). */
+    void replace(ImportedEntry e) throws IOException {
+      extras.removeIf(x -> x.relPath.equals(e.relPath));
+      if (e.hasExtras()) {
+        extras.add(e);
+      }
+      if (e.relPath.isEmpty()) {
+        root = e;
+        return;
+      }
+      int slash = e.relPath.lastIndexOf('/');
+      Long parent = dirIds.get(slash < 0 ? "" : e.relPath.substring(0, slash));
+      if (parent == null) {
+        throw new IOException("The import changed " + e.relPath + " in place, but its directory is not in the import");
+      }
+      Inode old = holder.replaceImported(parent, e.relPath.substring(slash + 1), inode(e));
+      if (!old.isDirectory()) {
+        bytes += e.length - old.length;
+      }
+    }
+
+    private Inode inode(ImportedEntry e) {
       Inode i = new Inode();
       i.type = e.directory ? Inode.TYPE_DIRECTORY : Inode.TYPE_FILE;
       i.permission = e.permission & 01777;
@@ -316,13 +391,34 @@ public final class Importer {
         i.length = e.length;
         i.dataObject = objectsRel + "/" + e.relPath; // the HDFS file itself, where the rename put it
       }
-      long id = holder.putImported(parent, e.relPath.substring(slash + 1), i);
-      if (e.directory) {
-        dirIds.put(e.relPath, id);
-        directories++;
+      return i;
+    }
+
+    /** Drops the buffered entry {@code rel} and all below it ("": everything), changed on the NameNode since read. */
+    void drop(String rel) throws IOException {
+      List<Inode> gone;
+      if (rel.isEmpty()) {
+        gone = holder.dropImported(holder.rootId(), null);
+        root = null;
+        dirIds.keySet().removeIf(k -> !k.isEmpty());
+        extras.clear();
       } else {
-        files++;
-        bytes += e.length;
+        int slash = rel.lastIndexOf('/');
+        Long parent = dirIds.get(slash < 0 ? "" : rel.substring(0, slash));
+        if (parent == null) {
+          return; // its directory was not buffered: nothing of it is
+        }
+        gone = holder.dropImported(parent, rel.substring(slash + 1));
+        dirIds.keySet().removeIf(k -> k.equals(rel) || k.startsWith(rel + "/"));
+        extras.removeIf(e -> e.relPath.equals(rel) || e.relPath.startsWith(rel + "/"));
+      }
+      for (Inode i : gone) {
+        if (i.isDirectory()) {
+          directories--;
+        } else {
+          files--;
+          bytes -= i.length;
+        }
       }
     }
 

@@ -41,20 +41,37 @@ final class LiveWalk implements NamespaceSource {
 
   @Override
   public void walk(Sink sink) throws IOException {
-    policies = new HashMap<>();
-    for (BlockStoragePolicySpi p : dfs.getAllStoragePolicies()) {
-      policies.put(((BlockStoragePolicy) p).getId(), p.getName());
+    walkFrom("", sink);
+  }
+
+  /**
+   * Hands entry {@code rel} (below the root; "" for the root) and everything below it to
+   * {@code sink}; returns false, handing nothing, when it does not exist (an fsimage import reads
+   * the paths changed since the image this way, docs/import.md).
+   */
+  boolean walkFrom(String rel, Sink sink) throws IOException {
+    policies();
+    FileStatus top;
+    try {
+      top = dfs.getFileStatus(pathOf(rel));
+    } catch (java.io.FileNotFoundException gone) {
+      return false;
     }
-    FileStatus top = dfs.getFileStatus(root);
-    sink.accept(entry("", top));
+    if (top.isSymlink()) {
+      throw new IOException("Symbolic link " + pathOf(rel) + ": IndexFS has no symbolic links; nothing was imported");
+    }
+    sink.accept(entry(rel, top));
+    if (!top.isDirectory()) {
+      return true;
+    }
     ArrayDeque<String> dirs = new ArrayDeque<>();
-    dirs.add("");
+    dirs.add(rel);
     while (!dirs.isEmpty()) {
-      String rel = dirs.poll();
-      RemoteIterator<FileStatus> it = dfs.listStatusIterator(pathOf(rel));
+      String dir = dirs.poll();
+      RemoteIterator<FileStatus> it = dfs.listStatusIterator(pathOf(dir));
       while (it.hasNext()) {
         FileStatus st = it.next();
-        String childRel = ImportedEntry.child(rel, st.getPath().getName());
+        String childRel = ImportedEntry.child(dir, st.getPath().getName());
         if (st.isSymlink()) {
           throw new IOException("Symbolic link " + pathOf(childRel) + ": IndexFS has no symbolic links; nothing was imported");
         }
@@ -62,6 +79,29 @@ final class LiveWalk implements NamespaceSource {
         if (st.isDirectory()) {
           dirs.add(childRel);
         }
+      }
+    }
+    return true;
+  }
+
+  /** Hands entry {@code rel} alone (not what it holds) to {@code sink}; false when it does not exist. */
+  boolean read(String rel, Sink sink) throws IOException {
+    policies();
+    FileStatus st;
+    try {
+      st = dfs.getFileStatus(pathOf(rel));
+    } catch (java.io.FileNotFoundException gone) {
+      return false;
+    }
+    sink.accept(entry(rel, st));
+    return true;
+  }
+
+  private void policies() throws IOException {
+    if (policies == null) {
+      policies = new HashMap<>();
+      for (BlockStoragePolicySpi p : dfs.getAllStoragePolicies()) {
+        policies.put(((BlockStoragePolicy) p).getId(), p.getName());
       }
     }
   }

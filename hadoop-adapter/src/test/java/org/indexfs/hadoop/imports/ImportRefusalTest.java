@@ -14,7 +14,6 @@ import java.nio.file.Files;
 import java.util.Map;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.Path;
-import org.apache.hadoop.fs.permission.FsPermission;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.apache.hadoop.hdfs.server.namenode.FsImageProto.FileSummary;
 import org.apache.hadoop.hdfs.server.namenode.FsImageProto.NameSystemSection;
@@ -140,20 +139,6 @@ class ImportRefusalTest {
     assertThat(refused("--from", from(), "--to", "/t-other", "--fsimage", other.getPath()))
         .contains("is of namespace").contains("import an image of the data tier's NameNode");
     nothingImported("/t-other");
-  }
-
-  @Test
-  void aChangeSinceTheImageIsRefusedAndTheSourceMovedBack() throws Exception {
-    DistributedFileSystem hdfs = ImportFixture.dfs();
-    hdfs.mkdirs(new Path("/changed-src/d"));
-    File img = ImportFixture.saveNamespace();
-    hdfs.setPermission(new Path("/changed-src/d"), new FsPermission((short) 0700));
-    assertThat(refused("--from", ImportFixture.hdfsUri("/changed-src").toString(), "--to", "/t-changed", "--fsimage",
-        img.getPath())).contains("changed on the NameNode since the image").contains("/changed-src/d");
-    assertThat(hdfs.exists(new Path("/changed-src/d"))).isTrue();
-    try (IndexFileSystem fs = ImportFixture.indexFs()) {
-      assertThat(fs.exists(new Path("/t-changed"))).isFalse();
-    }
   }
 
   @Test

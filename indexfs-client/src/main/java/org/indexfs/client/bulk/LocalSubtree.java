@@ -347,6 +347,71 @@ public final class LocalSubtree {
     return entry.inodeId;
   }
 
+  /**
+   * Replaces the pending imported entry {@code name} of {@code parent} with {@code entry}, which
+   * keeps the old one's inode id (so what it holds stays under it); returns the old one.
+   */
+  public synchronized Inode replaceImported(long parent, String name, Inode entry) throws IOException {
+    checkLive();
+    if (importPrincipals == null) {
+      throw new IllegalStateException("Not an importing holder");
+    }
+    byte[] k = key(parent, name);
+    byte[] v = pending.get(k);
+    if (v == null) {
+      throw new IOException("Imported entry " + name + " of directory " + parent + " is not pending here");
+    }
+    Inode old = Inode.decode(v);
+    if (old.isDirectory() != entry.isDirectory()) {
+      throw new IOException("Imported entry " + name + " changed between file and directory: it must be read anew");
+    }
+    entry.inodeId = old.inodeId;
+    entry.zerothSlot = old.zerothSlot;
+    pending.put(k, entry.encode());
+    return old;
+  }
+
+  /**
+   * Drops the pending imported entry {@code name} of {@code parent} and all it holds, or with
+   * {@code name} null everything under {@code parent}; deletes no data object (they are the
+   * NameNode's files). Returns the entries dropped (none when nothing was pending there). An fsimage
+   * import uses it for entries the NameNode changed after the image (docs/import.md).
+   */
+  public synchronized List<Inode> dropImported(long parent, String name) throws IOException {
+    checkLive();
+    if (importPrincipals == null) {
+      throw new IllegalStateException("Not an importing holder");
+    }
+    List<Inode> dropped = new ArrayList<>();
+    Deque<Long> todo = new ArrayDeque<>();
+    if (name == null) {
+      todo.add(parent);
+    } else {
+      byte[] k = key(parent, name);
+      byte[] v = pending.get(k);
+      if (v == null) {
+        return dropped;
+      }
+      Inode entry = Inode.decode(v);
+      dropped.add(entry);
+      pending.delete(k);
+      if (entry.isDirectory()) {
+        todo.add(entry.inodeId);
+      }
+    }
+    while (!todo.isEmpty()) {
+      for (Map.Entry<byte[], byte[]> child : pending.scan(EntryKey.prefix(todo.poll()))) {
+        Inode c = Inode.decode(child.getValue());
+        dropped.add(c);
+        if (c.isDirectory()) {
+          todo.add(c.inodeId);
+        }
+        pending.delete(child.getKey());
+      }
+    }
+    return dropped;
+  }
+
   /** A new file, empty and closed as far as readers here can tell, until {@link #complete}. */
   public synchronized Created create(String path, int permission, boolean overwrite, int replication, long blockSize)
       throws IOException {

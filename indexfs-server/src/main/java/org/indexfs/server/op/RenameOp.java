@@ -90,23 +90,16 @@ public final class RenameOp implements Operation {
     return renameCounting(request, request.getRename(), request.getCaller(), -1, new DirectoryTouches());
   }
 
-  /** The rename, counting the moving directory first when it turns out to move between quotas. */
+  /**
+   * The rename's batch, with the moving directory counted first when it moves between quotas: the
+   * need is found by a read before the batch ({@link #countsNeeded}), so the batch runs once.
+   */
   private RenameResult renameCounting(Request request, RenameRequest req, Caller caller, long sealed,
       DirectoryTouches touches) throws IOException {
-    long[] usage = null; // the moving directory's usage (itself and its subtree), once counted
-    for (int attempt = 0; ; attempt++) {
-      long[] counted = usage;
-      try {
-        return ctx.ns().mutateLocked(m -> req.getMode() == RenameRequest.Mode.EXACT
-            ? exact(m, caller, request, req, sealed, touches, counted)
-            : legacy(m, caller, request, req, touches, counted));
-      } catch (CountsNeeded needed) {
-        if (attempt > 3) {
-          throw new IndexFsException(Code.STALE_RESOLUTION, req.getSrc() + " kept changing while being renamed");
-        }
-        usage = count(request, req.getSrc());
-      }
-    }
+    long[] counted = countsNeeded(request, req);
+    return ctx.ns().mutateLocked(m -> req.getMode() == RenameRequest.Mode.EXACT
+        ? exact(m, caller, request, req, sealed, touches, counted)
+        : legacy(m, caller, request, req, touches, counted));
   }
 
   /**
@@ -280,13 +273,6 @@ public final class RenameOp implements Operation {
     }
   }
 
-  /** A directory moving between quotas must be counted first (outside the mutation: it may span slots). */
-  private static final class CountsNeeded extends RuntimeException {
-    CountsNeeded() {
-      super(null, null, false, false);
-    }
-  }
-
   /**
    * Quotas above the source that are not above the destination lose what moves; those above the
    * destination only gain it — checked, as HDFS verifies the destination's quotas before a rename
@@ -303,7 +289,9 @@ public final class RenameOp implements Operation {
       if (moving.isDirectory()) {
         usage = counted;
         if (usage == null || usage[2] != moving.inodeId) {
-          throw new CountsNeeded();
+          // The read before the batch saw another namespace (a race): the client's router forgets
+          // what it cached and sends the call again, which counts afresh. Nothing was written.
+          throw new IndexFsException(Code.STALE_RESOLUTION, src.path() + " changed while being renamed; retry");
         }
       }
       ctx.quotas().charge(m, enter, usage[0], usage[1]);
@@ -314,14 +302,59 @@ public final class RenameOp implements Operation {
     }
   }
 
-  /** Counts the subtree of the directory {@code path} names (as the superuser: permissions do not matter here). */
-  private long[] count(Request request, String path) throws IOException {
-    org.indexfs.server.Blocking.check("counting a directory moving between quotas");
-    ResolvedPath p = ctx.ns().read(none -> ctx.resolver().resolve(request.getResolution(), path));
-    if (p.last() == null || !p.last().isDirectory()) {
+  /**
+   * The moving directory's usage (itself and its subtree: {entries, space, its id}) when this
+   * rename moves a directory between quotas, else null. Counted before the batch, as the
+   * superuser (permissions do not matter here): counting may ask other slots, which no batch may
+   * wait on. Decided by a read, so the batch checks again ({@link #chargeQuotas}).
+   */
+  private long[] countsNeeded(Request request, RenameRequest req) throws IOException {
+    Inode moving;
+    try {
+      moving = ctx.ns().read(none -> movesBetweenQuotas(request, req));
+    } catch (IndexFsException refused) {
+      // Not a declaration: the batch meets the same refusal and answers it, in HDFS's order of checks.
       return null;
     }
-    return Subtrees.usageOf(ctx, path, p.last());
+    if (moving == null) {
+      return null;
+    }
+    org.indexfs.server.Blocking.check("counting a directory moving between quotas");
+    return Subtrees.usageOf(ctx, req.getSrc(), moving);
+  }
+
+  /**
+   * The source directory, when this rename would move it between quotas on this slot; else null.
+   * The caller's permissions are checked first, as the batch checks them before it charges: only a
+   * rename the caller may make sets a count of a subtree going.
+   */
+  private Inode movesBetweenQuotas(Request request, RenameRequest req) throws IOException {
+    Caller caller = request.getCaller();
+    ResolvedPath src = ctx.resolver().resolve(request.getResolution(), req.getSrc());
+    if (src.last() == null || !src.last().isDirectory() || src.isRoot()) {
+      return null;
+    }
+    ctx.access().checkTraverse(caller, src);
+    Destination found = ctx.resolver().resolveDestination(request.getDstResolution(), req.getDst());
+    if (!found.isElsewhere() && req.getMode() == RenameRequest.Mode.LEGACY && found.path().last() != null
+        && found.path().last().isDirectory()) {
+      ResolvedPath dst = found.path();
+      String into = (dst.isRoot() ? "" : PathNames.join(dst.names(), dst.depth())) + "/" + src.lastName();
+      found = ctx.resolver().resolveDestination(request.getDstResolution(), into);
+    }
+    if (found.isElsewhere()) {
+      return null; // a two-phase rename: its own steps charge the quotas
+    }
+    ResolvedPath dst = found.path();
+    ctx.access().checkTraverseToCreate(caller, dst);
+    checkAccess(caller, src, dst);
+    if (PathNames.isSameOrBelow(src.names(), dst.names())) {
+      return null; // refused by the batch
+    }
+    List<QuotaRoot> from = QuotaRoot.above(src, src.depth());
+    List<QuotaRoot> to = QuotaRoot.above(dst, dst.depth());
+    boolean between = !QuotaRoot.minus(from, to).isEmpty() || !QuotaRoot.minus(to, from).isEmpty();
+    return between ? src.last() : null;
   }
 
   /** One batch: remove the source key, write the destination key, settle the replaced entry. */

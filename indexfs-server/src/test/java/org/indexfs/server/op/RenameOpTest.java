@@ -115,6 +115,35 @@ class RenameOpTest {
     assertNotNull(slot.stored("/a/f"));
   }
 
+  @Test
+  void aDirectoryMovingBetweenQuotasIsCountedBeforeItsOneBatch() throws Exception {
+    java.util.Map<Request.OpCase, Operation> ops = new java.util.EnumMap<>(Request.OpCase.class);
+    ops.put(Request.OpCase.RENAME, op);
+    org.indexfs.server.quota.QuotaRetry.install(ops, slot.ctx.quotas());
+    Operation rename = ops.get(Request.OpCase.RENAME);
+    slot.mkdirs("/q", 0755);
+    slot.mkdirs("/outside/two/three", 0755);
+    slot.mkdirs("/outside/big/one", 0755);
+    new SetQuotaOp(slot.ctx, new org.indexfs.server.quota.QuotaHome(slot.ns, slot.peers, slot.ctx.quotas()))
+        .apply(Request.newBuilder().setCaller(caller(OneSlot.SUPERUSER))
+            .setSetQuota(org.indexfs.proto.SetQuotaRequest.newBuilder().setPath("/q").setNsQuota(3)
+                .setDsQuota(SetQuotaOp.DONT_SET)).build());
+
+    // /q and the two entries moving in: exactly its quota.
+    assertEquals(true, rename.apply(rename("/outside/two", "/q/two", RenameRequest.Mode.EXACT)).getBool().getValue());
+    assertNotNull(slot.stored("/q/two/three"));
+    // Two more entries counted under /big: over it, refused with HDFS's code; nothing moved.
+    org.indexfs.common.IndexFsException refused = org.junit.jupiter.api.Assertions.assertThrows(
+        org.indexfs.common.IndexFsException.class,
+        () -> rename.apply(rename("/outside/big", "/q/big", RenameRequest.Mode.EXACT)));
+    assertEquals(org.indexfs.proto.Code.NS_QUOTA_EXCEEDED, refused.code());
+    assertNotNull(slot.stored("/outside/big/one"));
+    assertNull(slot.stored("/q/big"));
+    // Moving out frees what was counted: /big fits after /two leaves.
+    assertEquals(true, rename.apply(rename("/q/two", "/outside/two", RenameRequest.Mode.EXACT)).getBool().getValue());
+    assertEquals(true, rename.apply(rename("/outside/big", "/q/big", RenameRequest.Mode.EXACT)).getBool().getValue());
+  }
+
   /** The walk handed on: the root and {@code /b}, sealed, {@code /b} naming its home slot. */
   private void assertWalkedToB(Resolution walked) throws Exception {
     assertEquals(2, walked.getAncestorsCount());

@@ -6,6 +6,7 @@ import org.indexfs.common.IndexFsException;
 import org.indexfs.proto.Code;
 import org.indexfs.proto.Request;
 import org.indexfs.proto.Response;
+import org.indexfs.server.call.Call;
 import org.indexfs.server.call.When;
 import org.indexfs.server.op.Operation;
 
@@ -31,12 +32,18 @@ final class SafeModeGuard implements Operation {
 
   @Override
   public Response.Builder apply(Request request) throws IOException {
+    return apply(Call.detached(request));
+  }
+
+  @Override
+  public Response.Builder apply(Call call) throws IOException {
+    Request request = call.request();
     if (safeMode.isOn() && guarded.test(request)) {
       throw new IndexFsException(Code.SAFE_MODE, refusal(request) + ". Name node is in safe mode.\n"
           + "It was turned on manually. Use \"indexfs admin -safemode leave\" to turn safe mode off."
           + " NamenodeHostName:" + host.get());
     }
-    return op.apply(request);
+    return op.apply(call);
   }
 
   /** HDFS's wording per call (FSNamesystem; "Cannot create file" has no space in HDFS either). */

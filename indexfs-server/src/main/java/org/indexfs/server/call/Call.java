@@ -16,10 +16,11 @@ import org.indexfs.proto.Response;
  * object, made per run of a call (a call moved from the I/O thread to a handler starts afresh).
  *
  * <p>The stages that own the call take it as a parameter ({@code Dispatcher}, {@link Commit},
- * {@link Reply}, the auditor). Code deep inside an operation — a namespace batch, a path walk, a
- * step that may block — is reached through {@link #current()}, the one binding of a call to the
- * thread running it: threading the call through every operation and helper would touch each of
- * the ~90 places that open a namespace mutation, for no change in behaviour.
+ * {@link Reply}, the auditor), as do the guards and the operations that read it
+ * ({@code Operation.apply(Call)}). Code deeper inside an operation — a namespace batch, a path
+ * walk, a step that may block — is reached through {@link #current()}, the one binding of a call
+ * to the thread running it: threading the call there would touch each of the ~90 places that open
+ * a namespace mutation.
  */
 public final class Call {
   private static final ThreadLocal<Call> RUNNING = new ThreadLocal<>();
@@ -88,7 +89,7 @@ public final class Call {
     return caller;
   }
 
-  /** The operation starts (true) or has ended (false): what {@link #acting} and {@link #callerIp} see. */
+  /** The operation starts (true) or has ended (false): what {@link #acting} sees. */
   public void applying(boolean on) {
     this.applying = on;
   }
@@ -106,14 +107,20 @@ public final class Call {
     return address;
   }
 
-  /** The caller's IP address as HDFS prints it ({@code Server.getRemoteIp()}), or "" outside a call. */
-  public static String callerIp() {
-    Call call = RUNNING.get();
-    SocketAddress remote = call == null || !call.applying ? null : call.address;
-    if (remote instanceof InetSocketAddress inet && inet.getAddress() != null) {
+  /** The caller's IP address as HDFS prints it ({@code Server.getRemoteIp()}), or "" when not known. */
+  public String callerIp() {
+    if (address instanceof InetSocketAddress inet && inet.getAddress() != null) {
       return inet.getAddress().getHostAddress();
     }
     return "";
+  }
+
+  /**
+   * A call for an operation run without the transport (a test, or a guard handed a bare request):
+   * from nowhere, answered to no one, bound to no thread. What an operation notes on it is dropped.
+   */
+  public static Call detached(Request request) {
+    return new Call(request, null, answer -> { }, null);
   }
 
   Consumer<Response> replySink() {

@@ -7,6 +7,7 @@ import org.indexfs.proto.Code;
 import org.indexfs.proto.Request;
 import org.indexfs.proto.Request.OpCase;
 import org.indexfs.proto.Response;
+import org.indexfs.server.call.Call;
 import org.indexfs.server.call.OperationTable;
 import org.indexfs.server.call.When;
 import org.indexfs.server.op.Operation;
@@ -41,12 +42,18 @@ public final class SpaceGuard implements Operation {
 
   @Override
   public Response.Builder apply(Request request) throws IOException {
+    return apply(Call.detached(request));
+  }
+
+  @Override
+  public Response.Builder apply(Call call) throws IOException {
+    Request request = call.request();
     if (space.low() && grows.test(request)) {
       throw new IndexFsException(Code.NO_SPACE, "Cannot " + what(request) + ": IndexFS slot " + slot
           + " is low on metadata space (" + mb(space.usable()) + " free on " + space.directory() + ", " + mb(space.reserved()) + " reserved by indexfs.store.reserved-bytes)."
           + " Deletes are still accepted; writes resume by themselves once space is freed.");
     }
-    return op.apply(request);
+    return op.apply(call);
   }
 
   private static String what(Request r) {

@@ -104,16 +104,38 @@ public final class PathResolver {
     return p;
   }
 
-  /** As {@link #resolve}, for a rename's destination. */
-  public ResolvedPath resolveDestination(Resolution known, String path) throws IOException {
+  /**
+   * As {@link #resolve}, for a rename's destination: a walk that reaches a directory held by another
+   * slot answers {@link Destination#isElsewhere} (the rename spans slots) instead of redirecting the
+   * client. Other refusals are thrown as for any walk.
+   */
+  public Destination resolveDestination(Resolution known, String path) throws IOException {
+    try {
+      return Destination.here(walk(known, path, false, 0, true, null));
+    } catch (ResolveElsewhereException e) {
+      return Destination.elsewhere(e.resolution());
+    }
+  }
+
+  /**
+   * As {@link #resolve}, for the destination slot of a rename across slots ({@code RENAME_IN}): a
+   * destination further on is a redirect the source slot follows, as a client follows one.
+   */
+  public ResolvedPath resolveDestinationOrRedirect(Resolution known, String path) throws IOException {
     return walk(known, path, false, 0, true, null);
   }
 
-  /** As {@link #resolveForUpdate}, for a rename's destination. */
-  public ResolvedPath resolveDestinationForUpdate(Mutation m, Resolution known, String path) throws IOException {
-    ResolvedPath p = walk(known, path, false, 0, true, m);
+  /** As {@link #resolveForUpdate}, for a rename's destination (see {@link #resolveDestination}). */
+  public Destination resolveDestinationForUpdate(Mutation m, Resolution known, String path) throws IOException {
+    ResolvedPath p;
+    try {
+      p = walk(known, path, false, 0, true, m);
+    } catch (ResolveElsewhereException e) {
+      // The walk's own way to stop (it is the client's redirect elsewhere); a rename takes it as an answer.
+      return Destination.elsewhere(e.resolution());
+    }
     m.noteDurability(p);
-    return p;
+    return Destination.here(p);
   }
 
   /** Walks into the final component too when it is a directory (summaries: its partition 0). */

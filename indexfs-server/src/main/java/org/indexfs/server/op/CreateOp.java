@@ -36,6 +36,12 @@ public final class CreateOp implements Operation {
 
   @Override
   public Response.Builder apply(Request request) throws IOException {
+    return apply(Call.detached(request));
+  }
+
+  @Override
+  public Response.Builder apply(Call call) throws IOException {
+    Request request = call.request();
     CreateRequest req = request.getCreate();
     org.indexfs.common.PathNames.checkPathLength("create", req.getPath());
     java.util.List<String> names = ctx.resolver().parse(req.getPath());
@@ -76,7 +82,7 @@ public final class CreateOp implements Operation {
         }
         if (!req.getOverwrite()) {
           IndexFsException exists = new IndexFsException(Code.FILE_ALREADY_EXISTS,
-              p.path() + " for client " + Call.callerIp() + " already exists");
+              p.path() + " for client " + call.callerIp() + " already exists");
           if (old.isUnderConstruction()) {
             m.exclusive();
             // HDFS recovers an abandoned file before refusing: the refusal must not undo that.

@@ -9,6 +9,7 @@ import org.indexfs.proto.Code;
 import org.indexfs.proto.MkdirsRequest;
 import org.indexfs.proto.Request;
 import org.indexfs.proto.Response;
+import org.indexfs.server.call.Call;
 import org.indexfs.server.policy.SubtreePolicies;
 import org.indexfs.server.acl.CreateModes;
 import org.indexfs.server.audit.AuditNote;
@@ -24,13 +25,19 @@ public final class MkdirsOp implements Operation {
     this.ctx = ctx;
   }
 
-  private void noteForAudit(Inode dir) {
-    AuditNote.perm(ctx.ns().principals().nameOf(dir.ownerId), ctx.ns().principals().nameOf(dir.groupId), true,
+  private void noteForAudit(Call call, Inode dir) {
+    AuditNote.perm(call, ctx.ns().principals().nameOf(dir.ownerId), ctx.ns().principals().nameOf(dir.groupId), true,
         dir.permission);
   }
 
   @Override
   public Response.Builder apply(Request request) throws IOException {
+    return apply(Call.detached(request));
+  }
+
+  @Override
+  public Response.Builder apply(Call call) throws IOException {
+    Request request = call.request();
     MkdirsRequest req = request.getMkdirs();
     org.indexfs.common.PathNames.checkPathLength("mkdirs", req.getPath());
     SnapshotPaths.checkCreatable(ctx, request.getResolution(), ctx.resolver().parse(req.getPath()));
@@ -48,7 +55,7 @@ public final class MkdirsOp implements Operation {
       }
       if (p.last() != null) {
         if (p.last().isDirectory()) {
-          noteForAudit(p.last());
+          noteForAudit(call, p.last());
           return true;
         }
         throw new IndexFsException(Code.FILE_ALREADY_EXISTS, "Path is not a directory: " + p.path());
@@ -63,7 +70,7 @@ public final class MkdirsOp implements Operation {
       Inode dir = Entries.createDirectories(ctx, batch, request.getCaller(), p, p.depth(), modes,
           true, System.currentTimeMillis(), home, touches);
       synced[0] = HomeChanges.record(ctx, batch, p, p.depth(), dir);
-      noteForAudit(dir);
+      noteForAudit(call, dir);
       parentOf[0] = p.inodeAt(p.existingCount() - 1).inodeId;
       return true;
     });

@@ -81,12 +81,12 @@ public final class RenameInOp implements Operation {
     Inode moving = Inode.decode(in.getEntry().toByteArray());
     moving.ownerId = ctx.ns().principals().idOf(in.getOwner());
     moving.groupId = ctx.ns().principals().idOf(in.getGroup());
-    ResolvedPath dst = ctx.resolver().resolveDestination(request.getDstResolution(), in.getDst());
+    ResolvedPath dst = ctx.resolver().resolveDestinationOrRedirect(request.getDstResolution(), in.getDst());
     ctx.access().checkTraverseToCreate(caller, dst);
     if (!exact && dst.last() != null && dst.last().isDirectory()) {
       String srcName = PathNames.components(in.getSrc(), Integer.MAX_VALUE).stream().reduce((a, b) -> b).orElse("");
       String into = (dst.isRoot() ? "" : PathNames.join(dst.names(), dst.depth())) + "/" + srcName;
-      dst = ctx.resolver().resolveDestination(request.getDstResolution(), into);
+      dst = ctx.resolver().resolveDestinationOrRedirect(request.getDstResolution(), into);
       ctx.access().checkTraverseToCreate(caller, dst);
       to[0] = into;
     }

@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.util.List;
 import org.indexfs.common.IndexFsException;
 import org.indexfs.common.ReservedNames;
-import org.indexfs.common.ResolveElsewhereException;
 import org.indexfs.common.PathNames;
 import org.indexfs.common.Permission;
 import org.indexfs.common.schema.Inode;
@@ -16,6 +15,7 @@ import org.indexfs.proto.Request;
 import org.indexfs.proto.Response;
 import org.indexfs.server.filelease.FileLease;
 import org.indexfs.server.lease.EntryLeases;
+import org.indexfs.server.ns.Destination;
 import org.indexfs.server.ns.Mutation;
 import org.indexfs.server.ns.ResolvedPath;
 import org.indexfs.server.quota.QuotaRoot;
@@ -59,47 +59,47 @@ public final class RenameOp implements Operation {
   private Response.Builder applyRevoked(Request request) throws IOException {
     RenameRequest req = request.getRename();
     Caller caller = request.getCaller();
-    boolean renamed;
     long sealed = sealReplacedDirectory(request, req);
     DirectoryTouches touches = new DirectoryTouches();
-    String[] to = {req.getDst()};
+    RenameResult.Local done;
     try {
-      renamed = renameCounting(request, req, caller, sealed, touches, to);
-    } catch (ResolveElsewhereException e) {
-      if (!e.destination()) {
-        throw e;
+      RenameResult result = renameCounting(request, req, caller, sealed, touches);
+      if (result instanceof RenameResult.CrossesSlots elsewhere) {
+        // The destination's directory lives on another slot: a two-phase rename.
+        return crossSlot.run(request, elsewhere.destination());
       }
-      // The destination's directory lives on another slot: a two-phase rename.
-      return crossSlot.run(request, e.resolution());
+      done = (RenameResult.Local) result;
     } finally {
       // The replaced directory's home learns the outcome: dropped if replaced, unsealed if not.
       HomeChanges.drive(ctx, sealed);
     }
     touches.send(ctx);
-    if (renamed) {
+    if (done.renamed()) {
       ctx.reclaimer().wake();
     }
     // Where the source went ("into" an existing directory included): snapshottable directories follow it.
-    return Response.newBuilder().setBool(BoolResult.newBuilder().setValue(renamed).setRenamedTo(renamed ? to[0] : ""));
+    return Response.newBuilder().setBool(BoolResult.newBuilder().setValue(done.renamed())
+        .setRenamedTo(done.renamed() ? done.to() : ""));
   }
 
-  /** The rename, counting the moving directory first when it turns out to move between quotas. */
-  private boolean renameCounting(Request request, RenameRequest req, Caller caller, long sealed,
-      DirectoryTouches touches, String[] to) throws IOException {
-    long[] usage = null; // the moving directory's usage (itself and its subtree), once counted
-    for (int attempt = 0; ; attempt++) {
-      long[] counted = usage;
-      try {
-        return ctx.ns().mutateLocked(m -> req.getMode() == RenameRequest.Mode.EXACT
-            ? exact(m, caller, request, req, sealed, touches, counted)
-            : legacy(m, caller, request, req, touches, to, counted));
-      } catch (CountsNeeded needed) {
-        if (attempt > 3) {
-          throw new IndexFsException(Code.STALE_RESOLUTION, req.getSrc() + " kept changing while being renamed");
-        }
-        usage = count(request, req.getSrc());
-      }
-    }
+  /**
+   * The rename's batch on this slot alone, as {@link #apply} runs it (entry leases aside): what it
+   * came to, without going on across slots. For tests.
+   */
+  RenameResult renameHere(Request request) throws IOException {
+    return renameCounting(request, request.getRename(), request.getCaller(), -1, new DirectoryTouches());
+  }
+
+  /**
+   * The rename's batch, with the moving directory counted first when it moves between quotas: the
+   * need is found by a read before the batch ({@link #countsNeeded}), so the batch runs once.
+   */
+  private RenameResult renameCounting(Request request, RenameRequest req, Caller caller, long sealed,
+      DirectoryTouches touches) throws IOException {
+    long[] counted = countsNeeded(request, req);
+    return ctx.ns().mutateLocked(m -> req.getMode() == RenameRequest.Mode.EXACT
+        ? exact(m, caller, request, req, sealed, touches, counted)
+        : legacy(m, caller, request, req, touches, counted));
   }
 
   /**
@@ -114,33 +114,48 @@ public final class RenameOp implements Operation {
     return src;
   }
 
-  private boolean legacy(Mutation m, Caller caller, Request request, RenameRequest req,
-      DirectoryTouches touches, String[] to, long[] counted) throws IOException {
-    to[0] = req.getDst(); // the work may run again
+  private RenameResult legacy(Mutation m, Caller caller, Request request, RenameRequest req,
+      DirectoryTouches touches, long[] counted) throws IOException {
+    String to = req.getDst();
     ResolvedPath src = source(m, request, req);
     ctx.access().checkTraverse(caller, src);
-    ResolvedPath dst = ctx.resolver().resolveDestinationForUpdate(m, request.getDstResolution(), req.getDst());
+    Destination found = ctx.resolver().resolveDestinationForUpdate(m, request.getDstResolution(), to);
+    if (found.isElsewhere()) {
+      return crossesSlots(m, found);
+    }
+    ResolvedPath dst = found.path();
     ctx.access().checkTraverseToCreate(caller, dst);
     if (src.last() != null && dst.last() != null && dst.last().isDirectory()) {
-      String into = (dst.isRoot() ? "" : PathNames.join(dst.names(), dst.depth())) + "/" + src.lastName();
-      dst = ctx.resolver().resolveDestinationForUpdate(m, request.getDstResolution(), into);
+      to = (dst.isRoot() ? "" : PathNames.join(dst.names(), dst.depth())) + "/" + src.lastName();
+      found = ctx.resolver().resolveDestinationForUpdate(m, request.getDstResolution(), to);
+      if (found.isElsewhere()) {
+        return crossesSlots(m, found);
+      }
+      dst = found.path();
       ctx.access().checkTraverseToCreate(caller, dst);
-      to[0] = into;
     }
     checkAccess(caller, src, dst);
     if (src.last() == null || src.isRoot()) {
-      return false;
+      return new RenameResult.Local(false, to);
     }
     if (dst.names().equals(src.names())) {
       // Renaming a file onto itself succeeds and changes nothing.
-      return true;
+      return new RenameResult.Local(true, to);
     }
     if (PathNames.isSameOrBelow(src.names(), dst.names()) || dst.last() != null
         || dst.isRoot() || dst.parent() == null || dst.existingCount() < dst.depth()) {
-      return false;
+      return new RenameResult.Local(false, to);
     }
     move(m, src, dst, null, touches, counted);
-    return true;
+    return new RenameResult.Local(true, to);
+  }
+
+  /** The destination's directory is another slot's: this batch ends with nothing in it. */
+  private static RenameResult crossesSlots(Mutation m, Destination found) {
+    if (m.batch().count() > 0) {
+      throw new IllegalStateException("a rename found its destination elsewhere after writing");
+    }
+    return new RenameResult.CrossesSlots(found.elsewhere());
   }
 
   /**
@@ -155,12 +170,11 @@ public final class RenameOp implements Operation {
       // directory's home would otherwise refuse the seal as "not empty" first).
       return -1;
     }
-    ResolvedPath dst;
-    try {
-      dst = ctx.ns().read(none -> ctx.resolver().resolveDestination(request.getDstResolution(), req.getDst()));
-    } catch (ResolveElsewhereException e) {
+    Destination found = ctx.ns().read(none -> ctx.resolver().resolveDestination(request.getDstResolution(), req.getDst()));
+    if (found.isElsewhere()) {
       return -1;
     }
+    ResolvedPath dst = found.path();
     Inode old = dst.last();
     if (old == null || !old.isDirectory() || ctx.partitions().holdsWhole(old) || !dst.entryIsLocal(dst.depth())) {
       return -1;
@@ -178,11 +192,15 @@ public final class RenameOp implements Operation {
     return old.inodeId;
   }
 
-  private boolean exact(Mutation m, Caller caller, Request request, RenameRequest req, long sealed,
+  private RenameResult exact(Mutation m, Caller caller, Request request, RenameRequest req, long sealed,
       DirectoryTouches touches, long[] counted) throws IOException {
     ResolvedPath src = source(m, request, req);
     ctx.access().checkTraverse(caller, src);
-    ResolvedPath dst = ctx.resolver().resolveDestinationForUpdate(m, request.getDstResolution(), req.getDst());
+    Destination found = ctx.resolver().resolveDestinationForUpdate(m, request.getDstResolution(), req.getDst());
+    if (found.isElsewhere()) {
+      return crossesSlots(m, found);
+    }
+    ResolvedPath dst = found.path();
     if (dst.last() != null && dst.last().isDirectory()) {
       m.exclusive(); // replacing a directory
     }
@@ -235,7 +253,7 @@ public final class RenameOp implements Operation {
       ctx.access().checkStickyBit(caller, dst);
     }
     move(m, src, dst, old, touches, counted);
-    return true;
+    return new RenameResult.Local(true, req.getDst());
   }
 
   /**
@@ -255,13 +273,6 @@ public final class RenameOp implements Operation {
     }
   }
 
-  /** A directory moving between quotas must be counted first (outside the mutation: it may span slots). */
-  private static final class CountsNeeded extends RuntimeException {
-    CountsNeeded() {
-      super(null, null, false, false);
-    }
-  }
-
   /**
    * Quotas above the source that are not above the destination lose what moves; those above the
    * destination only gain it — checked, as HDFS verifies the destination's quotas before a rename
@@ -278,7 +289,9 @@ public final class RenameOp implements Operation {
       if (moving.isDirectory()) {
         usage = counted;
         if (usage == null || usage[2] != moving.inodeId) {
-          throw new CountsNeeded();
+          // The read before the batch saw another namespace (a race): the client's router forgets
+          // what it cached and sends the call again, which counts afresh. Nothing was written.
+          throw new IndexFsException(Code.STALE_RESOLUTION, src.path() + " changed while being renamed; retry");
         }
       }
       ctx.quotas().charge(m, enter, usage[0], usage[1]);
@@ -289,14 +302,59 @@ public final class RenameOp implements Operation {
     }
   }
 
-  /** Counts the subtree of the directory {@code path} names (as the superuser: permissions do not matter here). */
-  private long[] count(Request request, String path) throws IOException {
-    org.indexfs.server.Blocking.check("counting a directory moving between quotas");
-    ResolvedPath p = ctx.ns().read(none -> ctx.resolver().resolve(request.getResolution(), path));
-    if (p.last() == null || !p.last().isDirectory()) {
+  /**
+   * The moving directory's usage (itself and its subtree: {entries, space, its id}) when this
+   * rename moves a directory between quotas, else null. Counted before the batch, as the
+   * superuser (permissions do not matter here): counting may ask other slots, which no batch may
+   * wait on. Decided by a read, so the batch checks again ({@link #chargeQuotas}).
+   */
+  private long[] countsNeeded(Request request, RenameRequest req) throws IOException {
+    Inode moving;
+    try {
+      moving = ctx.ns().read(none -> movesBetweenQuotas(request, req));
+    } catch (IndexFsException refused) {
+      // Not a declaration: the batch meets the same refusal and answers it, in HDFS's order of checks.
       return null;
     }
-    return Subtrees.usageOf(ctx, path, p.last());
+    if (moving == null) {
+      return null;
+    }
+    org.indexfs.server.Blocking.check("counting a directory moving between quotas");
+    return Subtrees.usageOf(ctx, req.getSrc(), moving);
+  }
+
+  /**
+   * The source directory, when this rename would move it between quotas on this slot; else null.
+   * The caller's permissions are checked first, as the batch checks them before it charges: only a
+   * rename the caller may make sets a count of a subtree going.
+   */
+  private Inode movesBetweenQuotas(Request request, RenameRequest req) throws IOException {
+    Caller caller = request.getCaller();
+    ResolvedPath src = ctx.resolver().resolve(request.getResolution(), req.getSrc());
+    if (src.last() == null || !src.last().isDirectory() || src.isRoot()) {
+      return null;
+    }
+    ctx.access().checkTraverse(caller, src);
+    Destination found = ctx.resolver().resolveDestination(request.getDstResolution(), req.getDst());
+    if (!found.isElsewhere() && req.getMode() == RenameRequest.Mode.LEGACY && found.path().last() != null
+        && found.path().last().isDirectory()) {
+      ResolvedPath dst = found.path();
+      String into = (dst.isRoot() ? "" : PathNames.join(dst.names(), dst.depth())) + "/" + src.lastName();
+      found = ctx.resolver().resolveDestination(request.getDstResolution(), into);
+    }
+    if (found.isElsewhere()) {
+      return null; // a two-phase rename: its own steps charge the quotas
+    }
+    ResolvedPath dst = found.path();
+    ctx.access().checkTraverseToCreate(caller, dst);
+    checkAccess(caller, src, dst);
+    if (PathNames.isSameOrBelow(src.names(), dst.names())) {
+      return null; // refused by the batch
+    }
+    List<QuotaRoot> from = QuotaRoot.above(src, src.depth());
+    List<QuotaRoot> to = QuotaRoot.above(dst, dst.depth());
+    boolean between = !QuotaRoot.minus(from, to).isEmpty() || !QuotaRoot.minus(to, from).isEmpty();
+    return between ? src.last() : null;
   }
 
   /** One batch: remove the source key, write the destination key, settle the replaced entry. */

@@ -8,6 +8,7 @@ import org.indexfs.proto.Response;
 import java.util.Map;
 import org.indexfs.proto.Request.OpCase;
 import org.indexfs.server.Blocking;
+import org.indexfs.server.call.Call;
 import org.indexfs.server.call.OperationTable;
 import org.indexfs.server.op.Operation;
 
@@ -34,9 +35,15 @@ public final class QuotaRetry implements Operation {
 
   @Override
   public Response.Builder apply(Request request) throws IOException {
+    return apply(Call.detached(request));
+  }
+
+  @Override
+  public Response.Builder apply(Call call) throws IOException {
+    Request request = call.request();
     for (int renewal = 0; ; renewal++) {
       try {
-        return op.apply(request);
+        return op.apply(call);
       } catch (NeedQuota need) {
         if (renewal >= MAX_RENEWALS) {
           throw new IndexFsException(Code.SERVER_BUSY, "The quota of " + need.root.path()

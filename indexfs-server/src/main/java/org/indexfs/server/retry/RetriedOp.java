@@ -10,6 +10,7 @@ import org.indexfs.proto.Request;
 import org.indexfs.proto.Request.OpCase;
 import org.indexfs.proto.Response;
 import org.indexfs.server.Blocking;
+import org.indexfs.server.call.Call;
 import org.indexfs.server.call.OperationTable;
 import org.indexfs.server.call.When;
 import org.indexfs.server.op.Operation;
@@ -44,9 +45,15 @@ public final class RetriedOp implements Operation {
 
   @Override
   public Response.Builder apply(Request request) throws IOException {
+    return apply(Call.detached(request));
+  }
+
+  @Override
+  public Response.Builder apply(Call call) throws IOException {
+    Request request = call.request();
     CallKey key = atMostOnce.test(request) ? CallKey.of(request) : null;
     if (key == null) {
-      return op.apply(request);
+      return op.apply(call);
     }
     while (true) {
       RetryCache.Lookup found = cache.begin(key);
@@ -64,17 +71,18 @@ public final class RetriedOp implements Operation {
           continue; // its first try moved to another thread: look again
         }
       }
-      return run(request, key, found instanceof RetryCache.Applied);
+      return run(call, key, found instanceof RetryCache.Applied);
     }
   }
 
-  private Response.Builder run(Request request, CallKey key, boolean wasApplied) throws IOException {
+  private Response.Builder run(Call call, CallKey key, boolean wasApplied) throws IOException {
+    Request request = call.request();
     Response.Builder answer;
     try {
       answer = wasApplied ? applied.answer(request, key) : null;
       if (answer == null) {
         cache.markApplied(key);
-        answer = op.apply(request);
+        answer = op.apply(call);
         org.indexfs.server.FaultPoints.at("call.applied");
       }
     } catch (Blocking.MustNotBlock moved) {

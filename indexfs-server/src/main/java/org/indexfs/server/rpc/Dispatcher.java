@@ -219,7 +219,7 @@ public final class Dispatcher implements AutoCloseable {
     Response response;
     call.applying(true);
     try {
-      response = run(op, request);
+      response = run(op, call);
     } finally {
       call.applying(false);
     }
@@ -228,9 +228,10 @@ public final class Dispatcher implements AutoCloseable {
     return response;
   }
 
-  private Response run(Operation op, Request request) {
+  private Response run(Operation op, Call call) {
+    Request request = call.request();
     try {
-      return op.apply(request).setCallId(request.getCallId()).setCode(Code.OK).build();
+      return op.apply(call).setCallId(request.getCallId()).setCode(Code.OK).build();
     } catch (ResolveElsewhereException e) {
       return error(request, e.code(), e.getMessage()).toBuilder()
           .setResolved(e.resolution()).setResolvedDst(e.destination()).build();

@@ -5,6 +5,7 @@ import java.util.Map;
 import org.indexfs.proto.Request;
 import org.indexfs.proto.Request.OpCase;
 import org.indexfs.proto.Response;
+import org.indexfs.server.call.Call;
 import org.indexfs.server.call.OperationTable;
 import org.indexfs.server.call.When;
 import org.indexfs.server.op.Operation;
@@ -34,17 +35,23 @@ public final class GatedOp implements Operation {
 
   @Override
   public Response.Builder apply(Request request) throws IOException {
+    return apply(Call.detached(request));
+  }
+
+  @Override
+  public Response.Builder apply(Call call) throws IOException {
+    Request request = call.request();
     if (!gated.test(request)) {
-      return op.apply(request); // a read form (getStoragePolicy), or a publish's phase its home admitted
+      return op.apply(call); // a read form (getStoragePolicy), or a publish's phase its home admitted
     }
     gate.enter();
     try {
       if (request.getOpCase() != OpCase.RENAME) {
-        return op.apply(request);
+        return op.apply(call);
       }
       // Inside the gate: a snapshot's HOLD, which teaches this slot its directory, orders with it.
       gate.pinned().checkRename(request.getRename().getSrc());
-      Response.Builder answer = op.apply(request);
+      Response.Builder answer = op.apply(call);
       // Still inside: no snapshot is taken before the slots have heard where a snapshottable directory went.
       gate.pinned().followRename(request.getRename(), answer);
       return answer;

@@ -79,7 +79,7 @@ class CreateOpTest {
   void anExistingFileIsRefusedWithoutOverwriteAsHdfsDoes() throws Exception {
     Inode old = slot.closedFile("/d/f", "old".getBytes(StandardCharsets.UTF_8));
     IndexFsException e = assertThrows(IndexFsException.class,
-        () -> CallerAddresses.from("127.0.0.1", () -> op.apply(create(alice, create("/d/f")))));
+        () -> CallerAddresses.run("127.0.0.1", op, create(alice, create("/d/f"))));
     assertEquals(Code.FILE_ALREADY_EXISTS, e.code());
     assertEquals("/d/f for client 127.0.0.1 already exists", e.getMessage());
     Inode kept = slot.stored("/d/f");

@@ -47,6 +47,15 @@ class MkdirsOpTest {
   }
 
   @Test
+  void theAuditPermIsNotedOnTheCallTheOperationIsHanded() throws Exception {
+    org.indexfs.server.call.Call call = org.indexfs.server.call.Call.detached(mkdirs(caller(OWNER, OWNER_GROUP), "/audited", 0750));
+    op.apply(call);
+    // Noted on this call, though no call is bound to the thread: the auditor reads it from here.
+    assertNull(org.indexfs.server.call.Call.current());
+    assertEquals(org.indexfs.server.audit.AuditLine.perm(OWNER, OWNER_GROUP, true, 0750), call.auditPerm());
+  }
+
+  @Test
   void aDeepPathMakesEveryLevelTheLastWithTheModeAskedTheOthersWithUserWriteAndExecute() throws Exception {
     long now = after(slot.stored("/d").mtime);
     assertTrue(bool(op.apply(mkdirs(alice, "/d/a/b/c", 0444))));

@@ -57,7 +57,7 @@ final class OneSlot implements AutoCloseable {
   final OpContext ctx;
   final Reclaimer reclaimer;
   private final DataTier data;
-  private final Peers peers;
+  final Peers peers;
   private final SplitManager splits;
   private final ServerMetrics metrics;
 

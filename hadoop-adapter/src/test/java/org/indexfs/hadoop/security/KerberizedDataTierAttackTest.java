@@ -109,6 +109,13 @@ class KerberizedDataTierAttackTest {
   }
 
   /** The journal's files, once a checkpoint is there, as the servers' principal sees them. */
+  /** An SST file of a finished checkpoint (not one being written under {@code <checkpoint>.tmp/}). */
+  private static boolean settledSst(FileStatus f) {
+    org.apache.hadoop.fs.Path p = f.getPath();
+    return p.getName().endsWith(".sst") && p.getParent().getParent() != null
+        && p.getParent().getParent().getName().equals("checkpoints") && !p.getParent().getName().endsWith(".tmp");
+  }
+
   private static List<FileStatus> journalFiles() throws Exception {
     try (FileSystem superuser = fs(UserGroupInformation.getLoginUser(), hdfsUri)) {
       long deadline = System.nanoTime() + 60_000_000_000L;
@@ -118,7 +125,7 @@ class KerberizedDataTierAttackTest {
         while (it.hasNext()) {
           out.add(it.next());
         }
-        if (out.stream().anyMatch(f -> f.getPath().getName().endsWith(".sst")) || System.nanoTime() > deadline) {
+        if (out.stream().anyMatch(KerberizedDataTierAttackTest::settledSst) || System.nanoTime() > deadline) {
           return out;
         }
         Thread.sleep(200);
@@ -158,8 +165,10 @@ class KerberizedDataTierAttackTest {
 
   @Test
   void bobsPublishNamingAJournalFileIsRefusedAndTheFileStays() throws Exception {
-    FileStatus target = journalFiles().stream().filter(f -> f.getPath().getName().endsWith(".sst")).findFirst()
-        .orElseThrow();
+    // The newest finished checkpoint's file: the journal renames a checkpoint out of its .tmp directory
+    // when done and deletes only checkpoints older than the ones it keeps, so this one outlives the test.
+    FileStatus target = journalFiles().stream().filter(KerberizedDataTierAttackTest::settledSst)
+        .max(java.util.Comparator.comparing((FileStatus f) -> f.getPath().getParent().getName())).orElseThrow();
     String rel = target.getPath().toUri().getPath().substring(ROOT.length() + 1);
     IndexFsException refused = as(login("bob"), () -> {
       try (IndexFileSystem bob = (IndexFileSystem) FileSystem.newInstance(indexfs(), new Configuration(conf))) {
